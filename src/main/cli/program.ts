@@ -1,0 +1,3 @@
+export async function runCli(argv: string[]): Promise<void> {
+  void argv;
+}

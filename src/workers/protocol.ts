@@ -1,0 +1,67 @@
+// The contract between the main thread and the index workers. Workers know nothing of Redis: they get
+// paths, and return records whose Redis values are already serialised (so the main thread only batches).
+import type { CallSite, ComplexityScore, ExportInfo, ImportInfo } from "./ast-types.js";
+
+export type SourceLanguage = "typescript" | "tsx" | "javascript" | "json" | "yaml";
+
+/** What the main thread already knows of a file, to skip unchanged ones without re-parsing. */
+export interface KnownFileState {
+  size: number;
+  mtimeMs: number;
+  hash: string;
+}
+
+export interface IndexTask {
+  root: string;
+  /** Paths relative to root, `/`-separated. */
+  paths: string[];
+  /** Known state per path (warm runs). */
+  known?: Record<string, KnownFileState>;
+  /** Lower-cased extensions (with dot) stored as metadata only. */
+  binaryExtensions: string[];
+  /**
+   * `index`: the full per-file work. `parse-only`: read + parse + extract, nothing hashed or serialised:
+   * the baseline the bench compares a cold index against.
+   */
+  mode: "index" | "parse-only";
+}
+
+/** The facts the graph pass needs about a parsed file, kept small so they cross threads cheaply. */
+export interface GraphFacts {
+  imports: Pick<ImportInfo, "from" | "name" | "isTypeOnly" | "isReExport" | "isDynamic">[];
+  exports: Pick<ExportInfo, "name" | "type" | "line" | "from">[];
+  /** Declared top-level symbols: functions, classes, interfaces, types, enums, and `Class.method`. */
+  symbols: { name: string; kind: string; line: number }[];
+  calls: CallSite[];
+}
+
+export type IndexedRecord =
+  | {
+      path: string;
+      kind: "text";
+      size: number;
+      mtimeMs: number;
+      hash: string;
+      language: SourceLanguage | null;
+      parseError: boolean;
+      lineCount: number;
+      complexity: ComplexityScore;
+      /** JSON of FileData for `project:{name}:files`. */
+      fileJson: string;
+      /** JSON of FileAST for `project:{name}:ast`. */
+      astJson: string;
+      facts: GraphFacts;
+    }
+  | { path: string; kind: "unchanged"; size: number; mtimeMs: number; hash: string }
+  | { path: string; kind: "binary"; size: number; mtimeMs: number; hash: string; fileJson: string }
+  | { path: string; kind: "nonUtf8"; size: number; mtimeMs: number }
+  | { path: string; kind: "symlink"; target: string; fileJson: string }
+  | { path: string; kind: "missing" }
+  | { path: string; kind: "error"; message: string };
+
+export interface IndexTaskResult {
+  records: IndexedRecord[];
+  /** Time spent inside the worker, by stage, in milliseconds. */
+  timings: { readHash: number; parse: number; serialise: number };
+  bytes: number;
+}
