@@ -24,6 +24,11 @@ export interface IndexTask {
    * the baseline the bench compares a cold index against.
    */
   mode: "index" | "parse-only";
+  /**
+   * Non-relative specifiers that point into the project (tsconfig path aliases, workspace package names):
+   * imports matching them are typed internal instead of external.
+   */
+  internalSpecifiers?: { exact: string[]; prefixes: string[] };
 }
 
 /** The facts the graph pass needs about a parsed file, kept small so they cross threads cheaply. */

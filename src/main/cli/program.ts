@@ -1,3 +1,44 @@
+// The `ipuaro` command line. Each subcommand lives in its own file under commands/; this file only
+// assembles them and maps errors to exit codes.
+import { createRequire } from "node:module";
+import { Command, CommanderError } from "commander";
+import { FatalError, IpuaroError } from "../errors.js";
+import { registerIndexCommand } from "./commands/index-command.js";
+
+const require = createRequire(import.meta.url);
+const { version } = require("../../../package.json") as { version: string };
+
+export function buildProgram(): Command {
+  const program = new Command();
+  program
+    .name("ipuaro")
+    .description("A local AI coding agent for TypeScript/JavaScript codebases of any size")
+    .version(version, "-v, --version")
+    .showHelpAfterError("(run `ipuaro --help` for usage)");
+  registerIndexCommand(program);
+  return program;
+}
+
 export async function runCli(argv: string[]): Promise<void> {
-  void argv;
+  const program = buildProgram();
+  program.exitOverride();
+  try {
+    await program.parseAsync(argv);
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      process.exitCode = err.exitCode;
+      return;
+    }
+    if (err instanceof FatalError) {
+      process.stderr.write(`ipuaro: ${err.message}\n`);
+      process.exitCode = err.exitCode;
+      return;
+    }
+    if (err instanceof IpuaroError) {
+      process.stderr.write(`ipuaro: ${err.type} error: ${err.message}\n${err.suggestion ? `  ${err.suggestion}\n` : ""}`);
+      process.exitCode = 1;
+      return;
+    }
+    throw err;
+  }
 }

@@ -1,0 +1,131 @@
+// `ipuaro index [path]`: index a project into Redis, with a progress bar, a size check, and --bench.
+import fs from "node:fs";
+import path from "node:path";
+import type { Command } from "commander";
+import { loadConfig } from "../../config/loader.js";
+import { FatalError } from "../../errors.js";
+import { BenchProbe } from "../../indexing/bench-probe.js";
+import { ProjectIndexer, type TimedScan } from "../../indexing/project-indexer.js";
+import { openProjectStore } from "../../store/open-project-store.js";
+import { runParseOnly, warmPool } from "../../../pipeline/parse-baseline.js";
+import { createIndexWorkerPool } from "../../../pipeline/worker-pool.js";
+import { askChoice, askLine } from "../prompt.js";
+import { TtyProgress } from "../progress-bar.js";
+import { benchText, indexJson, summaryText, type BenchExtras } from "../index-report.js";
+
+interface IndexOptions {
+  bench?: boolean;
+  json?: boolean;
+  yes?: boolean;
+  parseOnlyBaseline: boolean;
+  watch?: boolean;
+}
+
+export function resolveProjectRoot(input: string | undefined): string {
+  const abs = path.resolve(input ?? ".");
+  let real: string;
+  try {
+    real = fs.realpathSync(abs);
+  } catch {
+    throw new FatalError(`no such directory: ${abs}`, 2);
+  }
+  if (!fs.statSync(real).isDirectory()) throw new FatalError(`not a directory: ${abs}`, 2);
+  return real;
+}
+
+/** Above the configured size, ask before a long first index: continue, narrow to a subfolder, or stop. */
+async function confirmSize(root: string, count: number, limit: number, yes: boolean): Promise<string | null> {
+  if (count <= limit || yes) return root;
+  const warning = `${count} files to index (more than limits.maxFilesWarning = ${limit}).`;
+  if (!process.stdin.isTTY) {
+    process.stderr.write(`ipuaro: ${warning} Continuing (no terminal to ask; pass --yes to silence this).\n`);
+    return root;
+  }
+  const choice = await askChoice(warning, { c: "continue", s: "choose a subdirectory", x: "cancel" });
+  if (choice === "x") return null;
+  if (choice === "c") return root;
+  for (;;) {
+    const sub = await askLine("subdirectory (relative to the project): ");
+    const abs = path.resolve(root, sub);
+    if (abs.startsWith(root + path.sep) && fs.existsSync(abs) && fs.statSync(abs).isDirectory()) return fs.realpathSync(abs);
+    process.stderr.write(`not a folder inside ${root}: ${sub}\n`);
+  }
+}
+
+export function registerIndexCommand(program: Command): void {
+  program
+    .command("index")
+    .description("index a project into Redis (structure, AST, metrics, dependency graph)")
+    .argument("[path]", "project root", ".")
+    .option("--bench", "print per-stage timings, throughput, memory, event-loop delay and a parse-only baseline")
+    .option("--json", "print the result as one JSON object")
+    .option("-y, --yes", "do not ask before indexing more than limits.maxFilesWarning files")
+    .option("--parse-only-baseline <bool>", "with --bench, also time a parse-only run of the same files", (v) => v !== "false", true)
+    .action(async (target: string, opts: IndexOptions) => {
+      await indexAction(target, opts);
+    });
+}
+
+async function indexAction(target: string, opts: IndexOptions): Promise<void> {
+  let root = resolveProjectRoot(target);
+  let { config } = loadConfig({ projectRoot: root });
+  const tty = process.stderr.isTTY && !opts.json && config.display.progressBar;
+  const progress = tty ? new TtyProgress(process.stderr) : null;
+
+  const opened = await openProjectStore(config, root);
+  let indexer = new ProjectIndexer(root, config, opened.store);
+  try {
+    const probe = opts.bench ? new BenchProbe() : null;
+    probe?.start();
+    let timed: TimedScan = await indexer.scan((n) => progress?.text(`scanning… ${n} files`));
+    progress?.end();
+    const chosen = await confirmSize(root, timed.scan.entries.length, config.limits.maxFilesWarning, !!opts.yes);
+    if (chosen === null) {
+      process.stderr.write("cancelled\n");
+      process.exitCode = 1;
+      return;
+    }
+    if (chosen !== root) {
+      // Narrowed to a subfolder: it becomes the project (its own name, config and index).
+      await indexer.close();
+      await opened.release();
+      root = chosen;
+      config = loadConfig({ projectRoot: root }).config;
+      Object.assign(opened, await openProjectStore(config, root));
+      indexer = new ProjectIndexer(root, config, opened.store);
+      timed = await indexer.scan();
+    }
+    if (opts.bench) await warmPool(indexer.pool, root);
+    const stats = await indexer.index(timed, (p) => {
+      if (p.phase === "index") progress?.update("indexing", p.done, p.total);
+      else if (p.phase === "graph") progress?.text("building the dependency graph…");
+    });
+    progress?.end();
+    let bench: BenchExtras | null = null;
+    if (probe) {
+      const measured = probe.stop();
+      const redisUsedMb = (await opened.store.memoryUsedBytes()) / 1024 / 1024;
+      let parseOnlySeconds: number | null = null;
+      if (opts.parseOnlyBaseline) {
+        const pool = createIndexWorkerPool(config.indexing.workers);
+        try {
+          await warmPool(pool, root);
+          const paths = timed.scan.entries.filter((e) => e.kind === "file").map((e) => e.path);
+          parseOnlySeconds = (await runParseOnly(root, paths, pool, indexer.binaryExtensions)).seconds;
+        } finally {
+          await pool.destroy();
+        }
+      }
+      bench = { ...measured, redisUsedMb, parseOnlySeconds };
+    }
+    const json = indexJson(opened.store.projectName, stats, bench);
+    if (opts.json) process.stdout.write(`${JSON.stringify(json)}\n`);
+    else {
+      process.stdout.write(`${summaryText(opened.store.projectName, stats)}\n`);
+      if (bench) process.stdout.write(`\n${benchText(json)}\n`);
+    }
+  } finally {
+    await indexer.close();
+    await opened.release();
+  }
+}

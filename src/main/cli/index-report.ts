@@ -1,0 +1,75 @@
+// The shapes `ipuaro index` prints: a plain summary, the --bench table, and the --json object.
+import type { IndexStats } from "../../pipeline/index-pipeline.js";
+
+export interface BenchExtras {
+  peakRssMb: number;
+  redisUsedMb: number;
+  eventLoopDelayMs: { p50: number; p99: number; max: number };
+  parseOnlySeconds: number | null;
+}
+
+const round = (n: number, d = 3) => Math.round(n * 10 ** d) / 10 ** d;
+
+export function indexJson(project: string, stats: IndexStats, bench: BenchExtras | null) {
+  const mb = stats.bytes / 1024 / 1024;
+  const out: Record<string, unknown> = {
+    project,
+    files: stats.files,
+    parsed: stats.parsed,
+    unchanged: stats.unchanged,
+    removed: stats.removed,
+    bytes: stats.bytes,
+    skipped: { binary: stats.skipped.binary, nonUtf8: stats.skipped.nonUtf8, ignored: stats.skipped.ignored, unsupported: stats.skipped.unsupported, errors: stats.skipped.errors },
+    symlinks: stats.symlinks,
+    parseErrors: stats.parseErrors,
+    schemaReset: stats.schemaReset,
+    stages: Object.fromEntries(Object.entries(stats.stages).map(([k, v]) => [k, round(v)])),
+    totalSeconds: round(stats.totalSeconds),
+    filesPerSec: Math.round(stats.files / Math.max(stats.totalSeconds, 1e-6)),
+    mbPerSec: round(mb / Math.max(stats.totalSeconds, 1e-6), 2),
+  };
+  if (bench) {
+    out.peakRssMb = bench.peakRssMb;
+    out.redisUsedMb = round(bench.redisUsedMb, 1);
+    out.eventLoopDelayMs = bench.eventLoopDelayMs;
+    out.parseOnlySeconds = bench.parseOnlySeconds === null ? null : round(bench.parseOnlySeconds);
+    out.ratioToParseOnly = bench.parseOnlySeconds ? round(stats.totalSeconds / bench.parseOnlySeconds, 2) : null;
+  }
+  if (stats.errors.length) out.errors = stats.errors.slice(0, 20);
+  return out;
+}
+
+export function summaryText(project: string, stats: IndexStats): string {
+  const parts = [
+    `indexed ${stats.files} files of ${project} in ${stats.totalSeconds.toFixed(2)}s`,
+    `${stats.parsed} parsed, ${stats.unchanged} unchanged${stats.removed ? `, ${stats.removed} removed` : ""}`,
+    `skipped: ${stats.skipped.binary} binary (metadata only), ${stats.skipped.nonUtf8} non-UTF-8, ${stats.skipped.ignored} ignored`,
+  ];
+  if (stats.parseErrors) parts.push(`${stats.parseErrors} files with syntax errors (indexed as far as they parse)`);
+  if (stats.schemaReset) parts.push("the stored index had an older schema and was rebuilt from scratch");
+  for (const e of stats.errors.slice(0, 5)) parts.push(`error: ${e.path}: ${e.message}`);
+  return parts.join("\n");
+}
+
+export function benchText(json: Record<string, unknown>): string {
+  const s = json.stages as Record<string, number>;
+  const el = json.eventLoopDelayMs as { p50: number; p99: number; max: number };
+  const lines = [
+    "stage          seconds",
+    `walk           ${s.walk?.toFixed(3)}`,
+    `read+hash      ${s.readHash?.toFixed(3)}   (worker time / pool size)`,
+    `parse          ${s.parse?.toFixed(3)}   (worker time / pool size)`,
+    `redis write    ${s.write?.toFixed(3)}   (overlaps the workers)`,
+    `graph          ${s.graph?.toFixed(3)}`,
+    `total          ${(json.totalSeconds as number).toFixed(3)}`,
+    "",
+    `files/s        ${json.filesPerSec}`,
+    `MB/s           ${json.mbPerSec}`,
+    `peak RSS       ${json.peakRssMb} MB`,
+    `redis used     ${json.redisUsedMb} MB`,
+    `event loop     p50 ${el.p50} ms, p99 ${el.p99} ms, max ${el.max} ms`,
+  ];
+  if (json.parseOnlySeconds !== undefined && json.parseOnlySeconds !== null)
+    lines.push(`parse-only     ${(json.parseOnlySeconds as number).toFixed(3)} s  → cold index / parse-only = ${json.ratioToParseOnly}`);
+  return lines.join("\n");
+}

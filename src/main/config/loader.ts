@@ -1,0 +1,111 @@
+// Loads configuration in layers: package default → user → project → environment. After each layer the
+// merged result is validated, so an error names both the bad key and the file that introduced it.
+import fs from "node:fs";
+import path from "node:path";
+import { FatalError } from "../errors.js";
+import { ConfigSchema, type IpuaroConfig } from "./schema.js";
+import { packageConfigDir, PROJECT_CONFIG_FILE, userConfigDir } from "./paths.js";
+
+export const CONFIG_EXIT_CODE = 52;
+
+type Json = Record<string, unknown>;
+
+function isPlainObject(v: unknown): v is Json {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** Objects merge key by key; arrays and scalars replace (a user's ignorePatterns is the whole list). */
+export function deepMerge(base: Json, over: Json): Json {
+  const out: Json = { ...base };
+  for (const [k, v] of Object.entries(over)) {
+    out[k] = isPlainObject(v) && isPlainObject(out[k]) ? deepMerge(out[k] as Json, v) : v;
+  }
+  return out;
+}
+
+function readJsonLayer(file: string): Json | null {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, "utf8");
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw new FatalError(`cannot read config ${file}: ${(err as Error).message}`, CONFIG_EXIT_CODE);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (err) {
+    throw new FatalError(`config ${file} is not valid JSON: ${(err as Error).message}`, CONFIG_EXIT_CODE);
+  }
+  if (!isPlainObject(parsed)) throw new FatalError(`config ${file} must be a JSON object`, CONFIG_EXIT_CODE);
+  return parsed;
+}
+
+function normaliseOllamaHost(host: string): string {
+  // OLLAMA_HOST is often given as "127.0.0.1:11434" or "0.0.0.0"; the client needs a URL.
+  const withScheme = /^https?:\/\//.test(host) ? host : `http://${host}`;
+  const url = new URL(withScheme);
+  if (url.hostname === "0.0.0.0") url.hostname = "127.0.0.1";
+  if (!url.port && !/^https?:\/\/[^/]+:\d+/.test(withScheme)) url.port = "11434";
+  return url.toString().replace(/\/$/, "");
+}
+
+function envLayer(env: NodeJS.ProcessEnv): Json {
+  const layer: Json = {};
+  if (env.IPUARO_REDIS_URL) layer.redis = { url: env.IPUARO_REDIS_URL };
+  if (env.OLLAMA_HOST) layer.llm = { host: normaliseOllamaHost(env.OLLAMA_HOST) };
+  return layer;
+}
+
+function formatIssues(error: { issues: { path: PropertyKey[]; message: string }[] }): string {
+  return error.issues
+    .map((i) => `  ${i.path.length ? i.path.map(String).join(".") : "(root)"}: ${i.message}`)
+    .join("\n");
+}
+
+export interface ConfigSource {
+  name: string;
+  layer: Json;
+}
+
+export interface LoadConfigOptions {
+  projectRoot?: string;
+  env?: NodeJS.ProcessEnv;
+  /** Extra layer applied last (CLI flags). */
+  overrides?: Json;
+}
+
+export interface LoadedConfig {
+  config: IpuaroConfig;
+  sources: string[];
+}
+
+export function loadConfig(opts: LoadConfigOptions = {}): LoadedConfig {
+  const env = opts.env ?? process.env;
+  const layers: ConfigSource[] = [];
+  const defaultFile = path.join(packageConfigDir(), "default.json");
+  const base = readJsonLayer(defaultFile);
+  if (!base) throw new FatalError(`ipuaro's default config is missing: ${defaultFile}`, CONFIG_EXIT_CODE);
+  layers.push({ name: defaultFile, layer: base });
+  const userFile = path.join(userConfigDir(env), "config.json");
+  const user = readJsonLayer(userFile);
+  if (user) layers.push({ name: userFile, layer: user });
+  if (opts.projectRoot) {
+    const projectFile = path.join(opts.projectRoot, PROJECT_CONFIG_FILE);
+    const project = readJsonLayer(projectFile);
+    if (project) layers.push({ name: projectFile, layer: project });
+  }
+  const fromEnv = envLayer(env);
+  if (Object.keys(fromEnv).length) layers.push({ name: "environment (IPUARO_REDIS_URL / OLLAMA_HOST)", layer: fromEnv });
+  if (opts.overrides && Object.keys(opts.overrides).length) layers.push({ name: "command-line options", layer: opts.overrides });
+
+  let merged: Json = {};
+  for (const { name, layer } of layers) {
+    merged = deepMerge(merged, layer);
+    const result = ConfigSchema.safeParse(merged);
+    if (!result.success) {
+      throw new FatalError(`invalid configuration in ${name}:\n${formatIssues(result.error)}`, CONFIG_EXIT_CODE);
+    }
+  }
+  return { config: ConfigSchema.parse(merged), sources: layers.map((l) => l.name) };
+}

@@ -1,0 +1,139 @@
+// The graph pass after extraction: resolves imports to files, derives dependents, hubs and entry points,
+// and builds the symbol index and a best-effort call graph. It works in time slices so the main thread
+// stays responsive on a 10K-file project.
+import path from "node:path";
+import type { ComplexityScore, FileMeta } from "../../workers/ast-types.js";
+import type { GraphFacts } from "../../workers/protocol.js";
+import { ImportResolver } from "./import-resolver.js";
+import type { ProjectLayout } from "./project-layout.js";
+
+/** A file with more dependents than this is a hub (seed 000). */
+export const HUB_DEPENDENTS_THRESHOLD = 5;
+const SLICE_MS = 8;
+const ENTRY_BASENAMES = new Set(["index", "main", "app", "server", "cli"]);
+const TEST_FILE = /(^|\/)(__tests__\/|[^/]*\.(test|spec)\.[cm]?[jt]sx?$)/;
+const CODE_FILE = /\.[cm]?[jt]sx?$/;
+
+export interface GraphInput {
+  facts: GraphFacts;
+  complexity: ComplexityScore;
+}
+
+export interface SymbolLocation {
+  path: string;
+  line: number;
+  kind: string;
+}
+
+export interface ResolvedCall {
+  caller: string;
+  callee: string;
+  line: number;
+  /** `path#symbol` when the callee could be resolved to a declaration in the project. */
+  target?: string;
+}
+
+export interface GraphOutput {
+  meta: Map<string, FileMeta>;
+  dependencies: Map<string, string[]>;
+  symbols: Map<string, SymbolLocation[]>;
+  calls: Map<string, ResolvedCall[]>;
+}
+
+export class TimeSlicer {
+  private start = performance.now();
+  async maybeYield(): Promise<void> {
+    if (performance.now() - this.start < SLICE_MS) return;
+    await new Promise<void>((r) => setImmediate(r));
+    this.start = performance.now();
+  }
+}
+
+export function isEntryPointPath(p: string, packageEntries: ReadonlySet<string>): boolean {
+  if (packageEntries.has(p)) return true;
+  const stem = path.posix.basename(p).replace(/\.[^.]+$/, "");
+  return CODE_FILE.test(p) && ENTRY_BASENAMES.has(stem);
+}
+
+export function packageEntrySet(layout: ProjectLayout, resolver: ImportResolver): Set<string> {
+  const out = new Set<string>();
+  for (const pkg of layout.packages.values())
+    for (const e of [...pkg.entries, ...pkg.bin]) {
+      const hit = resolver.probe(e);
+      if (hit) out.add(hit);
+    }
+  return out;
+}
+
+/** Resolves one file's imports; returns its internal dependencies and a local-name → file map for calls. */
+export function resolveFileImports(p: string, facts: GraphFacts, resolver: ImportResolver): { deps: string[]; importedFrom: Map<string, string> } {
+  const deps = new Set<string>();
+  const importedFrom = new Map<string, string>();
+  for (const imp of facts.imports) {
+    const target = resolver.resolve(p, imp.from);
+    if (!target || target === p) continue;
+    deps.add(target);
+    if (imp.name && imp.name !== "*") importedFrom.set(imp.name, target);
+  }
+  return { deps: [...deps].sort(), importedFrom };
+}
+
+export function resolveCalls(p: string, facts: GraphFacts, importedFrom: Map<string, string>): ResolvedCall[] {
+  const local = new Set(facts.symbols.map((s) => s.name));
+  return facts.calls.map((c) => {
+    const head = c.callee.split(".")[0] as string;
+    const out: ResolvedCall = { caller: c.caller, callee: c.callee, line: c.line };
+    if (local.has(c.callee)) out.target = `${p}#${c.callee}`;
+    else if (importedFrom.has(head)) out.target = `${importedFrom.get(head)}#${c.callee === head ? head : c.callee.slice(head.length + 1)}`;
+    return out;
+  });
+}
+
+export function buildMeta(
+  p: string,
+  complexity: ComplexityScore,
+  deps: string[],
+  dependents: string[],
+  entries: ReadonlySet<string>,
+): FileMeta {
+  return {
+    complexity,
+    dependencies: deps,
+    dependents,
+    isHub: dependents.length > HUB_DEPENDENTS_THRESHOLD,
+    // Seed 000: an entry point is index/main-like or named by a package.json, or a code file nothing imports.
+    isEntryPoint: isEntryPointPath(p, entries) || (dependents.length === 0 && CODE_FILE.test(p) && !TEST_FILE.test(p)),
+  };
+}
+
+export async function buildGraph(files: Map<string, GraphInput>, resolver: ImportResolver, layout: ProjectLayout): Promise<GraphOutput> {
+  const slicer = new TimeSlicer();
+  const dependencies = new Map<string, string[]>();
+  const dependents = new Map<string, string[]>();
+  const symbols = new Map<string, SymbolLocation[]>();
+  const calls = new Map<string, ResolvedCall[]>();
+  for (const [p, { facts }] of files) {
+    const { deps, importedFrom } = resolveFileImports(p, facts, resolver);
+    dependencies.set(p, deps);
+    for (const d of deps) {
+      const list = dependents.get(d);
+      if (list) list.push(p);
+      else dependents.set(d, [p]);
+    }
+    for (const s of facts.symbols) {
+      const loc = { path: p, line: s.line, kind: s.kind };
+      const list = symbols.get(s.name);
+      if (list) list.push(loc);
+      else symbols.set(s.name, [loc]);
+    }
+    if (facts.calls.length) calls.set(p, resolveCalls(p, facts, importedFrom));
+    await slicer.maybeYield();
+  }
+  const entries = packageEntrySet(layout, resolver);
+  const meta = new Map<string, FileMeta>();
+  for (const [p, { complexity }] of files) {
+    meta.set(p, buildMeta(p, complexity, dependencies.get(p) ?? [], (dependents.get(p) ?? []).sort(), entries));
+    await slicer.maybeYield();
+  }
+  return { meta, dependencies, symbols, calls };
+}

@@ -1,0 +1,108 @@
+// Resolves an import specifier in one file to another file of the project, against the in-memory file
+// set (no disk access per import): relative paths, folder index files, extension probing (including
+// TypeScript's `./x.js` → `./x.ts`), tsconfig `baseUrl`/`paths` and workspace packages.
+import path from "node:path";
+import type { ProjectLayout, TsconfigScope } from "./project-layout.js";
+
+const posix = path.posix;
+
+const EXTENSIONS = [".ts", ".tsx", ".mts", ".cts", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".json"];
+const JS_TO_TS: Record<string, string[]> = { ".js": [".ts", ".tsx"], ".jsx": [".tsx"], ".mjs": [".mts"], ".cjs": [".cts"] };
+
+export class ImportResolver {
+  private readonly files: ReadonlySet<string>;
+  private readonly layout: ProjectLayout;
+  private readonly scopeCache = new Map<string, TsconfigScope | null>();
+
+  constructor(files: ReadonlySet<string>, layout: ProjectLayout) {
+    this.files = files;
+    this.layout = layout;
+  }
+
+  /** The nearest tsconfig scope of a folder (walking up), cached per folder. */
+  private scopeOf(dir: string): TsconfigScope | null {
+    const cached = this.scopeCache.get(dir);
+    if (cached !== undefined) return cached;
+    const own = this.layout.scopes.get(dir);
+    const scope = own ?? (dir === "" ? null : this.scopeOf(posix.dirname(dir) === "." ? "" : posix.dirname(dir)));
+    this.scopeCache.set(dir, scope);
+    return scope;
+  }
+
+  /** Tries `base` as a file, with extensions, and as a folder with an index file. */
+  probe(base: string): string | null {
+    const norm = posix.normalize(base).replace(/^\.\//, "");
+    if (norm.startsWith("../") || norm === "..") return null;
+    if (this.files.has(norm)) return norm;
+    const ext = posix.extname(norm);
+    const swaps = JS_TO_TS[ext];
+    if (swaps) {
+      const stem = norm.slice(0, -ext.length);
+      for (const s of swaps) if (this.files.has(stem + s)) return stem + s;
+    }
+    for (const e of EXTENSIONS) if (this.files.has(norm + e)) return norm + e;
+    for (const e of EXTENSIONS) {
+      const idx = `${norm}/index${e}`;
+      if (this.files.has(idx)) return idx;
+    }
+    return null;
+  }
+
+  private viaAliases(scope: TsconfigScope, spec: string): string | null {
+    for (const a of scope.aliases) {
+      let captured: string;
+      if (a.wildcard) {
+        if (!spec.startsWith(a.prefix) || !spec.endsWith(a.suffix) || spec.length < a.prefix.length + a.suffix.length) continue;
+        captured = spec.slice(a.prefix.length, spec.length - a.suffix.length);
+      } else {
+        if (spec !== a.pattern) continue;
+        captured = "";
+      }
+      for (const t of a.targets) {
+        const hit = this.probe(a.wildcard ? t.replace("*", captured) : t);
+        if (hit) return hit;
+      }
+    }
+    return null;
+  }
+
+  private viaWorkspace(spec: string): string | null {
+    // Longest package name that is a prefix at a segment boundary (`@acme/core` for `@acme/core/x`).
+    const parts = spec.split("/");
+    const nameLen = spec.startsWith("@") ? 2 : 1;
+    const name = parts.slice(0, nameLen).join("/");
+    const pkg = this.layout.packages.get(name);
+    if (!pkg) return null;
+    const sub = parts.slice(nameLen).join("/");
+    if (!sub) {
+      for (const e of pkg.entries) {
+        const hit = this.probe(e) ?? this.probe(e.replace(/^(.*?)\/(dist|build|lib)\//, "$1/src/").replace(/\.d\.ts$/, ""));
+        if (hit) return hit;
+      }
+      return this.probe(posix.join(pkg.dir, "src/index")) ?? this.probe(posix.join(pkg.dir, "index"));
+    }
+    const exported = pkg.subpaths[`./${sub}`];
+    if (exported) {
+      const hit = this.probe(exported);
+      if (hit) return hit;
+    }
+    return this.probe(posix.join(pkg.dir, sub)) ?? this.probe(posix.join(pkg.dir, "src", sub));
+  }
+
+  /** The project file an import refers to, or null for external/builtin/unresolvable specifiers. */
+  resolve(fromFile: string, spec: string): string | null {
+    if (!spec || spec.startsWith("node:")) return null;
+    const dir = posix.dirname(fromFile) === "." ? "" : posix.dirname(fromFile);
+    if (spec.startsWith(".")) return this.probe(posix.join(dir, spec));
+    if (spec.startsWith("/")) return null;
+    const scope = this.scopeOf(dir);
+    if (scope) {
+      const hit = this.viaAliases(scope, spec);
+      if (hit) return hit;
+    }
+    const ws = this.viaWorkspace(spec);
+    if (ws) return ws;
+    if (scope?.baseUrl !== null && scope?.baseUrl !== undefined) return this.probe(posix.join(scope.baseUrl, spec));
+    return null;
+  }
+}

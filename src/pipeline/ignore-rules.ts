@@ -1,0 +1,91 @@
+// What the index leaves out: every .gitignore (nested ones apply to their own folder, as git does),
+// the configured ignorePatterns, and ipuaro's own always-ignored folders. The scanner and the watcher
+// share one instance so they never disagree about a path.
+import fs from "node:fs";
+import path from "node:path";
+import ignore, { type Ignore } from "ignore";
+
+/** Never indexed whatever the config says: VCS internals and ipuaro's own state. */
+const ALWAYS_IGNORED = [".git", ".hg", ".svn", ".ipuaro"];
+
+interface DirRules {
+  /** Folder of the .gitignore, relative to the root ("" for the root). */
+  base: string;
+  rules: Ignore;
+}
+
+export class IgnoreRules {
+  private readonly root: string;
+  private readonly global: Ignore;
+  /** .gitignore rules per folder; null = the folder has none. */
+  private readonly perDir = new Map<string, DirRules | null>();
+
+  constructor(root: string, ignorePatterns: string[]) {
+    this.root = root;
+    this.global = ignore().add(ALWAYS_IGNORED).add(ignorePatterns);
+  }
+
+  /** Forgets cached .gitignore files (all, or one folder's) after they changed on disk. */
+  invalidate(dir?: string): void {
+    if (dir === undefined) this.perDir.clear();
+    else this.perDir.delete(dir);
+  }
+
+  private rulesFor(dir: string): DirRules | null {
+    let cached = this.perDir.get(dir);
+    if (cached !== undefined) return cached;
+    cached = null;
+    try {
+      const text = fs.readFileSync(path.join(this.root, dir, ".gitignore"), "utf8");
+      cached = { base: dir, rules: ignore().add(text) };
+    } catch {
+      // No .gitignore here (or unreadable): nothing extra to ignore.
+    }
+    this.perDir.set(dir, cached);
+    return cached;
+  }
+
+  /**
+   * `rel` is `/`-separated and relative to the root. Checks the path against the global patterns and the
+   * .gitignore of every ancestor folder; callers walking top-down may pass `parentsChecked` to skip the
+   * ancestors already known not to be ignored.
+   */
+  isIgnored(rel: string, isDir: boolean): boolean {
+    if (rel === "" || rel === ".") return false;
+    const probe = isDir ? `${rel}/` : rel;
+    if (this.global.ignores(probe)) return true;
+    const parts = rel.split("/");
+    // Ancestors are checked too: a file inside an ignored folder is ignored even when asked about directly.
+    for (let i = 1; i < parts.length; i++) {
+      const ancestor = parts.slice(0, i).join("/");
+      if (this.global.ignores(`${ancestor}/`)) return true;
+    }
+    for (let i = 0; i < parts.length; i++) {
+      const dir = parts.slice(0, i).join("/");
+      const dr = this.rulesFor(dir);
+      if (!dr) continue;
+      const sub = parts.slice(i).join("/");
+      if (dr.rules.ignores(isDir ? `${sub}/` : sub)) return true;
+      // An ignored ancestor folder below this .gitignore ignores everything under it.
+      for (let j = i + 1; j < parts.length; j++) {
+        if (dr.rules.ignores(`${parts.slice(i, j).join("/")}/`)) return true;
+      }
+    }
+    return false;
+  }
+
+  /** Fast check for the walker: the parent is known to be kept, so only this entry's own name matters. */
+  isIgnoredChild(parentRel: string, name: string, isDir: boolean): boolean {
+    const rel = parentRel ? `${parentRel}/${name}` : name;
+    const probe = isDir ? `${rel}/` : rel;
+    if (this.global.ignores(probe)) return true;
+    const parts = rel.split("/");
+    for (let i = 0; i < parts.length; i++) {
+      const dr = this.rulesFor(parts.slice(0, i).join("/"));
+      if (!dr) continue;
+      const sub = parts.slice(i).join("/");
+      if (dr.rules.ignores(isDir ? `${sub}/` : sub)) return true;
+    }
+    return false;
+  }
+}

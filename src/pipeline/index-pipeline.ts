@@ -1,0 +1,228 @@
+// IndexPipeline: scan → worker pool (read, hash, parse, extract, serialise) → pipelined Redis batches →
+// graph pass. The main thread only routes paths and already-serialised values, so a UI on it keeps
+// drawing while the pool works.
+import path from "node:path";
+import type { GraphFacts, IndexedRecord, IndexTask, KnownFileState } from "../workers/protocol.js";
+import type { ComplexityScore } from "../workers/ast-types.js";
+import { buildGraph, TimeSlicer, type GraphInput } from "./graph/graph-builder.js";
+import { ImportResolver } from "./graph/import-resolver.js";
+import { internalSpecifierMatchers, loadProjectLayout } from "./graph/project-layout.js";
+import { encodeStat, type IndexStorePort, type RecordBatch } from "./index-store-port.js";
+import type { IndexWorkerPool } from "./worker-pool.js";
+import type { ScanResult } from "./scanner.js";
+import { serialiseGraph } from "./graph/graph-serialiser.js";
+
+/** Files per worker task: large enough to amortise the thread hop, small enough to balance two cores. */
+export const FILES_PER_TASK = 48;
+
+export interface IndexProgress {
+  phase: "scan" | "index" | "graph" | "done";
+  done: number;
+  total: number;
+}
+
+export interface IndexStats {
+  files: number;
+  parsed: number;
+  unchanged: number;
+  removed: number;
+  bytes: number;
+  skipped: { binary: number; nonUtf8: number; ignored: number; unsupported: number; errors: number };
+  symlinks: number;
+  parseErrors: number;
+  schemaReset: boolean;
+  graphRebuilt: boolean;
+  /** Seconds. readHash/parse are worker thread time divided by the pool size (wall-equivalent). */
+  stages: { walk: number; readHash: number; parse: number; write: number; graph: number };
+  totalSeconds: number;
+  errors: { path: string; message: string }[];
+}
+
+export interface IndexRunOptions {
+  root: string;
+  scan: ScanResult;
+  walkSeconds: number;
+  store: IndexStorePort;
+  pool: IndexWorkerPool;
+  binaryExtensions: string[];
+  onProgress?: (p: IndexProgress) => void;
+  signal?: AbortSignal;
+}
+
+interface FactsRecord {
+  facts: GraphFacts;
+  complexity: ComplexityScore;
+}
+
+function emptyBatch(): RecordBatch {
+  return { files: [], ast: [], stat: [], facts: [], remove: [] };
+}
+
+function chunk<T>(items: T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+export async function runIndex(opts: IndexRunOptions): Promise<IndexStats> {
+  const started = performance.now();
+  const { root, scan, store, pool } = opts;
+  const stats: IndexStats = {
+    files: scan.entries.length,
+    parsed: 0,
+    unchanged: 0,
+    removed: 0,
+    bytes: 0,
+    skipped: { binary: 0, nonUtf8: 0, ignored: scan.ignored, unsupported: scan.unsupported, errors: 0 },
+    symlinks: 0,
+    parseErrors: 0,
+    schemaReset: false,
+    graphRebuilt: false,
+    stages: { walk: opts.walkSeconds, readHash: 0, parse: 0, write: 0, graph: 0 },
+    totalSeconds: 0,
+    errors: [],
+  };
+  stats.schemaReset = (await store.ensureSchema()) === "reset";
+  const known = await store.loadKnownStats();
+  const paths = scan.entries.map((e) => e.path);
+  const present = new Set(paths);
+  const layout = loadProjectLayout(root, paths);
+  const internalSpecifiers = internalSpecifierMatchers(layout);
+
+  // Text files parsed this run; their facts feed the graph pass.
+  const fresh = new Map<string, FactsRecord>();
+  const removedOrBroken: string[] = [...known.keys()].filter((p) => !present.has(p));
+  let writeMs = 0;
+  let threadReadHash = 0;
+  let threadParse = 0;
+  let done = 0;
+  opts.onProgress?.({ phase: "index", done: 0, total: paths.length });
+
+  const writes: Promise<void>[] = [];
+  const write = (batch: RecordBatch) => {
+    const t = performance.now();
+    writes.push(store.writeRecords(batch).then(() => void (writeMs += performance.now() - t)));
+  };
+
+  const tasks = chunk(paths, FILES_PER_TASK).map(async (group) => {
+    const knownForGroup: Record<string, KnownFileState> = {};
+    for (const p of group) {
+      const k = known.get(p);
+      if (k) knownForGroup[p] = k;
+    }
+    const task: IndexTask = { root, paths: group, known: knownForGroup, binaryExtensions: opts.binaryExtensions, mode: "index", internalSpecifiers };
+    const result = await pool.run(task, opts.signal);
+    threadReadHash += result.timings.readHash + result.timings.serialise;
+    threadParse += result.timings.parse;
+    stats.bytes += result.bytes;
+    const batch = emptyBatch();
+    for (const r of result.records) applyRecord(r, batch, stats, fresh, removedOrBroken, known);
+    if (batch.files.length || batch.stat.length || batch.remove.length) write(batch);
+    done += group.length;
+    opts.onProgress?.({ phase: "index", done, total: paths.length });
+  });
+  await Promise.all(tasks);
+  const stale = removedOrBroken.filter((p) => known.has(p));
+  if (stale.length) write({ ...emptyBatch(), remove: stale });
+  stats.removed = stale.length;
+  await Promise.all(writes);
+  stats.stages.write = writeMs / 1000;
+  stats.stages.readHash = threadReadHash / pool.size / 1000;
+  stats.stages.parse = threadParse / pool.size / 1000;
+
+  const graphStart = performance.now();
+  const needGraph = fresh.size > 0 || stale.length > 0 || stats.schemaReset || known.size === 0;
+  if (needGraph) {
+    opts.onProgress?.({ phase: "graph", done: 0, total: paths.length });
+    const inputs = await collectGraphInputs(store, fresh, present);
+    const resolver = new ImportResolver(new Set(inputs.keys()), layout);
+    const graph = await buildGraph(inputs, resolver, layout);
+    const { meta, indexFields } = await serialiseGraph(graph);
+    await store.writeGraph(meta, indexFields, true);
+    stats.graphRebuilt = true;
+  }
+  stats.stages.graph = (performance.now() - graphStart) / 1000;
+  await store.setIndexInfo({
+    root,
+    last_indexed: new Date().toISOString(),
+    files: String(stats.files),
+  });
+  // The walk is part of what a user waits for, so the total includes it.
+  stats.totalSeconds = opts.walkSeconds + (performance.now() - started) / 1000;
+  opts.onProgress?.({ phase: "done", done: paths.length, total: paths.length });
+  return stats;
+}
+
+function applyRecord(
+  r: IndexedRecord,
+  batch: RecordBatch,
+  stats: IndexStats,
+  fresh: Map<string, FactsRecord>,
+  drop: string[],
+  known: Map<string, KnownFileState>,
+): void {
+  switch (r.kind) {
+    case "text": {
+      stats.parsed++;
+      if (r.parseError) stats.parseErrors++;
+      batch.files.push([r.path, r.fileJson]);
+      batch.ast.push([r.path, r.astJson]);
+      batch.stat.push([r.path, encodeStat(r)]);
+      const rec: FactsRecord = { facts: r.facts, complexity: r.complexity };
+      batch.facts.push([r.path, JSON.stringify(rec)]);
+      fresh.set(r.path, rec);
+      return;
+    }
+    case "unchanged": {
+      stats.unchanged++;
+      const k = known.get(r.path);
+      // Same content, new mtime (touch, checkout): remember the new stat so the next run skips the read.
+      if (!k || k.size !== r.size || k.mtimeMs !== r.mtimeMs) batch.stat.push([r.path, encodeStat(r)]);
+      return;
+    }
+    case "binary":
+      stats.skipped.binary++;
+      batch.files.push([r.path, r.fileJson]);
+      batch.stat.push([r.path, encodeStat(r)]);
+      return;
+    case "symlink":
+      stats.symlinks++;
+      batch.files.push([r.path, r.fileJson]);
+      batch.stat.push([r.path, `0:0:link:${r.target}`]);
+      return;
+    case "nonUtf8":
+      stats.skipped.nonUtf8++;
+      drop.push(r.path);
+      return;
+    case "missing":
+      drop.push(r.path);
+      return;
+    case "error":
+      stats.skipped.errors++;
+      stats.errors.push({ path: r.path, message: r.message });
+      drop.push(r.path);
+      return;
+  }
+}
+
+/** Facts for every text file: this run's from memory, the rest streamed back from the store. */
+async function collectGraphInputs(store: IndexStorePort, fresh: Map<string, FactsRecord>, present: Set<string>): Promise<Map<string, GraphInput>> {
+  const inputs = new Map<string, GraphInput>(fresh);
+  const slicer = new TimeSlicer();
+  for await (const rows of store.scanFacts()) {
+    for (const [p, json] of rows) {
+      if (inputs.has(p) || !present.has(p)) continue;
+      try {
+        inputs.set(p, JSON.parse(json) as FactsRecord);
+      } catch {
+        // A damaged record only costs this file its graph edges until it is parsed again.
+      }
+    }
+    await slicer.maybeYield();
+  }
+  return inputs;
+}
+
+export function relPath(root: string, abs: string): string {
+  return path.relative(root, abs).split(path.sep).join("/");
+}

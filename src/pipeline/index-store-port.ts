@@ -1,0 +1,39 @@
+// What the index pipeline needs from storage. The Redis implementation lives in src/main/store; the
+// pipeline only sees this port so it never learns key names.
+import type { KnownFileState } from "../workers/protocol.js";
+
+/** Values are already serialised: the pipeline never stringifies large objects on the main thread. */
+export interface RecordBatch {
+  files: [path: string, json: string][];
+  ast: [path: string, json: string][];
+  /** `size:mtimeMs:hash` */
+  stat: [path: string, value: string][];
+  /** GraphFacts + complexity, for the graph pass of later runs that re-parse only some files. */
+  facts: [path: string, json: string][];
+  /** Paths to drop from every per-file hash. */
+  remove: string[];
+}
+
+export interface IndexStorePort {
+  readonly projectName: string;
+  /** 'reset' when an incompatible schema version made it drop the old index. */
+  ensureSchema(): Promise<"ok" | "reset">;
+  loadKnownStats(): Promise<Map<string, KnownFileState>>;
+  writeRecords(batch: RecordBatch): Promise<void>;
+  /** Streams every stored facts record (path, json) in chunks. */
+  scanFacts(): AsyncIterable<[string, string][]>;
+  /** Replaces meta of the given files and the given index fields; `clearIndexes` drops stale fields first. */
+  writeGraph(meta: [string, string][], indexFields: [string, string][], clearIndexes: boolean): Promise<void>;
+  setIndexInfo(info: Record<string, string>): Promise<void>;
+  memoryUsedBytes(): Promise<number>;
+}
+
+export function encodeStat(s: KnownFileState): string {
+  return `${s.size}:${s.mtimeMs}:${s.hash}`;
+}
+
+export function decodeStat(v: string): KnownFileState | null {
+  const [size, mtime, hash] = v.split(":");
+  if (!size || !mtime || hash === undefined) return null;
+  return { size: Number(size), mtimeMs: Number(mtime), hash };
+}

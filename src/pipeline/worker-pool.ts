@@ -1,0 +1,35 @@
+// The Piscina pool that runs src/workers/index.worker. Under tsx/vitest the worker is the .ts source and
+// needs the tsx loader in each thread; from dist it is plain JS.
+import os from "node:os";
+import { fileURLToPath } from "node:url";
+import { Piscina } from "piscina";
+import type { IndexTask, IndexTaskResult } from "../workers/protocol.js";
+
+export interface IndexWorkerPool {
+  run(task: IndexTask, signal?: AbortSignal): Promise<IndexTaskResult>;
+  readonly size: number;
+  destroy(): Promise<void>;
+}
+
+export function defaultPoolSize(): number {
+  return Math.max(1, typeof os.availableParallelism === "function" ? os.availableParallelism() : os.cpus().length);
+}
+
+export function createIndexWorkerPool(size: number | null = null): IndexWorkerPool {
+  const fromSource = import.meta.url.endsWith(".ts");
+  const workerUrl = new URL(`../workers/index.worker.${fromSource ? "ts" : "js"}`, import.meta.url);
+  const threads = size ?? defaultPoolSize();
+  const pool = new Piscina({
+    filename: fileURLToPath(workerUrl),
+    minThreads: threads,
+    maxThreads: threads,
+    // Threads stay warm across batches: each holds its own parsers and the xxhash wasm instance.
+    idleTimeout: 60_000,
+    execArgv: fromSource ? ["--import", "tsx"] : [],
+  });
+  return {
+    size: threads,
+    run: (task, signal) => pool.run(task, signal ? { signal } : {}) as Promise<IndexTaskResult>,
+    destroy: () => pool.destroy(),
+  };
+}

@@ -1,0 +1,121 @@
+// Piscina entry: the per-file work of indexing. Reads synchronously (async reads of many small files are
+// an order of magnitude slower here), hashes with xxHash64, parses and extracts, and returns records
+// whose Redis values are already JSON strings so the main thread only has to batch them.
+import fs from "node:fs";
+import path from "node:path";
+import xxhash from "xxhash-wasm";
+import { extractFile, languageForPath } from "./extract/index.js";
+import type { FileData, ImportInfo } from "./ast-types.js";
+import type { IndexedRecord, IndexTask, IndexTaskResult } from "./protocol.js";
+
+const { h64Raw } = await xxhash();
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+export function hashBytes(buf: Uint8Array): string {
+  return h64Raw(buf).toString(16).padStart(16, "0");
+}
+
+function markInternalImports(imports: ImportInfo[], internal: NonNullable<IndexTask["internalSpecifiers"]>): void {
+  for (const imp of imports) {
+    if (imp.type !== "external") continue;
+    if (internal.exact.includes(imp.from) || internal.prefixes.some((p) => imp.from.startsWith(p))) imp.type = "internal";
+  }
+}
+
+function extname(p: string): string {
+  return path.extname(p).toLowerCase();
+}
+
+/** Splits on LF or CRLF; a trailing newline does not produce an extra empty line. */
+export function splitLines(text: string): string[] {
+  const lines = text.split(/\r?\n/);
+  if (lines.length > 1 && lines[lines.length - 1] === "") lines.pop();
+  return lines;
+}
+
+function indexOne(task: IndexTask, rel: string, timings: IndexTaskResult["timings"]): { record: IndexedRecord; bytes: number } {
+  const abs = path.join(task.root, rel);
+  let t = performance.now();
+  let st: fs.Stats;
+  try {
+    st = fs.lstatSync(abs);
+  } catch {
+    return { record: { path: rel, kind: "missing" }, bytes: 0 };
+  }
+  if (st.isSymbolicLink()) {
+    // Recorded, never followed: a link loop or a link out of the project is harmless.
+    const target = fs.readlinkSync(abs);
+    return { record: { path: rel, kind: "symlink", target, fileJson: JSON.stringify({ symlink: true, target }) }, bytes: 0 };
+  }
+  if (!st.isFile()) return { record: { path: rel, kind: "missing" }, bytes: 0 };
+  const size = st.size;
+  const mtimeMs = Math.floor(st.mtimeMs);
+  const known = task.known?.[rel];
+  if (task.mode === "index" && known && known.size === size && known.mtimeMs === mtimeMs) {
+    timings.readHash += performance.now() - t;
+    return { record: { path: rel, kind: "unchanged", size, mtimeMs, hash: known.hash }, bytes: 0 };
+  }
+  const buf = fs.readFileSync(abs);
+  const hash = task.mode === "index" ? hashBytes(buf) : "";
+  timings.readHash += performance.now() - t;
+  if (known && known.hash === hash) return { record: { path: rel, kind: "unchanged", size, mtimeMs, hash }, bytes: buf.length };
+
+  const ext = extname(rel);
+  if (task.binaryExtensions.includes(ext) || buf.indexOf(0) !== -1) {
+    const fileJson = JSON.stringify({ binary: true, hash, size, lastModified: mtimeMs });
+    return { record: { path: rel, kind: "binary", size, mtimeMs, hash, fileJson }, bytes: buf.length };
+  }
+  let text: string;
+  try {
+    text = utf8.decode(buf);
+  } catch {
+    return { record: { path: rel, kind: "nonUtf8", size, mtimeMs }, bytes: buf.length };
+  }
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+
+  t = performance.now();
+  const language = languageForPath(rel);
+  const extracted = language ? extractFile(text, language) : null;
+  timings.parse += performance.now() - t;
+  if (task.mode === "parse-only") {
+    return { record: { path: rel, kind: "unchanged", size, mtimeMs, hash }, bytes: buf.length };
+  }
+
+  t = performance.now();
+  if (extracted && task.internalSpecifiers) markInternalImports(extracted.ast.imports, task.internalSpecifiers);
+  const lines = splitLines(text);
+  const data: FileData = { lines, hash, size, lastModified: mtimeMs };
+  const ast = extracted?.ast ?? { imports: [], exports: [], functions: [], classes: [], types: [], parseError: false };
+  const record: IndexedRecord = {
+    path: rel,
+    kind: "text",
+    size,
+    mtimeMs,
+    hash,
+    language,
+    parseError: ast.parseError,
+    lineCount: lines.length,
+    complexity: extracted?.complexity ?? { loc: lines.length, nesting: 0, imports: 0, score: 0 },
+    fileJson: JSON.stringify(data),
+    astJson: JSON.stringify(ast),
+    facts: extracted?.facts ?? { imports: [], exports: [], symbols: [], calls: [] },
+  };
+  timings.serialise += performance.now() - t;
+  return { record, bytes: buf.length };
+}
+
+export default function runIndexTask(task: IndexTask): IndexTaskResult {
+  const timings = { readHash: 0, parse: 0, serialise: 0 };
+  const records: IndexedRecord[] = [];
+  let bytes = 0;
+  for (const rel of task.paths) {
+    try {
+      const r = indexOne(task, rel, timings);
+      bytes += r.bytes;
+      if (task.mode === "index") records.push(r.record);
+    } catch (err) {
+      records.push({ path: rel, kind: "error", message: (err as Error).message });
+    }
+  }
+  return { records, timings, bytes };
+}

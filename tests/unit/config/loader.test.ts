@@ -1,0 +1,76 @@
+import fs from "node:fs";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { loadConfig } from "../../../src/main/config/loader.js";
+import { FatalError } from "../../../src/main/errors.js";
+import { makeTempDir, removeDir, writeTree } from "../../helpers/temp-dir.js";
+
+let dir: string;
+let env: NodeJS.ProcessEnv;
+
+beforeEach(() => {
+  dir = makeTempDir();
+  env = { XDG_CONFIG_HOME: path.join(dir, "xdg") };
+});
+afterEach(() => removeDir(dir));
+
+describe("loadConfig", () => {
+  it("loads the shipped defaults from seed 000", () => {
+    const { config } = loadConfig({ env });
+    expect(config.llm.model).toBe("qwen2.5-coder:7b-instruct");
+    expect(config.llm.contextWindow).toBe(128000);
+    // The seed's second "llm" block is merged, not lost.
+    expect(config.llm.toolFormat).toBe("xml");
+    expect(config.watchdog.debounceMs).toBe(500);
+    expect(config.limits.maxFilesWarning).toBe(10000);
+    expect(config.project.ignorePatterns).toContain("node_modules");
+  });
+
+  it("applies default → user → project → env in that order", () => {
+    writeTree(dir, {
+      "xdg/ipuaro/config.json": JSON.stringify({ llm: { temperature: 0.5, model: "user-model" }, watchdog: { debounceMs: 100 } }),
+      "proj/.ipuaro.json": JSON.stringify({ llm: { temperature: 0.2 }, project: { ignorePatterns: ["vendor"] } }),
+    });
+    const { config, sources } = loadConfig({
+      projectRoot: path.join(dir, "proj"),
+      env: { ...env, IPUARO_REDIS_URL: "redis://127.0.0.1:6390/2", OLLAMA_HOST: "0.0.0.0:11500" },
+    });
+    expect(config.llm.model).toBe("user-model");
+    expect(config.llm.temperature).toBe(0.2);
+    expect(config.watchdog.debounceMs).toBe(100);
+    expect(config.project.ignorePatterns).toEqual(["vendor"]);
+    expect(config.redis.url).toBe("redis://127.0.0.1:6390/2");
+    expect(config.llm.host).toBe("http://127.0.0.1:11500");
+    expect(sources).toHaveLength(4);
+  });
+
+  it("names the bad key and the file that introduced it", () => {
+    writeTree(dir, { "proj/.ipuaro.json": JSON.stringify({ llm: { temperature: 7 }, watchdog: { debounceMs: "soon" } }) });
+    let err: unknown;
+    try {
+      loadConfig({ projectRoot: path.join(dir, "proj"), env });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(FatalError);
+    const msg = (err as Error).message;
+    expect(msg).toContain(path.join(dir, "proj", ".ipuaro.json"));
+    expect(msg).toContain("llm.temperature");
+    expect(msg).toContain("watchdog.debounceMs");
+  });
+
+  it("rejects unknown keys instead of ignoring a typo", () => {
+    writeTree(dir, { "xdg/ipuaro/config.json": JSON.stringify({ watchdog: { debounceMS: 10 } }) });
+    expect(() => loadConfig({ env })).toThrow(/watchdog/);
+  });
+
+  it("reports invalid JSON with the file name", () => {
+    writeTree(dir, { "xdg/ipuaro/config.json": "{ not json" });
+    expect(() => loadConfig({ env })).toThrow(/config\.json is not valid JSON/);
+  });
+
+  it("ignores a missing user or project file", () => {
+    expect(() => loadConfig({ projectRoot: path.join(dir, "nowhere"), env })).not.toThrow();
+    expect(fs.existsSync(path.join(dir, "xdg"))).toBe(false);
+  });
+});

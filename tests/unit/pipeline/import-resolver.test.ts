@@ -1,0 +1,76 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { ImportResolver } from "../../../src/pipeline/graph/import-resolver.js";
+import { internalSpecifierMatchers, loadProjectLayout } from "../../../src/pipeline/graph/project-layout.js";
+import { makeTempDir, removeDir, writeTree } from "../../helpers/temp-dir.js";
+
+let root: string;
+const files = [
+  "package.json",
+  "tsconfig.json",
+  "packages/core/package.json",
+  "packages/core/src/index.ts",
+  "packages/core/src/money.ts",
+  "packages/core/src/utils/index.ts",
+  "packages/core/src/utils/strings.ts",
+  "packages/ui/package.json",
+  "packages/ui/tsconfig.json",
+  "packages/ui/src/index.ts",
+  "packages/ui/src/components/Button.tsx",
+  "packages/ui/src/theme.ts",
+  "apps/web/src/main.tsx",
+  "apps/web/src/data.json",
+];
+
+beforeEach(() => {
+  root = makeTempDir();
+  const tree: Record<string, string> = Object.fromEntries(files.map((f) => [f, ""]));
+  tree["package.json"] = JSON.stringify({ name: "mono", workspaces: ["packages/*"] });
+  tree["tsconfig.json"] = `{
+    // comments and trailing commas are fine in tsconfig
+    "compilerOptions": { "baseUrl": ".", "paths": { "@core/*": ["packages/core/src/*"], "@money": ["packages/core/src/money.ts"], }, },
+  }`;
+  tree["packages/ui/tsconfig.json"] = JSON.stringify({ extends: "../../tsconfig.json", compilerOptions: { baseUrl: "src", paths: { "~/*": ["*"] } } });
+  tree["packages/core/package.json"] = JSON.stringify({ name: "@acme/core", main: "dist/index.js" });
+  tree["packages/ui/package.json"] = JSON.stringify({ name: "@acme/ui", exports: { ".": "./src/index.ts", "./button": "./src/components/Button.tsx" } });
+  writeTree(root, tree);
+});
+afterEach(() => removeDir(root));
+
+function resolver() {
+  const layout = loadProjectLayout(root, files);
+  return { r: new ImportResolver(new Set(files), layout), layout };
+}
+
+describe("ImportResolver", () => {
+  it.each([
+    ["packages/core/src/index.ts", "./money", "packages/core/src/money.ts"],
+    ["packages/core/src/index.ts", "./money.js", "packages/core/src/money.ts"],
+    ["packages/core/src/index.ts", "./utils", "packages/core/src/utils/index.ts"],
+    ["packages/core/src/utils/strings.ts", "../money", "packages/core/src/money.ts"],
+    ["apps/web/src/main.tsx", "./data.json", "apps/web/src/data.json"],
+    ["apps/web/src/main.tsx", "@core/utils/strings", "packages/core/src/utils/strings.ts"],
+    ["apps/web/src/main.tsx", "@money", "packages/core/src/money.ts"],
+    ["apps/web/src/main.tsx", "@acme/core", "packages/core/src/index.ts"],
+    ["apps/web/src/main.tsx", "@acme/ui", "packages/ui/src/index.ts"],
+    ["apps/web/src/main.tsx", "@acme/ui/button", "packages/ui/src/components/Button.tsx"],
+    ["packages/ui/src/index.ts", "~/theme", "packages/ui/src/theme.ts"],
+    ["packages/ui/src/index.ts", "components/Button", "packages/ui/src/components/Button.tsx"],
+  ])("%s imports %s → %s", (from, spec, expected) => {
+    expect(resolver().r.resolve(from, spec)).toBe(expected);
+  });
+
+  it.each([
+    ["apps/web/src/main.tsx", "react"],
+    ["apps/web/src/main.tsx", "node:fs"],
+    ["apps/web/src/main.tsx", "./missing"],
+    ["apps/web/src/main.tsx", "../../../../outside"],
+  ])("%s imports %s → unresolved", (from, spec) => {
+    expect(resolver().r.resolve(from, spec)).toBeNull();
+  });
+
+  it("tells the workers which bare specifiers are internal", () => {
+    const m = internalSpecifierMatchers(resolver().layout);
+    expect(m.exact).toEqual(expect.arrayContaining(["@acme/core", "@acme/ui", "@money"]));
+    expect(m.prefixes).toEqual(expect.arrayContaining(["@acme/core/", "@core/", "~/"]));
+  });
+});

@@ -1,0 +1,65 @@
+import fs from "node:fs";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { IgnoreRules } from "../../../src/pipeline/ignore-rules.js";
+import { scanProject } from "../../../src/pipeline/scanner.js";
+import { makeTempDir, removeDir, writeTree } from "../../helpers/temp-dir.js";
+
+let root: string;
+beforeEach(() => {
+  root = makeTempDir();
+  writeTree(root, {
+    ".gitignore": "dist/\n*.log\n/secret.ts\n",
+    "src/a.ts": "export const a = 1;",
+    "src/b.tsx": "export const B = () => null;",
+    "src/c.mjs": "export default 1;",
+    "src/readme.md": "# not indexed",
+    "src/style.css": "a{}",
+    "src/data.json": "{}",
+    "src/conf.yml": "a: 1",
+    "src/app.log": "log",
+    "secret.ts": "x",
+    "nested/secret.ts": "kept: only the root one is anchored",
+    "dist/out.js": "ignored",
+    "node_modules/x/index.js": "ignored by ignorePatterns",
+    "pkg/.gitignore": "cache/\n!keep.log\n",
+    "pkg/cache/c.ts": "ignored by the nested .gitignore",
+    "pkg/keep.log": "negated: but .log files are not indexable anyway",
+    "pkg/src/x.ts": "export {}",
+    "assets/logo.png": Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0]),
+    "vendor/lib.min.js": "ignored by *.min.js",
+  });
+});
+afterEach(() => removeDir(root));
+
+function scan(patterns = ["node_modules", "*.min.js"]) {
+  return scanProject(root, { rules: new IgnoreRules(root, patterns), binaryExtensions: new Set([".png"]) });
+}
+
+describe("scanProject", () => {
+  it("honours root and nested .gitignore files and ignorePatterns", async () => {
+    const result = await scan();
+    const paths = result.entries.map((e) => e.path).sort();
+    expect(paths).toEqual(["assets/logo.png", "nested/secret.ts", "pkg/src/x.ts", "src/a.ts", "src/b.tsx", "src/c.mjs", "src/conf.yml", "src/data.json"]);
+    expect(result.unsupported).toBeGreaterThanOrEqual(3); // .md, .css, .gitignore files
+    expect(result.ignored).toBeGreaterThanOrEqual(5);
+  });
+
+  it("records symlinks without following them, so a loop is harmless", async () => {
+    fs.symlinkSync(".", path.join(root, "src", "loop"));
+    fs.symlinkSync("../src/a.ts", path.join(root, "pkg", "link.ts"));
+    const result = await scan();
+    const links = result.entries.filter((e) => e.kind === "symlink").map((e) => e.path).sort();
+    expect(links).toEqual(["pkg/link.ts", "src/loop"]);
+    expect(result.entries.some((e) => e.path.startsWith("src/loop/"))).toBe(false);
+  });
+
+  it("gives the watcher the same answer for a single path", () => {
+    const rules = new IgnoreRules(root, ["node_modules"]);
+    expect(rules.isIgnored("pkg/cache/c.ts", false)).toBe(true);
+    expect(rules.isIgnored("dist/out.js", false)).toBe(true);
+    expect(rules.isIgnored("node_modules/x/index.js", false)).toBe(true);
+    expect(rules.isIgnored("src/a.ts", false)).toBe(false);
+    expect(rules.isIgnored(".git/HEAD", false)).toBe(true);
+  });
+});
