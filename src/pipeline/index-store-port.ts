@@ -32,8 +32,13 @@ export function encodeStat(s: KnownFileState): string {
   return `${s.size}:${s.mtimeMs}:${s.hash}`;
 }
 
-export function decodeStat(v: string): KnownFileState | null {
-  const [size, mtime, hash] = v.split(":");
-  if (!size || !mtime || hash === undefined) return null;
-  return { size: Number(size), mtimeMs: Number(mtime), hash };
+/** Inverse of encodeStat; the hash part may itself contain colons (symlinks store `link:<target>`). */
+export function decodeStat(value: string): KnownFileState | null {
+  const first = value.indexOf(":");
+  const second = value.indexOf(":", first + 1);
+  if (first < 0 || second < 0) return null;
+  const size = Number(value.slice(0, first));
+  const mtimeMs = Number(value.slice(first + 1, second));
+  if (!Number.isFinite(size) || !Number.isFinite(mtimeMs)) return null;
+  return { size, mtimeMs, hash: value.slice(second + 1) };
 }

@@ -1,0 +1,40 @@
+// The one entry point the CLI uses to get Redis: an explicit server when a URL is configured,
+// ipuaro's own redis-server otherwise.
+import { closeRedis, connectRedis, resolveRedisTarget } from "./connection.js";
+import { acquireManagedRedis, type ManagedRedisOptions, type RedisHandle } from "./managed-redis.js";
+
+export interface AcquireRedisOptions extends Omit<ManagedRedisOptions, "db"> {
+  /** redis://, rediss://, unix:///path or an absolute socket path. Set: use that server. */
+  url?: string | null;
+  host?: string;
+  port?: number;
+  db?: number;
+  /**
+   * Default: managed when no url is set. `false` with no url connects to host/port/db instead
+   * (config's host/port carry defaults, so they alone cannot signal "use TCP").
+   */
+  managed?: boolean;
+}
+
+export async function acquireRedis(opts: AcquireRedisOptions = {}): Promise<RedisHandle> {
+  const url = opts.url?.trim() || null;
+  const managed = opts.managed ?? url === null;
+  if (managed && url === null) {
+    const managedOpts: ManagedRedisOptions = {};
+    if (opts.home !== undefined) managedOpts.home = opts.home;
+    if (opts.redisServerBin !== undefined) managedOpts.redisServerBin = opts.redisServerBin;
+    if (opts.startTimeoutMs !== undefined) managedOpts.startTimeoutMs = opts.startTimeoutMs;
+    if (opts.db !== undefined) managedOpts.db = opts.db;
+    return acquireManagedRedis(managedOpts);
+  }
+  const target = { url, host: opts.host, port: opts.port, db: opts.db };
+  const { description } = resolveRedisTarget(target);
+  const redis = await connectRedis({ ...target, connectionName: `ipuaro:${process.pid}` });
+  let releasing: Promise<void> | null = null;
+  return {
+    redis,
+    release: () => (releasing ??= closeRedis(redis)),
+    description,
+    managed: null,
+  };
+}

@@ -1,0 +1,234 @@
+// Opens ioredis connections that fail fast and never crash the process: every client gets an `error`
+// listener, a retry strategy that gives up after a few seconds, and every failure reaching callers is
+// an IpuaroError('redis') naming the server that was tried.
+import path from "node:path";
+import { Redis, type RedisOptions } from "ioredis";
+import { errorMessage, IpuaroError } from "../errors.js";
+
+export interface RedisTarget {
+  /** `redis://`, `rediss://`, `unix:///path/to.sock` or a bare absolute socket path. */
+  url?: string | null;
+  host?: string;
+  port?: number;
+  db?: number;
+}
+
+export interface ConnectOptions extends RedisTarget {
+  /** Shown in CLIENT LIST; the managed server uses it to tell its users apart. */
+  connectionName?: string;
+  /** Per-command client-side timeout. Off by default: one HSET of a big batch may legitimately take a while. */
+  commandTimeoutMs?: number;
+  connectTimeoutMs?: number;
+}
+
+/** After this many failed reconnects (≈3 s in all) the client gives up and commands reject. */
+const RECONNECT_ATTEMPTS = 8;
+const DEFAULT_CONNECT_TIMEOUT_MS = 3000;
+
+interface ConnectionState {
+  description: string;
+  socketPath: string | null;
+  lastError: Error | null;
+}
+
+const states = new WeakMap<Redis, ConnectionState>();
+
+export interface ResolvedTarget {
+  options: RedisOptions;
+  /** For messages: the URL or socket path, password masked. */
+  description: string;
+  socketPath: string | null;
+}
+
+function dbFromSearch(url: URL, fallback: number | undefined): number | undefined {
+  const raw = url.searchParams.get("db");
+  if (raw === null) return fallback;
+  const db = Number(raw);
+  if (!Number.isInteger(db) || db < 0) throw new IpuaroError("config", `Invalid db in Redis URL: ${raw}`, { recoverable: false });
+  return db;
+}
+
+function maskPassword(url: URL): string {
+  if (!url.password) return url.toString();
+  const copy = new URL(url.toString());
+  copy.password = "***";
+  return copy.toString();
+}
+
+/** Turns config (url or host/port/db) into ioredis options, without connecting. */
+export function resolveRedisTarget(target: RedisTarget): ResolvedTarget {
+  const url = target.url?.trim();
+  if (!url) {
+    const host = target.host ?? "127.0.0.1";
+    const port = target.port ?? 6379;
+    const db = target.db ?? 0;
+    return { options: { host, port, db }, description: `redis://${host}:${port}/${db}`, socketPath: null };
+  }
+  if (url.startsWith("/")) {
+    return { options: { path: url, db: target.db ?? 0 }, description: url, socketPath: url };
+  }
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new IpuaroError("config", `Invalid Redis URL: ${url}`, {
+      recoverable: false,
+      suggestion: "Use redis://host:port/db, rediss://…, unix:///path/to/redis.sock or an absolute socket path.",
+    });
+  }
+  if (parsed.protocol === "unix:") {
+    const socketPath = decodeURIComponent(parsed.pathname);
+    if (!path.isAbsolute(socketPath)) throw new IpuaroError("config", `Unix socket URL needs an absolute path: ${url}`, { recoverable: false });
+    const db = dbFromSearch(parsed, target.db ?? 0);
+    return { options: { path: socketPath, db }, description: socketPath, socketPath };
+  }
+  if (parsed.protocol === "redis:" || parsed.protocol === "rediss:") {
+    const dbPath = parsed.pathname.replace(/^\//, "");
+    let db = target.db ?? 0;
+    if (dbPath) {
+      db = Number(dbPath);
+      if (!Number.isInteger(db) || db < 0) throw new IpuaroError("config", `Invalid db in Redis URL: ${url}`, { recoverable: false });
+    }
+    const options: RedisOptions = {
+      host: parsed.hostname.replace(/^\[|\]$/g, "") || "127.0.0.1",
+      port: parsed.port ? Number(parsed.port) : 6379,
+      db: dbFromSearch(parsed, db),
+    };
+    if (parsed.username) options.username = decodeURIComponent(parsed.username);
+    if (parsed.password) options.password = decodeURIComponent(parsed.password);
+    if (parsed.protocol === "rediss:") options.tls = {};
+    return { options, description: maskPassword(parsed), socketPath: null };
+  }
+  throw new IpuaroError("config", `Unsupported Redis URL scheme "${parsed.protocol}" in ${url}`, {
+    recoverable: false,
+    suggestion: "Use redis://, rediss://, unix:// or an absolute socket path.",
+  });
+}
+
+function connectionSuggestion(state: Pick<ConnectionState, "socketPath" | "description">): string {
+  if (state.socketPath) {
+    return `Check that redis-server is running with unixsocket ${state.socketPath}, or unset IPUARO_REDIS_URL / redis.url so ipuaro starts its own redis-server.`;
+  }
+  return `Start Redis at ${state.description} (e.g. \`redis-server\`), fix redis.url / IPUARO_REDIS_URL, or unset them so ipuaro starts its own redis-server.`;
+}
+
+function isReplyError(err: unknown): err is Error {
+  return err instanceof Error && err.name === "ReplyError";
+}
+
+/** Maps anything a Redis call threw into IpuaroError('redis'); IpuaroErrors pass through. */
+export function toRedisError(err: unknown, redis: Redis | null, action: string): IpuaroError {
+  if (err instanceof IpuaroError) return err;
+  const state = redis ? states.get(redis) : undefined;
+  const where = state?.description ?? "Redis";
+  if (isReplyError(err)) {
+    const msg = err.message;
+    let suggestion: string | undefined;
+    if (/^OOM/.test(msg)) suggestion = "Redis is out of memory: raise its maxmemory or free space, then retry.";
+    else if (/^(NOAUTH|WRONGPASS)/.test(msg)) suggestion = "Put the right credentials in redis.url (redis://user:password@host:port).";
+    else if (/^LOADING/.test(msg)) suggestion = "Redis is still loading its data from disk; retry in a moment.";
+    return new IpuaroError("redis", `Redis at ${where} refused ${action}: ${msg}`, {
+      cause: err,
+      ...(suggestion ? { suggestion } : {}),
+    });
+  }
+  // The error the client hands back ("Connection is closed.") says little; the socket error seen by
+  // the `error` listener (ECONNREFUSED, ENOENT …) says why.
+  const detail = state?.lastError ? `${errorMessage(err)} (${state.lastError.message})` : errorMessage(err);
+  return new IpuaroError("redis", `Lost connection to Redis at ${where} while ${action}: ${detail}`, {
+    cause: err,
+    suggestion: state ? connectionSuggestion(state) : "Check that the Redis server is running, then retry.",
+  });
+}
+
+/** Runs one store operation, converting every failure into a typed redis error. */
+export async function redisOp<T>(redis: Redis, action: string, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    throw toRedisError(err, redis, action);
+  }
+}
+
+export function describeRedis(redis: Redis): string {
+  return states.get(redis)?.description ?? "Redis";
+}
+
+function connectFailure(state: ConnectionState, err: unknown): IpuaroError {
+  if (isReplyError(err)) {
+    return new IpuaroError("redis", `Redis at ${state.description} rejected the connection: ${err.message}`, {
+      cause: err,
+      suggestion: /^(NOAUTH|WRONGPASS)/.test(err.message)
+        ? "Put the right credentials in redis.url (redis://user:password@host:port)."
+        : connectionSuggestion(state),
+    });
+  }
+  const cause = state.lastError ?? err;
+  return new IpuaroError("redis", `Cannot connect to Redis at ${state.description}: ${errorMessage(cause)}`, {
+    cause,
+    suggestion: connectionSuggestion(state),
+  });
+}
+
+/** Connects and PINGs; rejects with IpuaroError('redis') naming the target when it is not reachable. */
+export async function connectRedis(opts: ConnectOptions): Promise<Redis> {
+  const resolved = resolveRedisTarget(opts);
+  const redis = new Redis({
+    ...resolved.options,
+    lazyConnect: true,
+    connectTimeout: opts.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+    // Commands issued during a short reconnect wait for it; after two failed attempts they reject.
+    enableOfflineQueue: true,
+    maxRetriesPerRequest: 1,
+    retryStrategy: (times) => (times > RECONNECT_ATTEMPTS ? null : Math.min(times * 100, 500)),
+    ...(opts.commandTimeoutMs ? { commandTimeout: opts.commandTimeoutMs } : {}),
+    ...(opts.connectionName ? { connectionName: opts.connectionName } : {}),
+  });
+  const state: ConnectionState = { description: resolved.description, socketPath: resolved.socketPath, lastError: null };
+  states.set(redis, state);
+  // Without a listener an unreachable server would be an unhandled 'error' event and kill the process.
+  redis.on("error", (err: Error) => {
+    state.lastError = err;
+  });
+  redis.on("ready", () => {
+    state.lastError = null;
+  });
+  try {
+    await redis.connect();
+    await redis.ping();
+  } catch (err) {
+    redis.disconnect();
+    throw connectFailure(state, err);
+  }
+  return redis;
+}
+
+/** For a "Retry" after the client gave up: reconnects a client whose status is `end`. */
+export async function reconnectRedis(redis: Redis): Promise<void> {
+  const state = states.get(redis) ?? { description: "Redis", socketPath: null, lastError: null };
+  if (redis.status === "ready") return;
+  try {
+    if (redis.status === "end" || redis.status === "wait") await redis.connect();
+    await redis.ping();
+  } catch (err) {
+    throw connectFailure(state, err);
+  }
+}
+
+/** Closes politely (QUIT), falling back to a hard disconnect when the server is already gone. */
+export async function closeRedis(redis: Redis): Promise<void> {
+  if (redis.status === "end") return;
+  if (redis.status !== "ready") {
+    redis.disconnect();
+    return;
+  }
+  // QUIT resolves on the server's OK; the socket closes (status `end`) a moment later.
+  const ended = new Promise<void>((resolve) => redis.once("end", () => resolve()));
+  try {
+    await redis.quit();
+    await Promise.race([ended, new Promise<void>((resolve) => setTimeout(resolve, 1000).unref())]);
+  } catch {
+    // the server went away meanwhile
+  }
+  if ((redis.status as string) !== "end") redis.disconnect();
+}

@@ -1,0 +1,84 @@
+// Every Redis key ipuaro uses is built here. Project keys carry the project name in a hash tag
+// (`project:{work-main}:files`) so all of a project's keys share one cluster slot: MULTI and
+// multi-key commands over them stay legal on Redis Cluster too.
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+
+/** The hashes that make up a project's index. */
+export const PROJECT_KEY_PARTS = ["files", "ast", "meta", "stat", "facts", "indexes", "config"] as const;
+export type ProjectKeyPart = (typeof PROJECT_KEY_PARTS)[number];
+
+const SAFE_NAME = /^[A-Za-z0-9._-]+$/;
+
+function assertSafeName(kind: string, name: string): void {
+  // Braces or colons inside a name would move the hash tag or split the key's namespace.
+  if (!SAFE_NAME.test(name)) throw new Error(`Invalid ${kind} name for a Redis key: ${JSON.stringify(name)}`);
+}
+
+/**
+ * `project:{name}:<part>`:
+ * - files: path → FileData JSON (or binary/symlink metadata, see stored-values.ts)
+ * - ast: path → FileAST JSON
+ * - meta: path → FileMeta JSON
+ * - stat: path → `size:mtimeMs:hash`, light enough for a warm re-index to compare without loading files
+ * - facts: path → GraphFacts + complexity JSON, so a partial re-index can rebuild the graph without re-parsing
+ * - indexes: index name (symbols, deps_graph, call_graph) → JSON
+ * - config: schemaVersion, root, last_indexed, …
+ */
+export function projectKey(project: string, part: ProjectKeyPart): string {
+  assertSafeName("project", project);
+  return `project:{${project}}:${part}`;
+}
+
+export type ProjectKeys = Record<ProjectKeyPart, string>;
+
+export function projectKeys(project: string): ProjectKeys {
+  const keys = {} as ProjectKeys;
+  for (const part of PROJECT_KEY_PARTS) keys[part] = projectKey(project, part);
+  return keys;
+}
+
+/** List of the project's session ids (the seed's `sessions:list`, scoped to the project). */
+export function projectSessionsKey(project: string): string {
+  assertSafeName("project", project);
+  return `project:{${project}}:sessions`;
+}
+
+/** Hash: history, context, created_at, last_activity, stats. */
+export function sessionDataKey(sessionId: string): string {
+  assertSafeName("session", sessionId);
+  return `session:{${sessionId}}:data`;
+}
+
+/** List: the undo stack of one session. */
+export function sessionUndoKey(sessionId: string): string {
+  assertSafeName("session", sessionId);
+  return `session:{${sessionId}}:undo`;
+}
+
+function sanitiseSegment(segment: string): string {
+  return segment.replace(/[^A-Za-z0-9._-]/g, "_");
+}
+
+/**
+ * `{parent-folder}-{project-folder}` of the real path: /work/main → `work-main`. Characters outside
+ * `[A-Za-z0-9._-]` become `_`; when that happened, a short hash of the real path is appended so
+ * `/a/my app` and `/a/my_app` do not share an index. `/` is `root`, `/work` is `root-work`.
+ */
+export function projectNameFor(root: string): string {
+  let real: string;
+  try {
+    real = fs.realpathSync(root);
+  } catch {
+    real = path.resolve(root);
+  }
+  const base = path.basename(real);
+  if (!base) return "root";
+  const parentBase = path.basename(path.dirname(real)) || "root";
+  const raw = `${parentBase}-${base}`;
+  const name = sanitiseSegment(raw);
+  if (name === raw) return name;
+  const digest = createHash("sha1").update(real).digest("hex").slice(0, 8);
+  return `${name}-${digest}`;
+}

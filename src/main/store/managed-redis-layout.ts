@@ -1,0 +1,121 @@
+// Where ipuaro's own redis-server keeps its files, and the redis.conf it runs with.
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { IpuaroError } from "../errors.js";
+
+export interface ManagedRedisLayout {
+  home: string;
+  /** `$IPUARO_HOME/redis`: AOF directory, redis.conf, redis.log, redis.pid, start.lock. */
+  dataDir: string;
+  /** 0700 directory holding only the socket. */
+  socketDir: string;
+  socketPath: string;
+  pidFile: string;
+  confFile: string;
+  logFile: string;
+  lockFile: string;
+}
+
+/**
+ * sun_path holds 108 bytes on Linux and 104 on macOS, both including the NUL; 100 leaves margin.
+ */
+const MAX_SOCKET_PATH = 100;
+
+function currentUid(): number | null {
+  return typeof process.getuid === "function" ? process.getuid() : null;
+}
+
+/** Creates `dir` as 0700 and refuses one that another user owns (a planted socket dir in /tmp). */
+export function ensurePrivateDir(dir: string): void {
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const st = fs.lstatSync(dir);
+  if (!st.isDirectory()) {
+    throw new IpuaroError("redis", `${dir} exists but is not a directory`, {
+      recoverable: false,
+      suggestion: `Remove ${dir} or point IPUARO_HOME elsewhere.`,
+    });
+  }
+  const uid = currentUid();
+  if (uid !== null && st.uid !== uid) {
+    throw new IpuaroError("redis", `${dir} belongs to another user (uid ${st.uid}); ipuaro will not put its Redis socket there`, {
+      recoverable: false,
+      suggestion: `Remove ${dir} or set IPUARO_HOME to a directory of your own.`,
+    });
+  }
+  if ((st.mode & 0o777) !== 0o700) fs.chmodSync(dir, 0o700);
+}
+
+/** Computes the paths and creates the directories (data dir and socket dir, both 0700). */
+export function managedRedisLayout(home: string): ManagedRedisLayout {
+  fs.mkdirSync(home, { recursive: true, mode: 0o700 });
+  const realHome = fs.realpathSync(home);
+  const dataDir = path.join(realHome, "redis");
+  let socketDir = path.join(realHome, "run");
+  if (path.join(socketDir, "redis.sock").length > MAX_SOCKET_PATH) {
+    // A deep IPUARO_HOME would overflow sun_path and bind() would fail. The fallback lives in the
+    // temp dir under a name derived from the home, so every ipuaro using this home finds the same socket;
+    // ensurePrivateDir makes sure the directory is ours and 0700 since /tmp is shared.
+    const digest = createHash("sha1").update(realHome).digest("hex").slice(0, 12);
+    const tmp = os.tmpdir().length < 60 ? os.tmpdir() : "/tmp";
+    socketDir = path.join(tmp, `ipuaro-${currentUid() ?? "u"}-${digest}`);
+  }
+  ensurePrivateDir(dataDir);
+  ensurePrivateDir(socketDir);
+  return {
+    home: realHome,
+    dataDir,
+    socketDir,
+    socketPath: path.join(socketDir, "redis.sock"),
+    pidFile: path.join(dataDir, "redis.pid"),
+    confFile: path.join(dataDir, "redis.conf"),
+    logFile: path.join(dataDir, "redis.log"),
+    lockFile: path.join(dataDir, "start.lock"),
+  };
+}
+
+/** A value for redis.conf: double-quoted with the escapes its parser (sdssplitargs) understands. */
+function confString(value: string): string {
+  const escaped = value.replace(/[\\"]/g, (c) => `\\${c}`).replace(/[\x00-\x1f\x7f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`);
+  return `"${escaped}"`;
+}
+
+export function managedRedisConf(layout: ManagedRedisLayout): string {
+  return [
+    "# Written by ipuaro on every start of its own redis-server; edits here are overwritten.",
+    "daemonize no",
+    "port 0",
+    `unixsocket ${confString(layout.socketPath)}`,
+    "unixsocketperm 700",
+    `dir ${confString(layout.dataDir)}`,
+    `pidfile ${confString(layout.pidFile)}`,
+    `logfile ${confString(layout.logFile)}`,
+    "loglevel notice",
+    "always-show-logo no",
+    'save ""',
+    "appendonly yes",
+    "appendfsync everysec",
+    "auto-aof-rewrite-percentage 100",
+    "auto-aof-rewrite-min-size 64mb",
+    "",
+  ].join("\n");
+}
+
+/** The last lines of the server log, for error messages. */
+export function logTail(logFile: string, lines = 12): string {
+  try {
+    const fd = fs.openSync(logFile, "r");
+    try {
+      const size = fs.fstatSync(fd).size;
+      const length = Math.min(size, 4096);
+      const buf = Buffer.alloc(length);
+      fs.readSync(fd, buf, 0, length, size - length);
+      return buf.toString("utf8").trimEnd().split("\n").slice(-lines).join("\n");
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    return "(no log)";
+  }
+}

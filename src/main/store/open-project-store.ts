@@ -1,0 +1,32 @@
+// The CLI's one call to get a project's store: Redis per config (explicit URL or ipuaro's own server)
+// plus the ProjectStore for the project at `root`.
+import type { Redis } from "ioredis";
+import type { IpuaroConfig } from "../config/schema.js";
+import { acquireRedis } from "./acquire-redis.js";
+import type { ManagedRedisInfo, ManagedRedisOptions } from "./managed-redis.js";
+import { ProjectStore } from "./project-store.js";
+
+export interface OpenedProjectStore {
+  store: ProjectStore;
+  redis: Redis;
+  /** The URL or socket in use, for status lines. */
+  description: string;
+  managed: ManagedRedisInfo | null;
+  /** Closes the connection (and stops ipuaro's own redis-server when this was its last user). */
+  release(): Promise<void>;
+}
+
+export async function openProjectStore(
+  config: Pick<IpuaroConfig, "redis">,
+  root: string,
+  managedOptions: Omit<ManagedRedisOptions, "db"> = {},
+): Promise<OpenedProjectStore> {
+  const handle = await acquireRedis({ ...config.redis, ...managedOptions });
+  return {
+    store: ProjectStore.forRoot(handle.redis, root),
+    redis: handle.redis,
+    description: handle.description,
+    managed: handle.managed,
+    release: handle.release,
+  };
+}

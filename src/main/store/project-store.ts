@@ -1,0 +1,376 @@
+// One project's index in Redis: files, ast, meta, stat, indexes and config hashes (keys.ts).
+// Writes take already-serialised values so batching on the main thread stays cheap; whole-hash reads
+// go through HSCAN so neither Redis nor the event loop is blocked by one giant reply.
+import type { Redis } from "ioredis";
+import type { FileAST, FileMeta } from "../../workers/ast-types.js";
+import type { KnownFileState } from "../../workers/protocol.js";
+import type { IndexStorePort, RecordBatch } from "../../pipeline/index-store-port.js";
+import { IpuaroError } from "../errors.js";
+import { redisOp, toRedisError } from "./connection.js";
+import { PROJECT_KEY_PARTS, projectKeys, projectNameFor, type ProjectKeyPart, type ProjectKeys } from "./keys.js";
+import { corruptEntry, decodeStat, parseAst, parseMeta, parseStoredFile, type StoredFile } from "./stored-values.js";
+
+/** Bump when a stored shape changes incompatibly: projects with another version are wiped and re-indexed. */
+export const SCHEMA_VERSION = 1;
+
+export type IndexName = "symbols" | "deps_graph" | "call_graph";
+
+/** Fields of `project:{name}:config` other modules may set. `schemaVersion` is managed here. */
+export type ConfigField = "root" | "last_indexed" | "settings" | "whitelist" | (string & {});
+
+const SCHEMA_FIELD = "schemaVersion";
+
+/** `[path, serialised value]` pairs. */
+export type FieldEntries = ReadonlyArray<readonly [string, string]>;
+
+export interface IndexBatch {
+  /** FileData JSON, or binaryFileJson / symlinkFileJson. */
+  files?: FieldEntries;
+  /** FileAST JSON. */
+  ast?: FieldEntries;
+  /** FileMeta JSON. */
+  meta?: FieldEntries;
+  /** encodeStat(...) values. */
+  stat?: FieldEntries;
+  /** GraphFacts (+ complexity) JSON, read back by scanFacts for the graph pass. */
+  facts?: FieldEntries;
+  /** Paths deleted from every per-file hash. */
+  remove?: readonly string[];
+}
+
+export interface FileLines {
+  /** The requested lines, 1-based `start`..`end` inclusive, clamped to the file. */
+  lines: string[];
+  start: number;
+  end: number;
+  total: number;
+}
+
+/** Fields per HSET/HDEL command: keeps single commands (and argument spreads) bounded. */
+const FIELDS_PER_COMMAND = 1000;
+const DEFAULT_SCAN_COUNT = 500;
+
+type Pipeline = ReturnType<Redis["pipeline"]>;
+
+function addHset(pipeline: Pipeline, key: string, entries: FieldEntries | undefined): void {
+  if (!entries?.length) return;
+  for (let i = 0; i < entries.length; i += FIELDS_PER_COMMAND) {
+    const args: string[] = [];
+    const end = Math.min(entries.length, i + FIELDS_PER_COMMAND);
+    for (let j = i; j < end; j++) {
+      const entry = entries[j]!;
+      args.push(entry[0], entry[1]);
+    }
+    pipeline.hset(key, ...args);
+  }
+}
+
+function addHdel(pipeline: Pipeline, key: string, fields: readonly string[]): void {
+  for (let i = 0; i < fields.length; i += FIELDS_PER_COMMAND) pipeline.hdel(key, ...fields.slice(i, i + FIELDS_PER_COMMAND));
+}
+
+const PER_FILE_PARTS = ["files", "ast", "meta", "stat", "facts"] as const;
+
+export class ProjectStore implements IndexStorePort {
+  readonly name: string;
+  readonly keys: ProjectKeys;
+  private readonly redis: Redis;
+
+  constructor(opts: { redis: Redis; project: string }) {
+    this.redis = opts.redis;
+    this.name = opts.project;
+    this.keys = projectKeys(opts.project);
+  }
+
+  get projectName(): string {
+    return this.name;
+  }
+
+  static forRoot(redis: Redis, root: string): ProjectStore {
+    return new ProjectStore({ redis, project: projectNameFor(root) });
+  }
+
+  private op<T>(action: string, fn: () => Promise<T>): Promise<T> {
+    return redisOp(this.redis, `${action} (project ${this.name})`, fn);
+  }
+
+  private async execPipeline(action: string, pipeline: Pipeline): Promise<void> {
+    const results = await pipeline.exec();
+    for (const [err] of results ?? []) if (err) throw toRedisError(err, this.redis, `${action} (project ${this.name})`);
+  }
+
+  /**
+   * 'ok': stored data matches SCHEMA_VERSION, or nothing was stored yet (the version is recorded now).
+   * 'reset': data of another (or of no recorded) version was deleted: index from scratch.
+   */
+  ensureSchema(): Promise<"ok" | "reset"> {
+    return this.op("checking the schema version", async () => {
+      const version = await this.redis.hget(this.keys.config, SCHEMA_FIELD);
+      if (version === String(SCHEMA_VERSION)) return "ok";
+      const all = PROJECT_KEY_PARTS.map((p) => this.keys[p]);
+      if (version === null && (await this.redis.exists(...all)) === 0) {
+        await this.redis.hset(this.keys.config, SCHEMA_FIELD, String(SCHEMA_VERSION));
+        return "ok";
+      }
+      const results = await this.redis.multi().unlink(...all).hset(this.keys.config, SCHEMA_FIELD, String(SCHEMA_VERSION)).exec();
+      for (const [err] of results ?? []) if (err) throw err;
+      return "reset";
+    });
+  }
+
+  /**
+   * One pipeline: HDEL removed paths, then HSET files, ast, meta, facts and stat last. Redis applies a
+   * pipeline in order, so a stat entry (what a warm run trusts to skip a file) never lands before
+   * its file and AST.
+   */
+  writeBatch(batch: IndexBatch): Promise<void> {
+    return this.op("writing an index batch", async () => {
+      const pipeline = this.redis.pipeline();
+      if (batch.remove?.length) {
+        for (const part of PER_FILE_PARTS) addHdel(pipeline, this.keys[part], batch.remove);
+      }
+      addHset(pipeline, this.keys.files, batch.files);
+      addHset(pipeline, this.keys.ast, batch.ast);
+      addHset(pipeline, this.keys.meta, batch.meta);
+      addHset(pipeline, this.keys.facts, batch.facts);
+      addHset(pipeline, this.keys.stat, batch.stat);
+      if (pipeline.length === 0) return;
+      await this.execPipeline("writing an index batch", pipeline);
+    });
+  }
+
+  /** IndexStorePort: same as writeBatch. */
+  writeRecords(batch: RecordBatch): Promise<void> {
+    return this.writeBatch(batch);
+  }
+
+  /** Paths removed from files, ast, meta, facts and stat. */
+  removePaths(paths: readonly string[]): Promise<void> {
+    return this.writeBatch({ remove: paths });
+  }
+
+  getFile(path: string): Promise<StoredFile | null> {
+    return this.op(`reading ${path}`, async () => {
+      const raw = await this.redis.hget(this.keys.files, path);
+      return raw === null ? null : parseStoredFile(this.keys.files, path, raw);
+    });
+  }
+
+  /**
+   * Lines `start`..`end` (1-based, inclusive, clamped). null when the path is not indexed; throws
+   * IpuaroError('file') for binary files and symlinks, which have no lines.
+   */
+  async getLines(path: string, start = 1, end = Number.MAX_SAFE_INTEGER): Promise<FileLines | null> {
+    const file = await this.getFile(path);
+    if (!file) return null;
+    if (file.kind !== "text") {
+      throw new IpuaroError("file", `${path} is ${file.kind === "binary" ? "a binary file" : `a symlink to ${file.target}`}; it has no lines`, {
+        recoverable: false,
+      });
+    }
+    const total = file.lines.length;
+    const from = Math.max(1, Math.floor(start));
+    const to = Math.min(total, Math.floor(end));
+    return { lines: from <= to ? file.lines.slice(from - 1, to) : [], start: from, end: Math.max(from - 1, to), total };
+  }
+
+  hasFile(path: string): Promise<boolean> {
+    return this.op(`checking ${path}`, async () => (await this.redis.hexists(this.keys.files, path)) === 1);
+  }
+
+  getAst(path: string): Promise<FileAST | null> {
+    return this.op(`reading the AST of ${path}`, async () => {
+      const raw = await this.redis.hget(this.keys.ast, path);
+      return raw === null ? null : parseAst(this.keys.ast, path, raw);
+    });
+  }
+
+  /** ASTs of several paths in one round trip; missing paths are absent from the map. */
+  getAsts(paths: readonly string[]): Promise<Map<string, FileAST>> {
+    return this.op("reading ASTs", async () => {
+      const out = new Map<string, FileAST>();
+      if (!paths.length) return out;
+      const values = await this.redis.hmget(this.keys.ast, ...paths);
+      values.forEach((raw, i) => {
+        if (raw !== null) out.set(paths[i]!, parseAst(this.keys.ast, paths[i]!, raw));
+      });
+      return out;
+    });
+  }
+
+  getMeta(path: string): Promise<FileMeta | null> {
+    return this.op(`reading the metadata of ${path}`, async () => {
+      const raw = await this.redis.hget(this.keys.meta, path);
+      return raw === null ? null : parseMeta(this.keys.meta, path, raw);
+    });
+  }
+
+  /** Accepts objects or already-serialised JSON; one pipeline. */
+  setMetaMany(entries: Iterable<readonly [string, FileMeta | string]>): Promise<void> {
+    const serialised: [string, string][] = [];
+    for (const [path, meta] of entries) serialised.push([path, typeof meta === "string" ? meta : JSON.stringify(meta)]);
+    return this.writeBatch({ meta: serialised });
+  }
+
+  /**
+   * Raw `[field, value]` chunks of one hash via HSCAN: no single huge reply, and the caller's loop
+   * yields to the event loop between chunks. A field changed during the scan may appear twice.
+   */
+  async *scanRaw(part: ProjectKeyPart, count = DEFAULT_SCAN_COUNT): AsyncGenerator<[string, string][]> {
+    const key = this.keys[part];
+    let cursor = "0";
+    do {
+      const [next, flat] = await this.op(`scanning ${part}`, () => this.redis.hscan(key, cursor, "COUNT", count));
+      cursor = next;
+      const chunk: [string, string][] = [];
+      for (let i = 0; i + 1 < flat.length; i += 2) chunk.push([flat[i]!, flat[i + 1]!]);
+      if (chunk.length) yield chunk;
+    } while (cursor !== "0");
+  }
+
+  /** Every AST, parsed one HSCAN chunk at a time. */
+  async *iterateAsts(count = DEFAULT_SCAN_COUNT): AsyncGenerator<[string, FileAST]> {
+    for await (const chunk of this.scanRaw("ast", count)) {
+      for (const [path, raw] of chunk) yield [path, parseAst(this.keys.ast, path, raw)];
+    }
+  }
+
+  async getAllAsts(): Promise<Map<string, FileAST>> {
+    const out = new Map<string, FileAST>();
+    for await (const [path, ast] of this.iterateAsts()) out.set(path, ast);
+    return out;
+  }
+
+  async getAllMeta(): Promise<Map<string, FileMeta>> {
+    const out = new Map<string, FileMeta>();
+    for await (const chunk of this.scanRaw("meta")) {
+      for (const [path, raw] of chunk) out.set(path, parseMeta(this.keys.meta, path, raw));
+    }
+    return out;
+  }
+
+  /** What a warm re-index compares against: path → size, mtimeMs, hash. */
+  async getAllStats(): Promise<Map<string, KnownFileState>> {
+    const out = new Map<string, KnownFileState>();
+    for await (const chunk of this.scanRaw("stat", 2000)) {
+      for (const [path, raw] of chunk) {
+        const state = decodeStat(raw);
+        if (!state) throw corruptEntry(this.keys.stat, path, `bad stat "${raw}"`);
+        out.set(path, state);
+      }
+    }
+    return out;
+  }
+
+  /** IndexStorePort name for getAllStats. */
+  loadKnownStats(): Promise<Map<string, KnownFileState>> {
+    return this.getAllStats();
+  }
+
+  /** Stored facts records as raw `[path, json]` chunks. */
+  scanFacts(): AsyncIterable<[string, string][]> {
+    return this.scanRaw("facts");
+  }
+
+  /**
+   * One MULTI, so readers never see a half-replaced graph: optionally drops every index field, then
+   * writes the given meta entries and index fields.
+   */
+  writeGraph(meta: FieldEntries, indexFields: FieldEntries, clearIndexes: boolean): Promise<void> {
+    return this.op("writing the dependency graph", async () => {
+      const multi = this.redis.multi();
+      if (clearIndexes) multi.unlink(this.keys.indexes);
+      addHset(multi, this.keys.meta, meta);
+      addHset(multi, this.keys.indexes, indexFields);
+      if (multi.length === 0) return;
+      const results = await multi.exec();
+      if (results === null) throw new Error("transaction aborted");
+      for (const [err] of results) if (err) throw err;
+    });
+  }
+
+  /** Several config fields at once (root, last_indexed, files …). */
+  async setIndexInfo(info: Record<string, string>): Promise<void> {
+    if (SCHEMA_FIELD in info) throw new Error(`${SCHEMA_FIELD} is managed by ensureSchema()`);
+    return this.op("writing index info", async () => {
+      if (Object.keys(info).length) await this.redis.hset(this.keys.config, info);
+    });
+  }
+
+  listPaths(): Promise<string[]> {
+    return this.op("listing files", () => this.redis.hkeys(this.keys.files));
+  }
+
+  fileCount(): Promise<number> {
+    return this.op("counting files", () => this.redis.hlen(this.keys.files));
+  }
+
+  setIndex(name: IndexName, json: string): Promise<void> {
+    return this.op(`writing the ${name} index`, async () => {
+      await this.redis.hset(this.keys.indexes, name, json);
+    });
+  }
+
+  getIndexJson(name: IndexName): Promise<string | null> {
+    return this.op(`reading the ${name} index`, () => this.redis.hget(this.keys.indexes, name));
+  }
+
+  async getIndex<T>(name: IndexName): Promise<T | null> {
+    const raw = await this.getIndexJson(name);
+    if (raw === null) return null;
+    try {
+      return JSON.parse(raw) as T;
+    } catch {
+      throw corruptEntry(this.keys.indexes, name, "not valid JSON");
+    }
+  }
+
+  async setConfigField(field: ConfigField, value: string): Promise<void> {
+    if (field === SCHEMA_FIELD) throw new Error(`${SCHEMA_FIELD} is managed by ensureSchema()`);
+    return this.op(`writing config ${field}`, async () => {
+      await this.redis.hset(this.keys.config, field, value);
+    });
+  }
+
+  getConfigField(field: ConfigField): Promise<string | null> {
+    return this.op(`reading config ${field}`, () => this.redis.hget(this.keys.config, field));
+  }
+
+  /** Every config field (small hash), schemaVersion included. */
+  async getConfig(): Promise<Map<string, string>> {
+    const out = new Map<string, string>();
+    for await (const chunk of this.scanRaw("config")) for (const [k, v] of chunk) out.set(k, v);
+    return out;
+  }
+
+  /** Deletes the project's index keys (UNLINK frees memory off the main Redis thread). Sessions are kept. */
+  deleteProject(): Promise<void> {
+    return this.op("deleting the project index", async () => {
+      await this.redis.unlink(...PROJECT_KEY_PARTS.map((p) => this.keys[p]));
+    });
+  }
+
+  /** Redis's whole used_memory (INFO memory), in bytes. */
+  memoryUsedBytes(): Promise<number> {
+    return this.op("reading memory usage", async () => {
+      const info = await this.redis.info("memory");
+      const match = /^used_memory:(\d+)/m.exec(info);
+      return match ? Number(match[1]) : 0;
+    });
+  }
+
+  /** Bytes held by this project's keys (MEMORY USAGE … SAMPLES 0: exact, O(fields)). */
+  projectMemoryBytes(): Promise<number> {
+    return this.op("measuring the project's memory", async () => {
+      const pipeline = this.redis.pipeline();
+      for (const part of PROJECT_KEY_PARTS) pipeline.call("MEMORY", "USAGE", this.keys[part], "SAMPLES", "0");
+      const results = (await pipeline.exec()) ?? [];
+      let total = 0;
+      for (const [err, value] of results) {
+        if (err) throw err;
+        total += typeof value === "number" ? value : 0;
+      }
+      return total;
+    });
+  }
+}
