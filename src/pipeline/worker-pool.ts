@@ -1,5 +1,5 @@
-// The Piscina pool that runs src/workers/index.worker. Under tsx/vitest the worker is the .ts source and
-// needs the tsx loader in each thread; from dist it is plain JS.
+// The Piscina pool that runs src/workers/index.worker. Under tsx/vitest the worker is the .ts source,
+// loaded through a small JS entry that registers tsx in the thread; from dist it is plain JS.
 import os from "node:os";
 import { fileURLToPath } from "node:url";
 import { Piscina } from "piscina";
@@ -17,7 +17,7 @@ export function defaultPoolSize(): number {
 
 export function createIndexWorkerPool(size: number | null = null): IndexWorkerPool {
   const fromSource = import.meta.url.endsWith(".ts");
-  const workerUrl = new URL(`../workers/index.worker.${fromSource ? "ts" : "js"}`, import.meta.url);
+  const workerUrl = new URL(fromSource ? "../workers/dev-worker-loader.mjs" : "../workers/index.worker.js", import.meta.url);
   const threads = size ?? defaultPoolSize();
   const pool = new Piscina({
     filename: fileURLToPath(workerUrl),
@@ -25,7 +25,6 @@ export function createIndexWorkerPool(size: number | null = null): IndexWorkerPo
     maxThreads: threads,
     // Threads stay warm across batches: each holds its own parsers and the xxhash wasm instance.
     idleTimeout: 60_000,
-    execArgv: fromSource ? ["--import", "tsx"] : [],
   });
   return {
     size: threads,

@@ -1,0 +1,149 @@
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { projectKey } from "../../../src/main/store/keys.js";
+import type { FileAST } from "../../../src/workers/ast-types.js";
+import { buildAcmeShop, openIndexedProject, type IndexedProject } from "../../helpers/indexed-project.js";
+import { useRedisServer } from "../../helpers/redis-server.js";
+import { removeDir } from "../../helpers/temp-dir.js";
+
+const server = useRedisServer();
+let project: IndexedProject;
+let firstRun: Awaited<ReturnType<IndexedProject["reindex"]>>;
+
+beforeAll(async () => {
+  project = await openIndexedProject(buildAcmeShop(), server().url);
+  firstRun = await project.reindex();
+});
+afterAll(async () => {
+  await project.close();
+  removeDir(project.root);
+});
+
+const key = (part: Parameters<typeof projectKey>[1]) => projectKey(project.store.projectName, part);
+
+describe("cold index of a fixture monorepo into a real Redis", () => {
+  it("stores every indexable file and nothing ignored", async () => {
+    const paths = (await project.store.listPaths()).sort();
+    expect(paths).toContain("packages/core/src/money.ts");
+    expect(paths).toContain("packages/ui/src/components/PriceTag.tsx");
+    expect(paths).toContain("scripts/release.cjs");
+    expect(paths).toContain("config.yaml");
+    expect(paths).toContain("tsconfig.json");
+    for (const p of paths) {
+      expect(p).not.toMatch(/^(node_modules|dist)\//);
+      expect(p).not.toMatch(/generated-cache|\.log$/);
+    }
+    expect(firstRun.skipped.ignored).toBeGreaterThanOrEqual(3);
+    expect(firstRun.files).toBe(paths.length + firstRun.skipped.nonUtf8);
+  });
+
+  it("keeps text lines, binary metadata only, skips non-UTF-8, records symlinks without following", async () => {
+    const money = await project.store.getFile("packages/core/src/money.ts");
+    expect(money?.kind).toBe("text");
+    if (money?.kind === "text") {
+      expect(money.lines[0]).toBe('export type Currency = "EUR" | "USD" | "RUB";');
+      expect(money.hash).toMatch(/^[0-9a-f]{16}$/);
+    }
+    const logo = await project.store.getFile("assets/logo.png");
+    expect(logo).toMatchObject({ kind: "binary", size: 16 });
+    const blob = await project.store.getFile("packages/core/src/blob.ts");
+    expect(blob?.kind).toBe("binary");
+    expect(await project.store.getFile("packages/core/src/legacy-cp1251.ts")).toBeNull();
+    expect(firstRun.skipped.nonUtf8).toBe(1);
+    expect(await project.store.getFile("money-link.ts")).toEqual({ kind: "symlink", target: "packages/core/src/money.ts" });
+    expect(await project.store.getFile("packages/loop")).toEqual({ kind: "symlink", target: "." });
+    expect((await project.store.listPaths()).some((p) => p.startsWith("packages/loop/"))).toBe(false);
+  });
+
+  it("stores the AST outline with the seed's fields", async () => {
+    const ast = (await project.store.getAst("packages/core/src/money.ts")) as FileAST;
+    const money = ast.classes.find((c) => c.name === "Money");
+    expect(money).toMatchObject({ isExported: true, implements: ["MoneyLike"] });
+    expect(money?.methods.map((m) => m.name)).toEqual(expect.arrayContaining(["constructor", "cents", "add", "of"]));
+    expect(money?.properties.map((p) => p.name)).toEqual(expect.arrayContaining(["ZERO", "#cents", "amount", "currency"]));
+    expect(ast.functions.map((f) => f.name)).toEqual(expect.arrayContaining(["sum", "formatMoney"]));
+    const tag = (await project.store.getAst("packages/ui/src/components/PriceTag.tsx")) as FileAST;
+    // Workspace names and tsconfig aliases are internal; react is external.
+    expect(tag.imports.find((i) => i.from === "@acme/core")?.type).toBe("internal");
+    expect(tag.imports.find((i) => i.from === "@core/utils/strings")?.type).toBe("internal");
+    expect(tag.imports.find((i) => i.from === "react")?.type).toBe("external");
+    const logger = (await project.store.getAst("packages/core/src/logger.ts")) as FileAST;
+    expect(logger.imports[0]).toMatchObject({ from: "node:fs", type: "builtin" });
+  });
+
+  it("resolves the dependency graph across packages and aliases", async () => {
+    const meta = await project.store.getMeta("packages/ui/src/components/PriceTag.tsx");
+    expect(meta?.dependencies).toEqual(["packages/core/src/index.ts", "packages/core/src/utils/strings.ts"]);
+    const index = await project.store.getMeta("packages/core/src/index.ts");
+    expect(index?.dependencies).toEqual(["packages/core/src/logger.ts", "packages/core/src/money.ts", "packages/core/src/utils/strings.ts"]);
+    expect(index?.dependents).toEqual(["apps/api/src/orders/order.service.ts", "packages/ui/src/components/PriceTag.tsx"]);
+    const controller = await project.store.getMeta("apps/api/src/orders/order.controller.ts");
+    expect(controller?.dependents).toEqual(["apps/api/src/main.ts"]); // via the ~api/* alias
+    expect((await project.store.getMeta("apps/api/src/main.ts"))?.isEntryPoint).toBe(true);
+    expect(controller?.isEntryPoint).toBe(false);
+    expect(controller?.complexity.loc).toBeGreaterThan(5);
+  });
+
+  it("builds the symbol index and a call graph", async () => {
+    const sym = JSON.parse((await project.redis.hget(key("indexes"), "sym:Money")) ?? "null");
+    expect(sym).toEqual([expect.objectContaining({ path: "packages/core/src/money.ts", kind: "class" })]);
+    const calls = JSON.parse((await project.redis.hget(key("indexes"), "calls:packages/core/src/money.ts")) ?? "[]") as { callee: string; target?: string }[];
+    expect(calls.some((c) => c.callee === "acc.add" || c.callee === "m.add" || c.callee.endsWith("add"))).toBe(true);
+    const tagCalls = JSON.parse((await project.redis.hget(key("indexes"), "calls:packages/ui/src/components/PriceTag.tsx")) ?? "[]") as { callee: string; target?: string }[];
+    expect(tagCalls.find((c) => c.callee === "truncate")?.target).toBe("packages/core/src/utils/strings.ts#truncate");
+  });
+});
+
+describe("re-index", () => {
+  it("re-parses nothing when nothing changed", async () => {
+    const before = await project.redis.hgetall(key("files"));
+    const stats = await project.reindex();
+    expect(stats.parsed).toBe(0);
+    expect(stats.unchanged).toBe(firstRun.parsed + firstRun.skipped.binary);
+    expect(stats.graphRebuilt).toBe(false);
+    expect(await project.redis.hgetall(key("files"))).toEqual(before);
+  });
+
+  it("updates exactly the changed entries, and drops a deleted file everywhere", async () => {
+    const beforeFiles = await project.redis.hgetall(key("files"));
+    const beforeAst = await project.redis.hgetall(key("ast"));
+    const strings = path.join(project.root, "packages/core/src/utils/strings.ts");
+    fs.appendFileSync(strings, "\nexport function shout(s: string): string {\n  return s.toUpperCase();\n}\n");
+    fs.rmSync(path.join(project.root, "packages/core/src/logger.ts"));
+    const stats = await project.reindex();
+    expect(stats.parsed).toBe(1);
+    expect(stats.removed).toBe(1);
+    const afterFiles = await project.redis.hgetall(key("files"));
+    const afterAst = await project.redis.hgetall(key("ast"));
+    const changed = Object.keys(afterFiles).filter((p) => afterFiles[p] !== beforeFiles[p]);
+    expect(changed).toEqual(["packages/core/src/utils/strings.ts"]);
+    expect(Object.keys(afterAst).filter((p) => afterAst[p] !== beforeAst[p])).toEqual(["packages/core/src/utils/strings.ts"]);
+    expect(afterFiles["packages/core/src/logger.ts"]).toBeUndefined();
+    expect(await project.store.getAst("packages/core/src/logger.ts")).toBeNull();
+    expect(await project.store.getMeta("packages/core/src/logger.ts")).toBeNull();
+    expect((await project.store.getMeta("packages/core/src/index.ts"))?.dependencies).not.toContain("packages/core/src/logger.ts");
+    expect(await project.redis.hget(key("indexes"), "sym:Logger")).toBeNull();
+    expect(JSON.parse((await project.redis.hget(key("indexes"), "sym:shout")) ?? "null")).toEqual([
+      expect.objectContaining({ path: "packages/core/src/utils/strings.ts" }),
+    ]);
+  });
+
+  it("a touched but identical file is not re-parsed", async () => {
+    const money = path.join(project.root, "packages/core/src/money.ts");
+    const later = new Date(Date.now() + 5000);
+    fs.utimesSync(money, later, later);
+    const stats = await project.reindex();
+    expect(stats.parsed).toBe(0);
+    const again = await project.reindex();
+    expect(again.parsed).toBe(0);
+  });
+
+  it("an index written by another schema version is rebuilt, not misread", async () => {
+    await project.redis.hset(key("config"), "schemaVersion", "0");
+    const stats = await project.reindex();
+    expect(stats.schemaReset).toBe(true);
+    expect(stats.parsed).toBeGreaterThan(10);
+    expect(await project.store.getAst("packages/core/src/money.ts")).not.toBeNull();
+  });
+});
