@@ -1,0 +1,442 @@
+// Finds tool calls in a model reply. The taught form is XML (`<tool_call name="…"><param>…</param></tool_call>`),
+// but small Qwen models mostly answer with Qwen's native `<tool_call>{json}</tool_call>`, a ```json fence or bare
+// JSON, so all of those are accepted, plus the server's own `message.tool_calls`. Nothing here throws:
+// what cannot be read becomes an error whose message shows the expected form, for the model to retry.
+import type { NativeToolCall } from "./ollama-client.js";
+import { parseTolerantJson, scanJsonEnd } from "./tolerant-json.js";
+
+export type ToolCallFormat = "xml" | "json-tag" | "json-fence" | "bare-json" | "native";
+
+export interface ParsedCall {
+  name: string;
+  /** XML values are raw strings (coerced against the schema later); JSON values keep their JSON types. */
+  arguments: Record<string, unknown>;
+  format: ToolCallFormat;
+  /** The text of the call as the model wrote it (empty for native calls). */
+  raw: string;
+}
+
+export interface ToolCallParseError {
+  kind: "malformed" | "truncated" | "unknown-tool";
+  /** The tool name, when one could be read. */
+  name?: string;
+  raw: string;
+  /** For the model: what went wrong and the form to use instead. */
+  message: string;
+}
+
+export interface ToolCallParseResult {
+  /** The reply without the calls (and without the unreadable attempts). */
+  text: string;
+  calls: ParsedCall[];
+  errors: ToolCallParseError[];
+}
+
+export interface ParseToolCallsOptions {
+  /** Calls the server parsed itself; merged after the text calls, duplicates dropped. */
+  nativeCalls?: readonly NativeToolCall[];
+  /** A concrete example call for error messages (system-prompt.ts builds one from the registry). */
+  example?: string;
+}
+
+export type KnownTools = ReadonlySet<string> | ((name: string) => boolean);
+
+export const GENERIC_CALL_FORM = '<tool_call name="TOOL_NAME"><param_name>value</param_name></tool_call>';
+const FENCE_LANGS = new Set(["", "json", "jsonc", "json5", "tool_call", "tool_code", "tool"]);
+/** Keys a JSON object may have and still be read as "the model meant a tool call". */
+const CALL_KEYS = new Set(["name", "arguments", "parameters", "args", "type", "function", "id"]);
+const RAW_PREVIEW = 200;
+
+type Found = { start: number; end: number } & ({ call: ParsedCall } | { error: ToolCallParseError });
+interface Segment { start: number; end: number }
+
+export function parseToolCalls(reply: string, knownTools: KnownTools, options: ParseToolCallsOptions = {}): ToolCallParseResult {
+  const ctx = new ParseContext(reply, knownTools, options.example);
+  let text: Segment[] = [{ start: 0, end: reply.length }];
+  text = ctx.extract(text, (seg) => ctx.findTags(seg));
+  text = ctx.extract(text, (seg) => ctx.findFences(seg));
+  // The whole reply being one JSON value is a stronger signal than JSON inside prose (see readJsonCandidate).
+  const wholeReply = ctx.found.length === 0 && text.length === 1;
+  text = ctx.extract(text, (seg) => ctx.findBareJson(seg, wholeReply));
+  const found = ctx.found.sort((a, b) => a.start - b.start);
+  const calls = found.flatMap((f) => ("call" in f ? [f.call] : []));
+  const seen = new Set(calls.map(callKey));
+  for (const native of options.nativeCalls ?? []) {
+    const call: ParsedCall = { name: native.name, arguments: native.arguments ?? {}, format: "native", raw: "" };
+    if (seen.has(callKey(call))) continue;
+    seen.add(callKey(call));
+    calls.push(call);
+  }
+  return {
+    text: cleanText(text.map((s) => reply.slice(s.start, s.end)).join("")),
+    calls,
+    errors: found.flatMap((f) => ("error" in f ? [f.error] : [])),
+  };
+}
+
+class ParseContext {
+  readonly found: Found[] = [];
+  constructor(
+    private readonly reply: string,
+    private readonly known: KnownTools,
+    private readonly example: string | undefined,
+  ) {}
+
+  isKnown(name: string): boolean {
+    return typeof this.known === "function" ? this.known(name) : this.known.has(name);
+  }
+
+  /** Runs a finder over each text segment and returns the text left between what it found. */
+  extract(segments: Segment[], finder: (seg: Segment) => Found[]): Segment[] {
+    const out: Segment[] = [];
+    for (const seg of segments) {
+      let cursor = seg.start;
+      for (const f of finder(seg)) {
+        if (f.start > cursor) out.push({ start: cursor, end: f.start });
+        cursor = f.end;
+        this.found.push(f);
+      }
+      if (cursor < seg.end) out.push({ start: cursor, end: seg.end });
+    }
+    return out;
+  }
+
+  findTags(seg: Segment): Found[] {
+    const out: Found[] = [];
+    const code = codeBlocks(this.reply);
+    const re = /<tool_call\b/gi;
+    re.lastIndex = seg.start;
+    for (let m = re.exec(this.reply); m && m.index < seg.end; m = re.exec(this.reply)) {
+      // A tag quoted as `code`, or inside a ```ts block, is the model talking about tool calls, not making one.
+      if (this.reply[m.index - 1] === "`" || code.some((b) => m!.index >= b.start && m!.index < b.end)) continue;
+      const f = this.readTag(m.index);
+      out.push(f);
+      re.lastIndex = f.end;
+    }
+    return out;
+  }
+
+  private readTag(start: number): Found {
+    const r = this.reply;
+    const open = /^<tool_call\b([^>]*?)(\/?)>/i.exec(r.slice(start));
+    if (!open) return this.fail(start, r.length, "truncated", "the reply ended inside the opening <tool_call> tag");
+    const attrName = /\bname\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s/>]+))/i.exec(open[1]!);
+    const tagName = attrName ? (attrName[1] ?? attrName[2] ?? attrName[3])!.trim() : undefined;
+    const bodyStart = start + open[0].length;
+    if (open[2] === "/") {
+      if (!tagName) return this.fail(start, bodyStart, "malformed", "the tool call has no name");
+      return this.accept(start, bodyStart, tagName, {}, "xml");
+    }
+    const first = skipSpace(r, bodyStart);
+    if (r[first] === "{" || r[first] === "[") return this.readJsonTag(start, first, tagName);
+    return this.readXmlTag(start, bodyStart, tagName);
+  }
+
+  private readJsonTag(start: number, jsonStart: number, tagName: string | undefined): Found {
+    const r = this.reply;
+    const jsonEnd = scanJsonEnd(r, jsonStart);
+    if (jsonEnd === -1) {
+      const name = tagName ?? /["']name["']\s*:\s*["']([\w.-]+)["']/.exec(r.slice(jsonStart))?.[1];
+      return this.fail(start, r.length, "truncated", "the reply ended in the middle of the call's JSON", name);
+    }
+    // Consume the closing tag if only whitespace or stray brackets stand before it; a missing one is tolerated.
+    const close = /^[\s}\]`]*<\/tool_call\s*>/i.exec(r.slice(jsonEnd));
+    const end = close ? jsonEnd + close[0].length : jsonEnd;
+    const parsed = parseTolerantJson(r.slice(jsonStart, jsonEnd));
+    if (!parsed.ok) return this.fail(start, end, "malformed", `its JSON could not be read (${parsed.error})`, tagName);
+    if (tagName !== undefined && isPlainObject(parsed.value) && !("name" in parsed.value)) {
+      return this.accept(start, end, tagName, parsed.value, "json-tag");
+    }
+    return this.fromJsonValue(start, end, parsed.value, "json-tag");
+  }
+
+  private readXmlTag(start: number, bodyStart: number, tagName: string | undefined): Found {
+    const r = this.reply;
+    const params: Array<[string, string]> = [];
+    let name = tagName;
+    let i = bodyStart;
+    for (;;) {
+      i = skipSpace(r, i);
+      if (i >= r.length) return this.fail(start, r.length, "truncated", "the reply ended before </tool_call>", name);
+      const close = /^<\/tool_call\s*>/i.exec(r.slice(i, i + 40));
+      if (close) {
+        i += close[0].length;
+        break;
+      }
+      const fn = /^<function=([^>\s]+)\s*>/.exec(r.slice(i, i + 200));
+      if (fn) {
+        name ??= fn[1]!;
+        i += fn[0].length;
+        continue;
+      }
+      const fnClose = /^<\/function\s*>/.exec(r.slice(i, i + 20));
+      if (fnClose) {
+        i += fnClose[0].length;
+        continue;
+      }
+      const param = this.readParam(i);
+      if (param === "truncated") return this.fail(start, r.length, "truncated", "the reply ended before a parameter was closed", name);
+      if (!param) {
+        const next = r.slice(i).search(/<\/tool_call\s*>/i);
+        const end = next === -1 ? r.length : i + next + r.slice(i + next).indexOf(">") + 1;
+        return this.fail(start, end, next === -1 ? "truncated" : "malformed", "each parameter must be its own <param_name>value</param_name> element", name);
+      }
+      params.push([param.key, param.value]);
+      i = param.end;
+    }
+    if (name === undefined) {
+      const idx = params.findIndex(([k]) => k === "name");
+      if (idx !== -1) name = params.splice(idx, 1)[0]![1].trim();
+    }
+    if (!name) return this.fail(start, i, "malformed", 'the tool call has no name (write <tool_call name="TOOL_NAME">)');
+    return this.accept(start, i, name, xmlArguments(params), "xml");
+  }
+
+  /** One `<key>value</key>` (or `<parameter name="key">`/`<parameter=key>`) starting at `i`. */
+  private readParam(i: number): { key: string; value: string; end: number } | "truncated" | null {
+    const r = this.reply;
+    const open = /^<([A-Za-z_][\w.-]*)(?:=([^>\s]+)|(\s[^<>]*?))?\s*(\/?)>/.exec(r.slice(i, i + 300));
+    if (!open) return /^<[^>]*$/.test(r.slice(i)) ? "truncated" : null;
+    const tag = open[1]!;
+    const attr = open[3] ? /\bname\s*=\s*(?:"([^"]*)"|'([^']*)')/.exec(open[3]) : null;
+    const key = open[2] ?? (attr ? (attr[1] ?? attr[2])! : tag);
+    const valueStart = i + open[0].length;
+    if (open[4] === "/") return { key, value: "", end: valueStart };
+    const closeTag = `</${tag}>`;
+    // The first closing tag followed by another element, </tool_call> or the end: values may hold `</x>` text.
+    let first = -1;
+    for (let at = r.indexOf(closeTag, valueStart); at !== -1; at = r.indexOf(closeTag, at + 1)) {
+      if (first === -1) first = at;
+      const after = skipSpace(r, at + closeTag.length);
+      if (after >= r.length || /^(?:<[A-Za-z_]|<\/tool_call|<\/function)/i.test(r.slice(after, after + 12))) {
+        return this.param(key, valueStart, at, closeTag);
+      }
+    }
+    return first === -1 ? "truncated" : this.param(key, valueStart, first, closeTag);
+  }
+
+  private param(key: string, valueStart: number, closeAt: number, closeTag: string) {
+    return { key, value: rawValue(this.reply.slice(valueStart, closeAt)), end: closeAt + closeTag.length };
+  }
+
+  findFences(seg: Segment): Found[] {
+    const out: Found[] = [];
+    const r = this.reply;
+    const re = /^[ \t]*```[ \t]*([\w-]*)[^\n]*\n/gm;
+    re.lastIndex = seg.start;
+    for (let m = re.exec(r); m && m.index < seg.end; m = re.exec(r)) {
+      const lang = m[1]!.toLowerCase();
+      const bodyStart = m.index + m[0].length;
+      const closeRe = /^[ \t]*```[ \t]*$/gm;
+      closeRe.lastIndex = bodyStart;
+      const close = closeRe.exec(r);
+      const bodyEnd = close && close.index < seg.end ? close.index : -1;
+      if (bodyEnd === -1) {
+        const body = r.slice(bodyStart, seg.end);
+        if (FENCE_LANGS.has(lang) && this.mentionsKnownCall(body)) {
+          out.push(this.fail(m.index, seg.end, "truncated", "the reply ended inside the ``` block of a tool call"));
+        }
+        break;
+      }
+      const end = bodyEnd + close![0].length;
+      const body = r.slice(bodyStart, bodyEnd).trim();
+      if (FENCE_LANGS.has(lang) && (body.startsWith("{") || body.startsWith("["))) {
+        const f = this.readJsonCandidate(m.index, end, body, "json-fence", true);
+        if (f) out.push(f);
+      }
+      re.lastIndex = end;
+    }
+    return out;
+  }
+
+  findBareJson(seg: Segment, wholeReply: boolean): Found[] {
+    const r = this.reply;
+    const whole = wholeReply && r.slice(seg.start, seg.end).trim();
+    if (whole && (whole.startsWith("{") || whole.startsWith("["))) {
+      const start = seg.start + r.slice(seg.start, seg.end).indexOf(whole[0]!);
+      const end = scanJsonEnd(r, start);
+      if (end !== -1 && r.slice(end, seg.end).trim() === "") {
+        const f = this.readJsonCandidate(start, end, r.slice(start, end), "bare-json", true);
+        return f ? [f] : [];
+      }
+    }
+    const out: Found[] = [];
+    const code = codeBlocks(r);
+    const re = /\{\s*["']?(?:name|function)["']?\s*:/g;
+    re.lastIndex = seg.start;
+    for (let m = re.exec(r); m && m.index < seg.end; m = re.exec(r)) {
+      if (code.some((b) => m!.index >= b.start && m!.index < b.end)) continue;
+      const end = scanJsonEnd(r, m.index);
+      if (end === -1 || end > seg.end) {
+        if (this.mentionsKnownCall(r.slice(m.index, seg.end))) {
+          out.push(this.fail(m.index, seg.end, "truncated", "the reply ended in the middle of the call's JSON"));
+        }
+        break;
+      }
+      const f = this.readJsonCandidate(m.index, end, r.slice(m.index, end), "bare-json", false);
+      if (f) {
+        out.push(f);
+        re.lastIndex = end;
+      }
+    }
+    return out;
+  }
+
+  /**
+   * JSON outside a <tool_call> tag is a call only if it names a registered tool; with `strict`, an object
+   * shaped exactly like a call ({name, arguments}) but naming an unknown tool is reported, else it is text.
+   */
+  private readJsonCandidate(start: number, end: number, json: string, format: ToolCallFormat, strict: boolean): Found | null {
+    const parsed = parseTolerantJson(json);
+    if (!parsed.ok) {
+      return this.mentionsKnownCall(json) ? this.fail(start, end, "malformed", `its JSON could not be read (${parsed.error})`) : null;
+    }
+    const items = Array.isArray(parsed.value) ? parsed.value : [parsed.value];
+    const shaped = items.length > 0 && items.every((v) => isPlainObject(v) && callShape(v) !== null);
+    if (!shaped) return null;
+    const named = items.map((v) => callShape(v as Record<string, unknown>)!);
+    const anyKnown = named.some((c) => this.isKnown(c.name));
+    const exact = items.every((v) => Object.keys(v as object).every((k) => CALL_KEYS.has(k)));
+    // In a fence or as the whole reply, a known name is enough; JSON inside prose must also look exactly like a call.
+    if (strict ? !anyKnown && !exact : !anyKnown || !exact) return null;
+    return this.fromJsonValue(start, end, parsed.value, format);
+  }
+
+  /** A parsed JSON value inside a call context: one call or an array of calls. */
+  private fromJsonValue(start: number, end: number, value: unknown, format: ToolCallFormat): Found {
+    const items = Array.isArray(value) ? value : [value];
+    if (items.length === 0) return this.fail(start, end, "malformed", "the call is empty");
+    const results: Found[] = [];
+    for (const item of items) {
+      const shape = isPlainObject(item) ? callShape(item) : null;
+      if (!shape) {
+        results.push(this.fail(start, end, "malformed", 'the JSON needs a "name" and an "arguments" object'));
+        continue;
+      }
+      if (shape.argsError) {
+        results.push(this.fail(start, end, "malformed", shape.argsError, shape.name));
+        continue;
+      }
+      results.push(this.accept(start, end, shape.name, shape.args, format));
+    }
+    // Several calls in one array share the span; all but the first are zero-width so text removal stays right.
+    for (let k = 1; k < results.length; k++) this.found.push({ ...results[k]!, start: end, end });
+    return results[0]!;
+  }
+
+  private accept(start: number, end: number, name: string, args: Record<string, unknown>, format: ToolCallFormat): Found {
+    const raw = this.reply.slice(start, end);
+    if (!this.isKnown(name)) {
+      const list = typeof this.known === "function" ? "" : ` Available tools: ${[...this.known].join(", ")}.`;
+      return {
+        start,
+        end,
+        error: { kind: "unknown-tool", name, raw: preview(raw), message: `There is no tool named "${name}".${list} Call one as: ${this.form()}` },
+      };
+    }
+    return { start, end, call: { name, arguments: args, format, raw } };
+  }
+
+  private fail(start: number, end: number, kind: ToolCallParseError["kind"], why: string, name?: string): Found {
+    const raw = this.reply.slice(start, end);
+    const lead = kind === "truncated" ? "The tool call is incomplete" : "The tool call could not be read";
+    const message = `${lead}: ${why}. Send the whole call again in this form: ${this.form()}`;
+    return { start, end, error: { kind, ...(name ? { name } : {}), raw: preview(raw), message } };
+  }
+
+  private form(): string {
+    return this.example ?? GENERIC_CALL_FORM;
+  }
+
+  /** Whether text looks like an attempt to call a registered tool (for unreadable JSON). */
+  private mentionsKnownCall(text: string): boolean {
+    const m = /["']?name["']?\s*:\s*["']([\w.-]+)["']/.exec(text);
+    return m !== null && this.isKnown(m[1]!);
+  }
+}
+
+/**
+ * `{name, arguments|parameters|args}`, also wrapped as `{function: {...}}` / `{type: "function", function: …}`.
+ * Without an arguments key, the other keys are taken as the arguments (`{"name": "get_lines", "path": "a.ts"}`).
+ */
+function callShape(obj: Record<string, unknown>): { name: string; args: Record<string, unknown>; argsError?: string } | null {
+  const target = isPlainObject(obj.function) ? obj.function : obj;
+  const name = typeof target.name === "string" ? target.name : typeof obj.function === "string" ? obj.function : undefined;
+  if (!name) return null;
+  let args: unknown = target.arguments ?? target.parameters ?? target.args;
+  if (args === undefined) {
+    args = Object.fromEntries(Object.entries(target).filter(([k]) => !CALL_KEYS.has(k)));
+  }
+  if (typeof args === "string") {
+    const parsed = args.trim() === "" ? { ok: true as const, value: {} } : parseTolerantJson(args);
+    if (!parsed.ok) return { name, args: {}, argsError: `its "arguments" string is not JSON (${parsed.error})` };
+    args = parsed.value;
+  }
+  if (!isPlainObject(args)) return { name, args: {}, argsError: '"arguments" must be an object of parameter values' };
+  return { name, args };
+}
+
+/** Repeated parameters become an array; a JSON `<arguments>` child stands for all arguments. */
+function xmlArguments(params: Array<[string, string]>): Record<string, unknown> {
+  if (params.length === 1 && (params[0]![0] === "arguments" || params[0]![0] === "parameters")) {
+    const parsed = parseTolerantJson(params[0]![1]);
+    if (parsed.ok && isPlainObject(parsed.value)) return parsed.value;
+  }
+  const args: Record<string, unknown> = {};
+  for (const [key, value] of params) {
+    const prev = args[key];
+    args[key] = prev === undefined ? value : Array.isArray(prev) ? [...prev, value] : [prev, value];
+  }
+  return args;
+}
+
+/** A value as written, minus a CDATA wrapper and one newline after the open/before the close tag. */
+function rawValue(text: string): string {
+  const cdata = /^\s*<!\[CDATA\[([\s\S]*)\]\]>\s*$/.exec(text);
+  if (cdata) return cdata[1]!;
+  return text.replace(/^\r?\n/, "").replace(/\r?\n$/, "");
+}
+
+/** Fenced blocks in a language other than the ones calls come wrapped in (```ts, ```python…). */
+function codeBlocks(reply: string): Segment[] {
+  const blocks: Segment[] = [];
+  const re = /^[ \t]*```[ \t]*([\w-]*)[^\n]*\n/gm;
+  for (let m = re.exec(reply); m; m = re.exec(reply)) {
+    const close = /^[ \t]*```[ \t]*$/gm;
+    close.lastIndex = m.index + m[0].length;
+    const c = close.exec(reply);
+    const end = c ? c.index + c[0].length : reply.length;
+    const lang = m[1]!.toLowerCase();
+    if (!FENCE_LANGS.has(lang) && lang !== "xml") blocks.push({ start: m.index, end });
+    re.lastIndex = end;
+  }
+  return blocks;
+}
+
+function cleanText(text: string): string {
+  return text
+    .replace(/^[ \t]*```[\w-]*[ \t]*\n\s*```[ \t]*$/gm, "") // fences left empty by a removed call
+    .replace(/[ \t]+$/gm, "")
+    .replace(/\n{3,}/g, "\n\n")
+    .trim();
+}
+
+function callKey(call: ParsedCall): string {
+  const entries = Object.entries(call.arguments)
+    .map(([k, v]) => [k, typeof v === "object" && v !== null ? JSON.stringify(v) : String(v)])
+    .sort(([a], [b]) => (a! < b! ? -1 : 1));
+  return `${call.name}\u0000${JSON.stringify(entries)}`;
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function skipSpace(text: string, i: number): number {
+  while (i < text.length && /\s/.test(text[i]!)) i++;
+  return i;
+}
+
+function preview(raw: string): string {
+  return raw.length > RAW_PREVIEW ? `${raw.slice(0, RAW_PREVIEW)}…` : raw;
+}
