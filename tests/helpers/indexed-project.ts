@@ -39,7 +39,7 @@ export interface IndexedProject {
 export async function openIndexedProject(root: string, redisUrl: string): Promise<IndexedProject> {
   const { config } = loadConfig({ projectRoot: root, env: { IPUARO_REDIS_URL: redisUrl, XDG_CONFIG_HOME: path.join(root, ".no-user-config") } });
   config.indexing.workers = 2;
-  const redis = new Redis(redisUrl.startsWith("unix://") ? { path: redisUrl.slice("unix://".length) } : redisUrl);
+  const redis = redisUrl.startsWith("unix://") ? new Redis({ path: redisUrl.slice("unix://".length) }) : new Redis(redisUrl);
   const store = ProjectStore.forRoot(redis, root);
   const indexer = new ProjectIndexer(root, config, store);
   return {

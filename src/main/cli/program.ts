@@ -4,6 +4,8 @@ import { createRequire } from "node:module";
 import { Command, CommanderError } from "commander";
 import { FatalError, IpuaroError } from "../errors.js";
 import { registerIndexCommand } from "./commands/index-command.js";
+import { registerRunCommand } from "./commands/run-command.js";
+import { registerToolCommand } from "./commands/tool-command.js";
 
 const require = createRequire(import.meta.url);
 const { version } = require("../../../package.json") as { version: string };
@@ -16,6 +18,8 @@ export function buildProgram(): Command {
     .version(version, "-v, --version")
     .showHelpAfterError("(run `ipuaro --help` for usage)");
   registerIndexCommand(program);
+  registerRunCommand(program);
+  registerToolCommand(program);
   return program;
 }
 

@@ -94,6 +94,11 @@ export const ConfigSchema = z
         encoding: z.literal("utf-8"),
       })
       .strict(),
+    agent: z
+      .object({
+        maxToolRounds: z.number().int().min(1).max(500).describe("Consecutive tool rounds in one turn before the turn is stopped"),
+      })
+      .strict(),
     indexing: z
       .object({
         workers: z.number().int().min(1).max(64).nullable().describe("Worker threads; null = number of cores"),

@@ -1,0 +1,26 @@
+// What a turn reports as it runs: the UI renders these, headless mode prints them, tests assert them.
+import type { IpuaroError } from "../errors.js";
+import type { ResponseStats } from "../llm/ollama-client.js";
+import type { ToolResult } from "../tools/tool-types.js";
+
+export interface TurnStats {
+  timeMs: number;
+  /** Prompt + completion tokens of every request in the turn (server counts; estimates where missing). */
+  tokens: number;
+  promptTokens: number;
+  completionTokens: number;
+  toolCalls: number;
+  requests: number;
+}
+
+export type FinishReason = "answer" | "max-rounds" | "doom-loop" | "aborted" | "cancelled" | "error";
+
+export type AgentEvent =
+  | { type: "text"; text: string }
+  | { type: "tool-call"; callId: string; name: string; args: Record<string, unknown>; title: string }
+  | { type: "tool-result"; result: ToolResult }
+  | { type: "response"; stats: ResponseStats }
+  | { type: "retry"; reason: string }
+  | { type: "loop-detected"; reason: string }
+  | { type: "error"; error: IpuaroError; choice: "retry" | "skip" | "abort" }
+  | { type: "finished"; reason: FinishReason; text: string; stats: TurnStats };

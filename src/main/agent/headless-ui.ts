@@ -1,0 +1,37 @@
+// The UI port for `ipuaro run` and other non-interactive uses: nothing is asked. Edits and unknown
+// commands are rejected unless auto-apply was requested; an error ends the turn.
+import type { IpuaroError } from "../errors.js";
+import type { CommandDecision, EditDecision } from "../tools/tool-types.js";
+import type { ConflictChoice, ErrorChoice, UiPort } from "./ports.js";
+
+export class HeadlessUi implements UiPort {
+  readonly notices: string[] = [];
+
+  constructor(
+    private readonly autoApply: boolean,
+    private readonly log: (line: string) => void = (l) => process.stderr.write(`${l}\n`),
+  ) {}
+
+  async confirmEdit(): Promise<EditDecision> {
+    return this.autoApply ? { action: "apply" } : { action: "reject", reason: "headless mode without --auto-apply" };
+  }
+
+  async confirmCommand(): Promise<CommandDecision> {
+    return this.autoApply ? "once" : "no";
+  }
+
+  async chooseOnError(error: IpuaroError): Promise<ErrorChoice> {
+    this.log(`ipuaro: ${error.type} error: ${error.message}${error.suggestion ? `\n  ${error.suggestion}` : ""}`);
+    return "abort";
+  }
+
+  async resolveConflict(): Promise<ConflictChoice> {
+    // Without a person to look at the diff, never write over someone else's change.
+    return "skip";
+  }
+
+  notify(level: "info" | "warn" | "error", message: string): void {
+    this.notices.push(message);
+    if (level !== "info") this.log(`ipuaro: ${message}`);
+  }
+}

@@ -1,0 +1,21 @@
+// The narrow port between the core and whatever shows it (TUI, headless CLI, tests). The core never
+// imports a UI library; it asks through these calls and reports through events.
+import type { IpuaroError } from "../errors.js";
+import type { CommandDecision, CommandProposal, EditDecision, EditProposal } from "../tools/tool-types.js";
+
+export type ErrorChoice = "retry" | "skip" | "abort";
+export type ConflictChoice = "apply" | "skip" | "regenerate";
+
+export interface ConflictRequest {
+  path: string;
+  /** What changed on disk since the model read the file. */
+  diff: string;
+}
+
+export interface UiPort {
+  confirmEdit(proposal: EditProposal): Promise<EditDecision>;
+  confirmCommand(proposal: CommandProposal): Promise<CommandDecision>;
+  chooseOnError(error: IpuaroError): Promise<ErrorChoice>;
+  resolveConflict(request: ConflictRequest): Promise<ConflictChoice>;
+  notify(level: "info" | "warn" | "error", message: string): void;
+}

@@ -1,0 +1,70 @@
+// `ipuaro tool NAME '<json args>' [path]`: runs one registered tool directly, with the same validation
+// and security as when the model calls it. Edits and commands ask on a terminal; --yes applies.
+import type { Command } from "commander";
+import { loadConfig } from "../../config/loader.js";
+import { FatalError } from "../../errors.js";
+import { escapeForDisplay } from "../../security/hidden-characters.js";
+import { openProjectStore } from "../../store/open-project-store.js";
+import { ToolRegistry } from "../../tools/registry.js";
+import type { ToolPorts } from "../../tools/tool-types.js";
+import { askChoice } from "../prompt.js";
+import { resolveProjectRoot } from "./index-command.js";
+
+interface ToolOptions {
+  json?: boolean;
+  yes?: boolean;
+}
+
+function cliPorts(yes: boolean): ToolPorts {
+  const interactive = !!process.stdin.isTTY;
+  return {
+    async confirmEdit(p) {
+      if (yes) return { action: "apply" };
+      if (!interactive) return { action: "reject", reason: "no terminal to confirm on; pass --yes to apply" };
+      process.stderr.write(`${p.description ? `${p.description}\n` : ""}${p.diff}\n`);
+      const c = await askChoice(`apply this change to ${p.path}?`, { y: "apply", n: "reject" });
+      return c === "y" ? { action: "apply" } : { action: "reject", reason: "rejected by the user" };
+    },
+    async confirmCommand(p) {
+      if (yes) return "once";
+      if (!interactive) return "no";
+      const c = await askChoice(`run '${escapeForDisplay(p.command)}'? (${p.reason})`, { y: "once", n: "no" });
+      return c === "y" ? "once" : "no";
+    },
+  };
+}
+
+export function registerToolCommand(program: Command): void {
+  const registry = new ToolRegistry();
+  program
+    .command("tool")
+    .description(`run one model tool directly: ${registry.names().join(", ")}`)
+    .argument("<name>", "tool name")
+    .argument("[args]", "arguments as a JSON object", "{}")
+    .argument("[path]", "project root", ".")
+    .option("--json", "print the full result as JSON")
+    .option("-y, --yes", "apply edits and run asked-for commands without asking")
+    .action(async (name: string, rawArgs: string, target: string, opts: ToolOptions) => {
+      const tool = registry.get(name);
+      if (!tool) throw new FatalError(`unknown tool ${name}; available: ${registry.names().join(", ")}`, 2);
+      let args: unknown;
+      try {
+        args = JSON.parse(rawArgs);
+      } catch (err) {
+        throw new FatalError(`arguments must be a JSON object, e.g. '{"path": "src/index.ts"}': ${(err as Error).message}`, 2);
+      }
+      const root = resolveProjectRoot(target);
+      const { config } = loadConfig({ projectRoot: root });
+      const opened = await openProjectStore(config, root);
+      try {
+        if ((await opened.store.fileCount()) === 0) process.stderr.write(`ipuaro: ${root} is not indexed yet; run \`ipuaro index\` first\n`);
+        const result = await tool.run("cli", args, { root, config, store: opened.store, ports: cliPorts(!!opts.yes) });
+        if (opts.json) process.stdout.write(`${JSON.stringify(result)}\n`);
+        else if (result.success) process.stdout.write(`${result.display.details ?? result.data ?? ""}\n`);
+        else process.stderr.write(`${result.code}: ${result.error}\n`);
+        process.exitCode = result.success ? 0 : 1;
+      } finally {
+        await opened.release();
+      }
+    });
+}

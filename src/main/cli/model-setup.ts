@@ -1,0 +1,44 @@
+// Start-up checks for commands that talk to the model (seed 000 onboarding): Ollama reachable, the
+// model installed (offer `ollama pull` with a progress bar on a terminal), the context window capped.
+import { FatalError } from "../errors.js";
+import type { IpuaroConfig } from "../config/schema.js";
+import { OllamaClient } from "../llm/ollama-client.js";
+import { TokenEstimator } from "../llm/token-estimator.js";
+import { askChoice } from "./prompt.js";
+import { TtyProgress } from "./progress-bar.js";
+
+export interface ReadyModel {
+  llm: OllamaClient;
+  estimator: TokenEstimator;
+  contextWindow: number;
+}
+
+export async function prepareModel(config: IpuaroConfig, opts: { interactive: boolean; log: (line: string) => void }): Promise<ReadyModel> {
+  const estimator = new TokenEstimator();
+  const llm = new OllamaClient({
+    host: config.llm.host,
+    model: config.llm.model,
+    contextWindow: config.llm.contextWindow,
+    temperature: config.llm.temperature,
+    tokenEstimator: estimator,
+  });
+  let check = await llm.checkModel();
+  if (check.status === "missing") {
+    const what = `model ${check.model} is not installed in Ollama at ${check.host}`;
+    if (!opts.interactive) throw new FatalError(`${what}. Install it with: ollama pull ${check.model}`, 3);
+    const answer = await askChoice(`${what}.`, { y: `pull it now (ollama pull ${check.model})`, n: "quit" });
+    if (answer === "n") throw new FatalError(`${what}. Install it with: ollama pull ${check.model}`, 3);
+    const bar = new TtyProgress(process.stderr);
+    await llm.pull({
+      onProgress: (p) => {
+        if (p.total) bar.update(p.status, p.completed ?? 0, p.total, "bytes");
+        else bar.text(p.status);
+      },
+    });
+    bar.end();
+    check = await llm.checkModel();
+    if (check.status !== "ready") throw new FatalError(`pulling ${config.llm.model} did not make it available`, 3);
+  }
+  if (check.notice) opts.log(`ipuaro: ${check.notice}`);
+  return { llm, estimator, contextWindow: check.contextWindow };
+}

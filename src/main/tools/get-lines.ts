@@ -1,0 +1,68 @@
+// get_lines: a file's lines from the index's copy in Redis (kept fresh by the watcher), numbered.
+import fs from "node:fs";
+import { z } from "zod";
+import { defineTool } from "./define-tool.js";
+import { numberLines, toolPath } from "./tool-paths.js";
+
+/** Lines returned in one call when no end is given; the model can page with start/end. */
+export const DEFAULT_LINE_WINDOW = 400;
+
+export const getLines = defineTool({
+  name: "get_lines",
+  category: "read",
+  description:
+    "Read lines of a file, numbered. Without start/end it returns the first 400 lines; pass start and end (1-based, inclusive) to read a range. Paths are relative to the project root.",
+  parameters: z
+    .object({
+      path: z.string().min(1).describe("File path relative to the project root"),
+      start: z.number().int().min(1).optional().describe("First line (1-based)"),
+      end: z.number().int().min(1).optional().describe("Last line (inclusive)"),
+    })
+    .strict(),
+  requiresConfirmation: false,
+  title: (a) => `get_lines ${a.path}${a.start || a.end ? ` ${a.start ?? 1}-${a.end ?? ""}` : ""}`,
+  async execute(args, ctx) {
+    const p = toolPath(ctx.root, args.path, { mustExist: false });
+    if (!p.ok) return p;
+    if (args.start && args.end && args.end < args.start) {
+      return { ok: false, code: "INVALID_ARGS", message: `end (${args.end}) is before start (${args.start})` };
+    }
+    const start = args.start ?? 1;
+    let lines: string[];
+    let total: number;
+    const stored = await ctx.store.getFile(p.rel);
+    if (stored?.kind === "binary") return { ok: false, code: "NOT_TEXT", message: `${p.rel} is a binary file (${stored.size} bytes); it has no lines to read` };
+    if (stored?.kind === "symlink") return { ok: false, code: "NOT_TEXT", message: `${p.rel} is a symlink to ${stored.target}; read the target instead` };
+    if (stored?.kind === "text") {
+      lines = stored.lines;
+      total = lines.length;
+    } else {
+      // Not in the index (e.g. README.md, an ignored file): read it from disk if it is text.
+      let buf: Buffer;
+      try {
+        buf = fs.readFileSync(p.abs);
+      } catch {
+        return { ok: false, code: "FILE_NOT_FOUND", message: `${p.rel} does not exist. Use get_structure to see the files.` };
+      }
+      if (buf.includes(0)) return { ok: false, code: "NOT_TEXT", message: `${p.rel} is a binary file` };
+      try {
+        lines = new TextDecoder("utf-8", { fatal: true }).decode(buf).split(/\r?\n/);
+      } catch {
+        return { ok: false, code: "NOT_TEXT", message: `${p.rel} is not UTF-8 text` };
+      }
+      if (lines.length > 1 && lines[lines.length - 1] === "") lines.pop();
+      total = lines.length;
+    }
+    if (total === 0) return { ok: true, llm: `${p.rel} is empty (0 lines)`, display: { summary: "empty file" } };
+    if (start > total) return { ok: false, code: "INVALID_ARGS", message: `${p.rel} has ${total} lines; start ${start} is past the end` };
+    const end = Math.min(args.end ?? start + DEFAULT_LINE_WINDOW - 1, total);
+    const body = numberLines(lines.slice(start - 1, end), start);
+    const more = end < total ? `\n[lines ${start}-${end} of ${total}; ask for start=${end + 1} to read on]` : "";
+    return {
+      ok: true,
+      llm: `${p.rel} (lines ${start}-${end} of ${total})\n${body}${more}`,
+      data: { path: p.rel, start, end, total },
+      display: { summary: `${end - start + 1} lines` },
+    };
+  },
+});

@@ -1,0 +1,68 @@
+// get_structure: the project (or a folder) as a tree with per-file outline counts; for a file, its
+// outline with line ranges. Large trees are collapsed to fit, with file counts on collapsed folders.
+import { z } from "zod";
+import type { FileAST } from "../../workers/ast-types.js";
+import { defineTool } from "./define-tool.js";
+import { buildDirTree, chooseExpanded, renderTree } from "./structure-tree.js";
+import { toolPath } from "./tool-paths.js";
+
+export const STRUCTURE_MAX_LINES = 300;
+
+export function outlineCounts(ast: FileAST | undefined): string {
+  if (!ast) return "";
+  const parts: string[] = [];
+  if (ast.functions.length) parts.push(`${ast.functions.length} fn`);
+  if (ast.classes.length) parts.push(`${ast.classes.length} class`);
+  const types = ast.types?.length ?? 0;
+  if (types) parts.push(`${types} type`);
+  if (ast.exports.length) parts.push(`${ast.exports.length} export`);
+  if (ast.parseError) parts.push("syntax errors");
+  return parts.length ? ` (${parts.join(", ")})` : "";
+}
+
+export function fileOutline(path: string, ast: FileAST): string {
+  const lines = [`${path}${outlineCounts(ast)}`];
+  for (const i of ast.imports) lines.push(`  import ${i.name} from "${i.from}" (${i.type}) :${i.line}`);
+  for (const f of ast.functions) lines.push(`  ${f.isExported ? "export " : ""}${f.isAsync ? "async " : ""}function ${f.name}(${f.params.join(", ")})${f.returnType ? `: ${f.returnType}` : ""} :${f.lineStart}-${f.lineEnd}`);
+  for (const c of ast.classes) {
+    lines.push(`  ${c.isExported ? "export " : ""}class ${c.name}${c.extends ? ` extends ${c.extends}` : ""} :${c.lineStart}-${c.lineEnd}`);
+    for (const m of c.methods) lines.push(`    ${m.visibility !== "public" ? `${m.visibility} ` : ""}${m.isStatic ? "static " : ""}${m.accessor ? `${m.accessor} ` : ""}${m.name}(${m.params.join(", ")}) :${m.lineStart}-${m.lineEnd}`);
+  }
+  for (const t of ast.types ?? []) lines.push(`  ${t.isExported ? "export " : ""}${t.kind} ${t.name} :${t.lineStart}-${t.lineEnd}`);
+  if (ast.keys?.length) lines.push(`  keys: ${ast.keys.join(", ")}`);
+  return lines.join("\n");
+}
+
+export const getStructure = defineTool({
+  name: "get_structure",
+  category: "search",
+  description:
+    "Show the project's folder tree with per-file outline counts (functions, classes, types, exports). Give a folder path to zoom in, or a file path to see its outline with line ranges. Large folders are collapsed (marked …); ask for them by path.",
+  parameters: z.object({ path: z.string().optional().describe("Folder or file relative to the root; omit for the whole project") }).strict(),
+  requiresConfirmation: false,
+  title: (a) => `get_structure${a.path ? ` ${a.path}` : ""}`,
+  async execute(args, ctx) {
+    let base = "";
+    if (args.path && args.path !== "." && args.path !== "/") {
+      const p = toolPath(ctx.root, args.path);
+      if (!p.ok) return p;
+      base = p.rel === "." ? "" : p.rel;
+    }
+    if (base) {
+      const ast = await ctx.store.getAst(base);
+      if (ast) return { ok: true, llm: fileOutline(base, ast), display: { summary: "file outline" } };
+    }
+    const all = await ctx.store.listPaths();
+    const paths = base ? all.filter((p) => p.startsWith(`${base}/`)) : all;
+    if (!paths.length) {
+      return { ok: false, code: "NOT_FOUND", message: base ? `nothing indexed under ${base}` : "the index is empty; run `ipuaro index` first" };
+    }
+    const tree = buildDirTree(paths, base);
+    const expanded = chooseExpanded(tree, STRUCTURE_MAX_LINES);
+    const shown: string[] = [];
+    for (const node of expanded) shown.push(...node.files);
+    const asts = await ctx.store.getAsts(shown);
+    const text = renderTree(tree, expanded, (f) => `${f.slice(f.lastIndexOf("/") + 1)}${outlineCounts(asts.get(f))}`);
+    return { ok: true, llm: text, display: { summary: `${paths.length} files` } };
+  },
+});

@@ -1,0 +1,101 @@
+// The contract every model tool follows (STYLE 1–4): declared as data, validated and capped centrally,
+// errors the model can fix returned with a code, only fatal ones thrown. A result has two faces: compact
+// text for the model and a short title/summary for the UI.
+import type { z } from "zod";
+import type { IpuaroConfig } from "../config/schema.js";
+import type { ProjectStore } from "../store/project-store.js";
+
+export type ToolCategory = "read" | "edit" | "search" | "analysis" | "git" | "run";
+
+export type ToolErrorCode =
+  | "INVALID_ARGS"
+  | "PATH_OUTSIDE_ROOT"
+  | "PATH_INVALID"
+  | "PATH_NOT_FOUND"
+  | "PATH_FORBIDDEN"
+  | "FILE_NOT_FOUND"
+  | "NOT_TEXT"
+  | "NOT_FOUND"
+  | "CONFLICT"
+  | "REJECTED"
+  | "DENIED"
+  | "NOT_A_GIT_REPO"
+  | "COMMAND_FAILED"
+  | "TIMEOUT"
+  | "CANCELLED"
+  | "UNAVAILABLE"
+  | "INTERNAL";
+
+export interface ToolDisplay {
+  /** e.g. `get_lines src/a.ts 1-40` */
+  title: string;
+  summary?: string;
+  /** Full output for the UI when the model's copy was capped (e.g. a test run's whole log). */
+  details?: string;
+}
+
+export type ToolOutcome =
+  | { ok: true; llm: string; data?: unknown; display?: Partial<ToolDisplay> }
+  | { ok: false; code: ToolErrorCode; message: string };
+
+/** An edit waiting for the user: what the confirmation dialog shows. */
+export interface EditProposal {
+  tool: string;
+  path: string;
+  /** Unified diff of the change. */
+  diff: string;
+  /** The model's own description of the change, when it gave one. */
+  description?: string;
+  /** Line range touched in the old file, for the dialog header. */
+  range?: { start: number; end: number };
+  /** New full content (null = delete), so the user may edit it before applying. */
+  newContent: string | null;
+}
+
+export type EditDecision = { action: "apply" } | { action: "reject"; reason?: string } | { action: "apply-edited"; content: string };
+
+export interface CommandProposal {
+  command: string;
+  reason: string;
+}
+export type CommandDecision = "once" | "always" | "no";
+
+/** What a running tool may ask of the session around it (implemented by the orchestrator). */
+export interface ToolPorts {
+  confirmEdit(proposal: EditProposal): Promise<EditDecision>;
+  confirmCommand(proposal: CommandProposal): Promise<CommandDecision>;
+}
+
+export interface ToolContext {
+  root: string;
+  config: IpuaroConfig;
+  store: ProjectStore;
+  ports: ToolPorts;
+  signal?: AbortSignal;
+}
+
+export interface ToolSpec<S extends z.ZodObject> {
+  name: string;
+  category: ToolCategory;
+  description: string;
+  parameters: S;
+  /** Edit tools, commits, unknown commands: the user confirms unless auto-apply. */
+  requiresConfirmation: boolean;
+  /** One line for the chat pane while the call runs, e.g. `[get_lines src/a.ts 1-40]`. */
+  title(args: z.infer<S>): string;
+  execute(args: z.infer<S>, ctx: ToolContext): Promise<ToolOutcome>;
+}
+
+/** The wire-level result (seed 000 `ToolResult`) plus the UI face. */
+export interface ToolResult {
+  callId: string;
+  name: string;
+  success: boolean;
+  /** What the model reads. */
+  data?: string;
+  error?: string;
+  code?: ToolErrorCode;
+  truncated: boolean;
+  display: ToolDisplay;
+  durationMs: number;
+}
