@@ -14,6 +14,8 @@ import { serialiseGraph } from "./graph/graph-serialiser.js";
 
 /** Files per worker task: large enough to amortise the thread hop, small enough to balance two cores. */
 export const FILES_PER_TASK = 48;
+/** Facts fetched per HMGET when the graph pass needs the unchanged files' facts. */
+const FACTS_READ_CHUNK = 500;
 
 export interface IndexProgress {
   phase: "scan" | "index" | "graph" | "done";
@@ -91,6 +93,8 @@ export async function runIndex(opts: IndexRunOptions): Promise<IndexStats> {
 
   // Text files parsed this run; their facts feed the graph pass.
   const fresh = new Map<string, FactsRecord>();
+  /** Unchanged files whose facts must come back from the store for the graph pass. */
+  const unchangedText: string[] = [];
   const removedOrBroken: string[] = [...known.keys()].filter((p) => !present.has(p));
   let writeMs = 0;
   let threadReadHash = 0;
@@ -98,10 +102,13 @@ export async function runIndex(opts: IndexRunOptions): Promise<IndexStats> {
   let done = 0;
   opts.onProgress?.({ phase: "index", done: 0, total: paths.length });
 
+  // Writes overlap the workers; what they cost the run is the main-thread time spent issuing them plus
+  // the wait for the last ones after the workers are done.
   const writes: Promise<void>[] = [];
   const write = (batch: RecordBatch) => {
     const t = performance.now();
-    writes.push(store.writeRecords(batch).then(() => void (writeMs += performance.now() - t)));
+    writes.push(store.writeRecords(batch));
+    writeMs += performance.now() - t;
   };
 
   const tasks = chunk(paths, FILES_PER_TASK).map(async (group) => {
@@ -116,7 +123,10 @@ export async function runIndex(opts: IndexRunOptions): Promise<IndexStats> {
     threadParse += result.timings.parse;
     stats.bytes += result.bytes;
     const batch = emptyBatch();
-    for (const r of result.records) applyRecord(r, batch, stats, fresh, removedOrBroken, known);
+    for (const r of result.records) {
+      applyRecord(r, batch, stats, fresh, removedOrBroken, known);
+      if (r.kind === "unchanged") unchangedText.push(r.path);
+    }
     if (batch.files.length || batch.stat.length || batch.remove.length) write(batch);
     done += group.length;
     opts.onProgress?.({ phase: "index", done, total: paths.length });
@@ -125,7 +135,9 @@ export async function runIndex(opts: IndexRunOptions): Promise<IndexStats> {
   const stale = removedOrBroken.filter((p) => known.has(p));
   if (stale.length) write({ ...emptyBatch(), remove: stale });
   stats.removed = stale.length;
+  const tail = performance.now();
   await Promise.all(writes);
+  writeMs += performance.now() - tail;
   stats.stages.write = writeMs / 1000;
   stats.stages.readHash = threadReadHash / pool.size / 1000;
   stats.stages.parse = threadParse / pool.size / 1000;
@@ -134,7 +146,7 @@ export async function runIndex(opts: IndexRunOptions): Promise<IndexStats> {
   const needGraph = fresh.size > 0 || stale.length > 0 || stats.schemaReset || known.size === 0;
   if (needGraph) {
     opts.onProgress?.({ phase: "graph", done: 0, total: paths.length });
-    const inputs = await collectGraphInputs(store, fresh, present);
+    const inputs = await collectGraphInputs(store, fresh, unchangedText);
     const resolver = new ImportResolver(new Set(inputs.keys()), layout);
     const graph = await buildGraph(inputs, resolver, layout);
     const { meta, indexFields } = await serialiseGraph(graph);
@@ -168,9 +180,8 @@ function applyRecord(
       batch.files.push([r.path, r.fileJson]);
       batch.ast.push([r.path, r.astJson]);
       batch.stat.push([r.path, encodeStat(r)]);
-      const rec: FactsRecord = { facts: r.facts, complexity: r.complexity };
-      batch.facts.push([r.path, JSON.stringify(rec)]);
-      fresh.set(r.path, rec);
+      batch.facts.push([r.path, r.factsJson]);
+      fresh.set(r.path, { facts: r.facts, complexity: r.complexity });
       return;
     }
     case "unchanged": {
@@ -205,13 +216,13 @@ function applyRecord(
   }
 }
 
-/** Facts for every text file: this run's from memory, the rest streamed back from the store. */
-async function collectGraphInputs(store: IndexStorePort, fresh: Map<string, FactsRecord>, present: Set<string>): Promise<Map<string, GraphInput>> {
+/** Facts for every text file: this run's from memory, the unchanged ones read back from the store. */
+async function collectGraphInputs(store: IndexStorePort, fresh: Map<string, FactsRecord>, unchanged: string[]): Promise<Map<string, GraphInput>> {
   const inputs = new Map<string, GraphInput>(fresh);
   const slicer = new TimeSlicer();
-  for await (const rows of store.scanFacts()) {
+  for (let i = 0; i < unchanged.length; i += FACTS_READ_CHUNK) {
+    const rows = await store.getFacts(unchanged.slice(i, i + FACTS_READ_CHUNK));
     for (const [p, json] of rows) {
-      if (inputs.has(p) || !present.has(p)) continue;
       try {
         inputs.set(p, JSON.parse(json) as FactsRecord);
       } catch {

@@ -22,6 +22,8 @@ export interface IndexStorePort {
   writeRecords(batch: RecordBatch): Promise<void>;
   /** Streams every stored facts record (path, json) in chunks. */
   scanFacts(): AsyncIterable<[string, string][]>;
+  /** The stored facts records of the given paths (missing ones left out). */
+  getFacts(paths: readonly string[]): Promise<[string, string][]>;
   /** Replaces meta of the given files and the given index fields; `clearIndexes` drops stale fields first. */
   writeGraph(meta: [string, string][], indexFields: [string, string][], clearIndexes: boolean): Promise<void>;
   setIndexInfo(info: Record<string, string>): Promise<void>;

@@ -3,16 +3,42 @@
 // whose Redis values are already JSON strings so the main thread only has to batch them.
 import fs from "node:fs";
 import path from "node:path";
+import v8 from "node:v8";
+import vm from "node:vm";
 import xxhash from "xxhash-wasm";
 import { extractFile, languageForPath } from "./extract/index.js";
 import type { FileData, ImportInfo } from "./ast-types.js";
-import type { IndexedRecord, IndexTask, IndexTaskResult } from "./protocol.js";
+import type { GraphFacts, IndexedRecord, IndexTask, IndexTaskResult } from "./protocol.js";
 
 const { h64Raw } = await xxhash();
+
+// node tree-sitter frees a native tree only when V8 finalises its wrapper, and V8 feels no pressure from
+// native memory: without an occasional full GC a worker's RSS grows by gigabytes on a large repo.
+v8.setFlagsFromString("--expose-gc");
+const collectGarbage = vm.runInNewContext("gc") as () => void;
+/** Source bytes parsed between forced collections. */
+const GC_EVERY_BYTES = 24 * 1024 * 1024;
+let parsedSinceGc = 0;
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 export function hashBytes(buf: Uint8Array): string {
   return h64Raw(buf).toString(16).padStart(16, "0");
+}
+
+/**
+ * The call graph keeps calls that can land in the project: to a symbol declared in the file, to a binding
+ * imported from an internal module, or to `this.…`. Calls to builtins and external packages
+ * (`console.log`, `arr.map`, `React.useState`) would be most of the payload and resolve to nothing.
+ */
+function projectCalls(facts: GraphFacts, imports: ImportInfo[]): GraphFacts["calls"] {
+  const local = new Set<string>();
+  for (const s of facts.symbols) local.add(s.name.split(".")[0] as string);
+  for (const i of imports) if (i.type === "internal" && i.name !== "*") local.add(i.name);
+  return facts.calls.filter((c) => {
+    const dot = c.callee.indexOf(".");
+    const head = dot === -1 ? c.callee : c.callee.slice(0, dot);
+    return head === "this" || local.has(head);
+  });
 }
 
 function markInternalImports(imports: ImportInfo[], internal: NonNullable<IndexTask["internalSpecifiers"]>): void {
@@ -76,6 +102,11 @@ function indexOne(task: IndexTask, rel: string, timings: IndexTaskResult["timing
   t = performance.now();
   const language = languageForPath(rel);
   const extracted = language ? extractFile(text, language) : null;
+  parsedSinceGc += buf.length;
+  if (parsedSinceGc > GC_EVERY_BYTES) {
+    parsedSinceGc = 0;
+    collectGarbage();
+  }
   timings.parse += performance.now() - t;
   if (task.mode === "parse-only") {
     return { record: { path: rel, kind: "unchanged", size, mtimeMs, hash }, bytes: buf.length };
@@ -83,6 +114,8 @@ function indexOne(task: IndexTask, rel: string, timings: IndexTaskResult["timing
 
   t = performance.now();
   if (extracted && task.internalSpecifiers) markInternalImports(extracted.ast.imports, task.internalSpecifiers);
+  const facts: GraphFacts = extracted ? { ...extracted.facts, calls: projectCalls(extracted.facts, extracted.ast.imports) } : { imports: [], exports: [], symbols: [], calls: [] };
+  const complexity = extracted?.complexity ?? { loc: 0, nesting: 0, imports: 0, score: 0 };
   const lines = splitLines(text);
   const data: FileData = { lines, hash, size, lastModified: mtimeMs };
   const ast = extracted?.ast ?? { imports: [], exports: [], functions: [], classes: [], types: [], parseError: false };
@@ -95,10 +128,11 @@ function indexOne(task: IndexTask, rel: string, timings: IndexTaskResult["timing
     language,
     parseError: ast.parseError,
     lineCount: lines.length,
-    complexity: extracted?.complexity ?? { loc: lines.length, nesting: 0, imports: 0, score: 0 },
+    complexity,
     fileJson: JSON.stringify(data),
     astJson: JSON.stringify(ast),
-    facts: extracted?.facts ?? { imports: [], exports: [], symbols: [], calls: [] },
+    facts,
+    factsJson: JSON.stringify({ facts, complexity }),
   };
   timings.serialise += performance.now() - t;
   return { record, bytes: buf.length };

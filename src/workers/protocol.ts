@@ -37,6 +37,7 @@ export interface GraphFacts {
   exports: Pick<ExportInfo, "name" | "type" | "line" | "from">[];
   /** Declared top-level symbols: functions, classes, interfaces, types, enums, and `Class.method`. */
   symbols: { name: string; kind: string; line: number }[];
+  /** Calls that can land in the project (local symbols, internal imports, `this.…`); see the worker. */
   calls: CallSite[];
 }
 
@@ -56,6 +57,8 @@ export type IndexedRecord =
       /** JSON of FileAST for `project:{name}:ast`. */
       astJson: string;
       facts: GraphFacts;
+      /** JSON of `{facts, complexity}` for `project:{name}:facts` (serialised here, not on the main thread). */
+      factsJson: string;
     }
   | { path: string; kind: "unchanged"; size: number; mtimeMs: number; hash: string }
   | { path: string; kind: "binary"; size: number; mtimeMs: number; hash: string; fileJson: string }

@@ -59,7 +59,7 @@ export function benchText(json: Record<string, unknown>): string {
     `walk           ${s.walk?.toFixed(3)}`,
     `read+hash      ${s.readHash?.toFixed(3)}   (worker time / pool size)`,
     `parse          ${s.parse?.toFixed(3)}   (worker time / pool size)`,
-    `redis write    ${s.write?.toFixed(3)}   (overlaps the workers)`,
+    `redis write    ${s.write?.toFixed(3)}   (main-thread time issuing writes + the wait after the workers)`,
     `graph          ${s.graph?.toFixed(3)}`,
     `total          ${(json.totalSeconds as number).toFixed(3)}`,
     "",

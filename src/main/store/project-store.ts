@@ -268,6 +268,18 @@ export class ProjectStore implements IndexStorePort {
   }
 
   /** Stored facts records as raw `[path, json]` chunks. */
+  getFacts(paths: readonly string[]): Promise<[string, string][]> {
+    return this.op("reading graph facts", async () => {
+      if (!paths.length) return [];
+      const values = await this.redis.hmget(this.keys.facts, ...paths);
+      const out: [string, string][] = [];
+      values.forEach((v, i) => {
+        if (v !== null) out.push([paths[i] as string, v]);
+      });
+      return out;
+    });
+  }
+
   scanFacts(): AsyncIterable<[string, string][]> {
     return this.scanRaw("facts");
   }

@@ -106,6 +106,44 @@ export function buildMeta(
   };
 }
 
+/** Re-export hops followed when a call target lands on a barrel file (`export * from "./money"`). */
+const MAX_REEXPORT_HOPS = 5;
+
+/**
+ * A call resolved through an import lands on the imported file, often a barrel `index.ts` that only
+ * re-exports. Follow the barrel's re-exports to the file that declares the symbol.
+ */
+export function followReExports(target: string, name: string, files: Map<string, GraphInput>, resolver: ImportResolver): string {
+  let file = target;
+  for (let hop = 0; hop < MAX_REEXPORT_HOPS; hop++) {
+    const input = files.get(file);
+    if (!input || input.facts.symbols.some((s) => s.name === name)) return file;
+    const head = name.split(".")[0] as string;
+    const via = input.facts.imports.find((i) => i.isReExport && (i.name === head || i.name === "*"));
+    const next = via ? resolver.resolve(file, via.from) : null;
+    if (!next) return file;
+    // `export *` may come from several modules: take the one that declares the name, if any.
+    const star = input.facts.imports.filter((i) => i.isReExport && i.name === "*").map((i) => resolver.resolve(file, i.from));
+    const declaring = star.find((f) => f && files.get(f)?.facts.symbols.some((s) => s.name === name));
+    file = declaring ?? next;
+  }
+  return file;
+}
+
+async function refineCallTargets(files: Map<string, GraphInput>, calls: Map<string, ResolvedCall[]>, resolver: ImportResolver, slicer: TimeSlicer): Promise<void> {
+  for (const list of calls.values()) {
+    await slicer.maybeYield();
+    for (const c of list) {
+      if (!c.target) continue;
+      const hash = c.target.lastIndexOf("#");
+      const file = c.target.slice(0, hash);
+      const name = c.target.slice(hash + 1);
+      const real = followReExports(file, name, files, resolver);
+      if (real !== file) c.target = `${real}#${name}`;
+    }
+  }
+}
+
 export async function buildGraph(files: Map<string, GraphInput>, resolver: ImportResolver, layout: ProjectLayout): Promise<GraphOutput> {
   const slicer = new TimeSlicer();
   const dependencies = new Map<string, string[]>();
@@ -129,6 +167,7 @@ export async function buildGraph(files: Map<string, GraphInput>, resolver: Impor
     if (facts.calls.length) calls.set(p, resolveCalls(p, facts, importedFrom));
     await slicer.maybeYield();
   }
+  await refineCallTargets(files, calls, resolver, slicer);
   const entries = packageEntrySet(layout, resolver);
   const meta = new Map<string, FileMeta>();
   for (const [p, { complexity }] of files) {

@@ -13,6 +13,8 @@ export class ImportResolver {
   private readonly files: ReadonlySet<string>;
   private readonly layout: ProjectLayout;
   private readonly scopeCache = new Map<string, TsconfigScope | null>();
+  /** (folder, specifier) → result: a monorepo imports the same few modules from the same folders. */
+  private readonly resolveCache = new Map<string, string | null>();
 
   constructor(files: ReadonlySet<string>, layout: ProjectLayout) {
     this.files = files;
@@ -92,7 +94,17 @@ export class ImportResolver {
   /** The project file an import refers to, or null for external/builtin/unresolvable specifiers. */
   resolve(fromFile: string, spec: string): string | null {
     if (!spec || spec.startsWith("node:")) return null;
-    const dir = posix.dirname(fromFile) === "." ? "" : posix.dirname(fromFile);
+    const slash = fromFile.lastIndexOf("/");
+    const dir = slash === -1 ? "" : fromFile.slice(0, slash);
+    const key = `${dir}\0${spec}`;
+    const cached = this.resolveCache.get(key);
+    if (cached !== undefined) return cached;
+    const hit = this.resolveUncached(dir, spec);
+    this.resolveCache.set(key, hit);
+    return hit;
+  }
+
+  private resolveUncached(dir: string, spec: string): string | null {
     if (spec.startsWith(".")) return this.probe(posix.join(dir, spec));
     if (spec.startsWith("/")) return null;
     const scope = this.scopeOf(dir);

@@ -1,0 +1,124 @@
+// Turns one window of coalesced events into work: which paths to re-read (by hash: an event says they
+// changed), which folders to sweep (a folder appeared, or its .gitignore changed), and which indexed
+// paths leave the index without a read (now ignored, or inside a folder that is gone).
+import fs from "node:fs";
+import path from "node:path";
+import type { KnownFileState } from "../../workers/protocol.js";
+import { classifyPath } from "../file-kinds.js";
+import type { IgnoreRules } from "../ignore-rules.js";
+import type { PendingChange } from "./event-coalescer.js";
+import { hasSubfolders, walkFolder } from "./tree-walk.js";
+
+/** Files whose change can alter the project layout (tsconfig paths, workspace packages). */
+export const LAYOUT_FILE = /^(tsconfig(\.[^/]*)?\.json|jsconfig\.json|package\.json)$/;
+
+export interface PlanContext {
+  root: string;
+  rules: IgnoreRules;
+  binaryExtensions: ReadonlySet<string>;
+  known: ReadonlyMap<string, KnownFileState>;
+  /** Called before folders are walked with the new ones that hold subfolders the OS watcher cannot see yet. */
+  watchFolders?: (rels: string[]) => Promise<void>;
+}
+
+export interface BatchPlan {
+  /** Re-read and re-hash: the events name them. */
+  check: Set<string>;
+  /** Found by a folder sweep: re-read only when size or mtime differ from the index. */
+  sweep: Set<string>;
+  /** Indexed paths to drop without reading them. */
+  drop: Map<string, "deleted" | "ignored">;
+  layoutTouched: boolean;
+  gitignoreChanged: boolean;
+  /** Folders that appeared with subfolders and got a subscription of their own. */
+  watchedFolders: string[];
+  /** Some path of the batch is gone: subscriptions of vanished folders can be dropped. */
+  somethingGone: boolean;
+}
+
+const dirOf = (p: string) => {
+  const i = p.lastIndexOf("/");
+  return i === -1 ? "" : p.slice(0, i);
+};
+
+function lstat(abs: string): fs.Stats | null {
+  try {
+    return fs.lstatSync(abs);
+  } catch {
+    return null;
+  }
+}
+
+/** Indexed paths under any of the folders, in one pass over the index. */
+function knownUnder(known: ReadonlyMap<string, KnownFileState>, folders: ReadonlySet<string>): string[] {
+  if (folders.has("")) return [...known.keys()];
+  const out: string[] = [];
+  for (const p of known.keys()) {
+    for (let i = p.indexOf("/"); i !== -1; i = p.indexOf("/", i + 1)) {
+      if (folders.has(p.slice(0, i))) {
+        out.push(p);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+export async function planBatch(ctx: PlanContext, changes: ReadonlyMap<string, PendingChange>): Promise<BatchPlan> {
+  const { rules, known } = ctx;
+  const plan: BatchPlan = { check: new Set(), sweep: new Set(), drop: new Map(), layoutTouched: false, gitignoreChanged: false, watchedFolders: [], somethingGone: false };
+  const sweepFolders = new Set<string>();
+  const goneFolders = new Set<string>();
+  // .gitignore first: every other path of the batch is judged by the current rules.
+  for (const p of changes.keys()) {
+    if (path.posix.basename(p) !== ".gitignore") continue;
+    rules.invalidate(dirOf(p));
+    sweepFolders.add(dirOf(p));
+    plan.gitignoreChanged = true;
+  }
+  for (const [p, change] of changes) {
+    const base = path.posix.basename(p);
+    if (base === ".gitignore") continue;
+    if (LAYOUT_FILE.test(base)) plan.layoutTouched = true;
+    if (known.has(p)) {
+      if (rules.isIgnored(p, false)) plan.drop.set(p, "ignored");
+      else plan.check.add(p);
+      continue;
+    }
+    if (classifyPath(p, ctx.binaryExtensions) !== "unsupported") {
+      if (!rules.isIgnored(p, false)) plan.check.add(p);
+      continue;
+    }
+    // Not indexed and not an indexable name: a folder, a symlink, or a file the index never holds.
+    const st = lstat(path.join(ctx.root, p));
+    if (!st) {
+      goneFolders.add(p);
+      plan.somethingGone = true;
+    }
+    else if (st.isSymbolicLink()) {
+      if (!rules.isIgnored(p, false)) plan.check.add(p);
+    } else if (st.isDirectory() && !rules.isIgnored(p, true)) {
+      sweepFolders.add(p);
+      if (change.kind !== "delete" && hasSubfolders(ctx.root, p, rules)) plan.watchedFolders.push(p);
+    }
+  }
+  if (plan.watchedFolders.length && ctx.watchFolders) {
+    // Watched before they are listed, so nothing written into their subfolders from now on is missed.
+    await ctx.watchFolders(plan.watchedFolders);
+  }
+  for (const p of knownUnder(known, goneFolders)) if (!plan.drop.has(p)) plan.check.add(p);
+  if (sweepFolders.size) {
+    const found = new Set<string>();
+    for (const folder of sweepFolders) for (const p of await walkFolder(ctx.root, folder, rules, ctx.binaryExtensions)) found.add(p);
+    for (const p of found) if (!plan.check.has(p)) plan.sweep.add(p);
+    for (const p of knownUnder(known, sweepFolders)) {
+      if (found.has(p) || plan.drop.has(p)) continue;
+      // Indexed, but the sweep left it out: ignored now if it is still there, else let a read confirm it is gone.
+      if (rules.isIgnored(p, false) && lstat(path.join(ctx.root, p))) {
+        plan.drop.set(p, "ignored");
+        plan.check.delete(p);
+      } else plan.check.add(p);
+    }
+  }
+  return plan;
+}

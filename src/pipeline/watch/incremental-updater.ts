@@ -1,0 +1,191 @@
+// One batch of the live index: plan the paths, let the worker pool re-hash them (and re-parse only what
+// changed), queue the per-file writes, then update the in-memory graph and queue the graph's delta.
+// Work is proportional to the changed files and their direct neighbours; only a changed project layout
+// (tsconfig paths, workspace packages) rebuilds the whole graph, from the facts held in memory.
+import type { IndexedRecord, IndexTask, KnownFileState } from "../../workers/protocol.js";
+import { FILES_PER_TASK } from "../index-pipeline.js";
+import type { RecordBatch } from "../index-store-port.js";
+import type { IgnoreRules } from "../ignore-rules.js";
+import { internalSpecifierMatchers, loadProjectLayout, type ProjectLayout } from "../graph/project-layout.js";
+import type { IndexWorkerPool } from "../worker-pool.js";
+import { planBatch, type BatchPlan } from "./batch-plan.js";
+import type { PendingChange } from "./event-coalescer.js";
+import { GraphState, type FactsRecord, type GraphChange } from "./graph-state.js";
+import { layoutFingerprint, specifierMatcher } from "./layout-diff.js";
+import { applyRecord, pairRenames, type FileUpdate } from "./record-outcome.js";
+import type { WatchStorePort } from "./watch-store-port.js";
+import type { WriteQueue } from "./write-queue.js";
+
+export interface UpdaterOptions {
+  root: string;
+  rules: IgnoreRules;
+  pool: IndexWorkerPool;
+  binaryExtensions: string[];
+  store: WatchStorePort;
+  writes: WriteQueue;
+  watchFolders?: (rels: string[]) => Promise<void>;
+  /** After a batch in which something vanished: lets the OS watcher drop subscriptions of gone folders. */
+  pruneWatch?: () => Promise<void>;
+}
+
+export interface BatchResult {
+  updates: FileUpdate[];
+  /** Paths read by the workers. */
+  checked: number;
+  parsed: number;
+  removed: number;
+  /** Files whose imports were resolved again. */
+  resolved: number;
+  graphRebuilt: boolean;
+  gitignoreChanged: boolean;
+  /** Files to re-parse in a follow-up batch: the layout change made their imports internal or external. */
+  reparse: string[];
+  /** Main-thread time plus the wait for the pool, before the writes land (ms). */
+  workMs: number;
+  /** Paths of worker tasks that failed: nothing was applied for them; retry them. */
+  failed: string[];
+  taskError?: unknown;
+}
+
+/** Loads what the index holds (stats and graph facts) and builds the in-memory graph from it. */
+export async function loadIndexState(root: string, store: WatchStorePort): Promise<{ known: Map<string, KnownFileState>; graph: GraphState }> {
+  const known = await store.loadKnownStats();
+  const records = new Map<string, FactsRecord>();
+  for await (const rows of store.scanFacts()) {
+    for (const [p, json] of rows) {
+      if (!known.has(p)) continue;
+      try {
+        records.set(p, JSON.parse(json) as FactsRecord);
+      } catch {
+        // A damaged record costs this file its edges until it changes again.
+      }
+    }
+  }
+  const graph = await GraphState.build(records, loadProjectLayout(root, known.keys()));
+  return { known, graph };
+}
+
+export class IncrementalUpdater {
+  private readonly binarySet: ReadonlySet<string>;
+  private internalSpecifiers: NonNullable<IndexTask["internalSpecifiers"]>;
+
+  constructor(
+    private readonly opts: UpdaterOptions,
+    readonly known: Map<string, KnownFileState>,
+    readonly graph: GraphState,
+  ) {
+    this.binarySet = new Set(opts.binaryExtensions);
+    this.internalSpecifiers = internalSpecifierMatchers(graph.projectLayout);
+  }
+
+  async runBatch(changes: ReadonlyMap<string, PendingChange>, reparse: ReadonlySet<string> = new Set()): Promise<BatchResult> {
+    const started = performance.now();
+    const { root, rules } = this.opts;
+    const plan = await planBatch({ root, rules, binaryExtensions: this.binarySet, known: this.known, watchFolders: this.opts.watchFolders }, changes);
+    const result: BatchResult = { updates: [], checked: 0, parsed: 0, removed: 0, resolved: 0, graphRebuilt: false, gitignoreChanged: plan.gitignoreChanged, reparse: [], workMs: 0, failed: [] };
+    const graphChanges: GraphChange[] = [];
+    const sinceOf = (p: string) => changes.get(p)?.since ?? started;
+
+    const drops: RecordBatch = { files: [], ast: [], stat: [], facts: [], remove: [] };
+    for (const [p, why] of plan.drop) {
+      const prev = this.known.get(p);
+      if (!prev) continue;
+      drops.remove.push(p);
+      this.known.delete(p);
+      if (this.graph.has(p)) graphChanges.push({ path: p, record: null });
+      result.updates.push({ type: why, path: p, hash: null, previousHash: prev.hash, since: sinceOf(p) });
+    }
+    result.removed += drops.remove.length;
+    if (drops.remove.length) this.write("removing files", drops);
+
+    // Each task's records are applied as it returns; a task that failed (a crashed worker) changes
+    // nothing, and its paths go back to the caller to be retried.
+    const settled = await Promise.allSettled(
+      this.tasks(plan, reparse).map(async (task) => {
+        try {
+          const out = await this.opts.pool.run(task);
+          const batch: RecordBatch = { files: [], ast: [], stat: [], facts: [], remove: [] };
+          for (const r of out.records) this.apply(r, batch, graphChanges, result, reparse.has(r.path), sinceOf(r.path));
+          if (batch.files.length || batch.stat.length || batch.remove.length) this.write("writing changed files", batch);
+        } catch (err) {
+          result.failed.push(...task.paths);
+          throw err;
+        }
+      }),
+    );
+    for (const s of settled) if (s.status === "rejected") result.taskError ??= s.reason;
+    result.checked = plan.check.size + plan.sweep.size + reparse.size;
+
+    const delta = this.graph.apply(graphChanges);
+    result.resolved = delta.resolved;
+    // A new layout rewrites the whole graph; the delta would be overwritten at once, so it is not sent.
+    if (!(plan.layoutTouched && (await this.reloadLayout(result)))) {
+      if (delta.meta.length || delta.setFields.length || delta.deleteFields.length) {
+        this.opts.writes.push({ label: "updating the dependency graph", run: () => this.opts.store.writeGraphDelta(delta.meta, delta.setFields, delta.deleteFields) });
+      }
+    }
+    result.updates = pairRenames(result.updates);
+    if (plan.somethingGone) await this.opts.pruneWatch?.();
+    result.workMs = performance.now() - started;
+    return result;
+  }
+
+  private write(label: string, batch: RecordBatch): void {
+    this.opts.writes.push({ label, run: () => this.opts.store.writeRecords(batch) });
+  }
+
+  private apply(r: IndexedRecord, batch: RecordBatch, graphChanges: GraphChange[], result: BatchResult, reparse: boolean, since: number): void {
+    const prev = this.known.get(r.path);
+    const outcome = applyRecord(r, prev, this.graph.has(r.path), batch);
+    if (outcome.known) this.known.set(r.path, outcome.known);
+    else if (outcome.removed) this.known.delete(r.path);
+    if (outcome.graph !== undefined) graphChanges.push({ path: r.path, record: outcome.graph });
+    if (outcome.parsed) result.parsed++;
+    if (outcome.removed) result.removed++;
+    // A forced re-parse of identical content is bookkeeping, not a change anyone made.
+    if (outcome.update && !(reparse && outcome.update.hash === prev?.hash)) result.updates.push({ ...outcome.update, since });
+  }
+
+  /** Groups of ~FILES_PER_TASK paths: a branch switch of thousands of files is a few dozen tasks. */
+  private tasks(plan: BatchPlan, reparse: ReadonlySet<string>): IndexTask[] {
+    const entries: [string, KnownFileState | undefined][] = [];
+    for (const p of plan.check) {
+      const k = this.known.get(p);
+      // The event says it changed: skip the size/mtime shortcut and compare hashes.
+      entries.push([p, k && { size: -1, mtimeMs: -1, hash: k.hash }]);
+    }
+    for (const p of plan.sweep) entries.push([p, this.known.get(p)]);
+    for (const p of reparse) if (!plan.check.has(p) && !plan.sweep.has(p)) entries.push([p, undefined]);
+    const tasks: IndexTask[] = [];
+    for (let i = 0; i < entries.length; i += FILES_PER_TASK) {
+      const group = entries.slice(i, i + FILES_PER_TASK);
+      const known: Record<string, KnownFileState> = {};
+      for (const [p, k] of group) if (k && !reparse.has(p)) known[p] = k;
+      tasks.push({
+        root: this.opts.root,
+        paths: group.map(([p]) => p),
+        known,
+        binaryExtensions: this.opts.binaryExtensions,
+        mode: "index",
+        internalSpecifiers: this.internalSpecifiers,
+      });
+    }
+    return tasks;
+  }
+
+  /** tsconfig/package.json changed: when the layout really differs, re-resolve every import. */
+  private async reloadLayout(result: BatchResult): Promise<boolean> {
+    const before = this.graph.projectLayout;
+    const layout: ProjectLayout = loadProjectLayout(this.opts.root, this.known.keys());
+    if (layoutFingerprint(layout) === layoutFingerprint(before)) return false;
+    const { meta, indexFields } = await this.graph.rebuild(layout);
+    this.opts.writes.push({ label: "rebuilding the dependency graph", run: () => this.opts.store.writeGraph(meta, indexFields, true) });
+    result.graphRebuilt = true;
+    const wasInternal = specifierMatcher(this.internalSpecifiers);
+    this.internalSpecifiers = internalSpecifierMatchers(layout);
+    const isInternal = specifierMatcher(this.internalSpecifiers);
+    // The stored ASTs type imports internal/external by the layout: re-parse the files where that flips.
+    result.reparse = this.graph.filesImporting((spec) => !spec.startsWith(".") && wasInternal(spec) !== isInternal(spec));
+    return true;
+  }
+}

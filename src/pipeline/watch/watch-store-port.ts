@@ -1,0 +1,10 @@
+// What the live index needs from storage on top of the index pipeline's port: incremental graph writes
+// (set some index fields, delete others) and a way to reconnect after Redis went away.
+import type { IndexStorePort } from "../index-store-port.js";
+
+export interface WatchStorePort extends IndexStorePort {
+  /** One transaction: HSET meta entries, HSET index fields, HDEL index fields. */
+  writeGraphDelta(meta: [string, string][], setFields: [string, string][], deleteFields: string[]): Promise<void>;
+  /** Re-opens a connection that gave up retrying; resolves once Redis answers again. */
+  reconnect(): Promise<void>;
+}
