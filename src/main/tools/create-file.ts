@@ -1,0 +1,64 @@
+// create_file: writes a new text file (parent folders included) after the user confirms. It never
+// replaces a file: an existing path is edit_lines' job, so nothing the model has not read is overwritten.
+// No prior read is needed (there is nothing to read); if the file appears meanwhile, the write fails.
+import fs from "node:fs";
+import { z } from "zod";
+import { defineTool } from "./define-tool.js";
+import { confirmAndWrite, resolveWriteTarget, showLines } from "./edit-support.js";
+import { looksLineNumbered, textLines } from "./edit-text.js";
+
+/** How much of the user's version of a new file the model is shown. */
+const SHOWN_NEW_FILE_LINES = 200;
+
+export const createFile = defineTool({
+  name: "create_file",
+  category: "edit",
+  description:
+    "Create a new file with the given content (missing folders are created); the user confirms. Fails if the file exists: change existing files with edit_lines. A final newline is added when content lacks one.",
+  parameters: z
+    .object({
+      path: z.string().min(1).describe("New file path relative to the project root"),
+      content: z.string().describe("The whole file content"),
+      description: z.string().optional().describe("Why: shown to the user with the diff"),
+    })
+    .strict(),
+  requiresConfirmation: true,
+  title: (a) => `create_file ${a.path}`,
+  async execute(args, ctx) {
+    const target = resolveWriteTarget(ctx.root, args.path);
+    if ("ok" in target) return target;
+    let existing: fs.Stats | null = null;
+    try {
+      existing = fs.lstatSync(target.abs);
+    } catch {
+      // Does not exist: the normal case.
+    }
+    if (existing) {
+      return {
+        ok: false,
+        code: "CONFLICT",
+        message: existing.isDirectory()
+          ? `${target.rel} is a folder; choose a file path inside it`
+          : `${target.rel} already exists; to change it, read it with get_lines and use edit_lines`,
+      };
+    }
+    const lines = textLines(args.content);
+    if (looksLineNumbered(lines)) {
+      return { ok: false, code: "INVALID_ARGS", message: "content starts every line with a line number (`12│ `) copied from get_lines; send only the code" };
+    }
+    const content = args.content === "" || /\n$/.test(args.content) ? args.content : `${args.content}${args.content.includes("\r\n") ? "\r\n" : "\n"}`;
+
+    const applied = await confirmAndWrite(ctx, { tool: "create_file", target, before: null, after: content, description: args.description });
+    if (!applied.ok) return applied;
+    const written = applied.afterLines ?? [];
+    const count = args.content === "" && !applied.userEdited ? 0 : written.length;
+    const headline = `created ${target.rel} (${count} line${count === 1 ? "" : "s"})`;
+    if (!applied.userEdited) return { ok: true, llm: headline, data: { path: target.rel, lines: count }, display: { summary: `+${count}` } };
+    return {
+      ok: true,
+      llm: `${headline}. The user edited the content before creating it; it reads:\n${showLines(written, 1, SHOWN_NEW_FILE_LINES)}`,
+      data: { path: target.rel, lines: count, userEdited: true },
+      display: { summary: `+${count} (edited by the user)` },
+    };
+  },
+});

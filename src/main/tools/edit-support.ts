@@ -1,0 +1,256 @@
+// What edit_lines, create_file and delete_file share: the write path's checks, the stale-read conflict,
+// the confirmation, and the one order every write follows — undo entry persisted, write registered as
+// ipuaro's own, atomic write, Redis refreshed, ledger and taint updated.
+import fs from "node:fs";
+import fsp from "node:fs/promises";
+import path from "node:path";
+import { hashContent } from "../../pipeline/watch/content-hash.js";
+import { AtomicWriteError, deleteFileAtomic, writeFileAtomic } from "../fs/atomic-write.js";
+import { isTaintingWrite } from "../security/index.js";
+import { changedRegion, dominantEol, inFileEols, splitWithEols, textLines, unifiedDiff, type LineRange } from "./edit-text.js";
+import { forgetRead, rememberRead, seenLines } from "./read-snapshots.js";
+import { numberLines, toolPath } from "./tool-paths.js";
+import type { ConflictDecision, EditRecord, ToolContext, ToolOutcome } from "./tool-types.js";
+
+export type ToolFailure = Extract<ToolOutcome, { ok: false }>;
+
+export interface WriteTarget {
+  rel: string;
+  abs: string;
+}
+
+const BOM = "\uFEFF";
+/** Lines shown around an edit in the result and in a conflict. */
+export const RESULT_CONTEXT_LINES = 3;
+export const CONFLICT_CONTEXT_LINES = 5;
+/** A long edited region is shown by its head and tail. */
+const MAX_SHOWN_LINES = 80;
+
+function fail(code: ToolFailure["code"], message: string): ToolFailure {
+  return { ok: false, code, message };
+}
+
+function errno(error: unknown): string | undefined {
+  return (error as NodeJS.ErrnoException | undefined)?.code;
+}
+
+/**
+ * A path the model wants to write: inside the root, not git's or ipuaro's, and reached without any
+ * symlink — through one, the write would land under a name the index does not know it by.
+ */
+export function resolveWriteTarget(root: string, input: string): WriteTarget | ToolFailure {
+  const p = toolPath(root, input, { forWrite: true });
+  if (!p.ok) return p;
+  if (p.rel === ".") return fail("PATH_INVALID", "the path is the project root; give a file path");
+  let link: string | null = null;
+  try {
+    if (fs.lstatSync(p.abs).isSymbolicLink()) link = fs.readlinkSync(p.abs);
+  } catch {
+    // Missing: fine for create_file; the tools check existence themselves.
+  }
+  const realRel = path.relative(fs.realpathSync.native(root), p.real).split(path.sep).join("/");
+  if (link !== null) {
+    return fail("NOT_TEXT", `${p.rel} is a symlink to ${link}; ipuaro does not write through symlinks${realRel !== p.rel ? `; edit ${realRel} instead` : ""}`);
+  }
+  if (realRel !== p.rel) return fail("PATH_INVALID", `${p.rel} goes through a symlinked folder; use the real path ${realRel}`);
+  return { rel: p.rel, abs: p.abs };
+}
+
+/** A text file as it is on disk now. `text` has no BOM; `bom` says whether to write one back. */
+export interface DiskText {
+  hash: string;
+  bom: boolean;
+  text: string;
+  lines: string[];
+}
+
+/** Reads the target as UTF-8 text; binary, non-UTF-8, folders and missing files are failures. */
+export async function readDiskText(target: WriteTarget): Promise<DiskText | ToolFailure> {
+  let bytes: Buffer;
+  try {
+    const st = await fsp.lstat(target.abs);
+    if (st.isDirectory()) return fail("NOT_TEXT", `${target.rel} is a folder, not a file`);
+    if (!st.isFile()) return fail("NOT_TEXT", `${target.rel} is not a regular file`);
+    bytes = await fsp.readFile(target.abs);
+  } catch (error) {
+    if (errno(error) === "ENOENT" || errno(error) === "ENOTDIR") {
+      return fail("FILE_NOT_FOUND", `${target.rel} does not exist. Use get_structure to see the files, or create_file to make it.`);
+    }
+    throw error;
+  }
+  if (bytes.includes(0)) return fail("NOT_TEXT", `${target.rel} is a binary file (${bytes.length} bytes); ipuaro edits text files only`);
+  let decoded: string;
+  try {
+    decoded = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    return fail("NOT_TEXT", `${target.rel} is not UTF-8 text; ipuaro edits UTF-8 files only`);
+  }
+  const bom = decoded.startsWith(BOM);
+  const text = bom ? decoded.slice(1) : decoded;
+  return { hash: await hashContent(bytes), bom, text, lines: textLines(text) };
+}
+
+/** Hash of the target's current bytes; null when it is gone. */
+async function diskHash(abs: string): Promise<string | null> {
+  try {
+    return await hashContent(await fsp.readFile(abs));
+  } catch (error) {
+    if (errno(error) === "ENOENT" || errno(error) === "ENOTDIR") return null;
+    throw error;
+  }
+}
+
+/** The lines the model read at `hash`: the session's snapshot, else the Redis copy if it still is that version. */
+async function linesSeenAt(ctx: ToolContext, rel: string, hash: string): Promise<readonly string[] | null> {
+  const kept = seenLines(ctx.session, rel, hash);
+  if (kept) return kept;
+  const stored = await ctx.store.getFile(rel);
+  return stored?.kind === "text" && stored.hash === hash ? stored.lines : null;
+}
+
+export interface StaleRead {
+  decision: ConflictDecision;
+  /** What the model read, when ipuaro still has it (to move its line range). */
+  seen: readonly string[] | null;
+}
+
+/**
+ * The file changed since the model read it: the user sees what changed (seen → disk) and chooses to
+ * apply anyway, skip the edit, or have the model redo it against the current lines.
+ */
+export async function askAboutStaleRead(ctx: ToolContext, target: WriteTarget, seenHash: string, current: DiskText): Promise<StaleRead> {
+  const seen = await linesSeenAt(ctx, target.rel, seenHash);
+  const diff = seen
+    ? unifiedDiff(target.rel, seen, current.lines, { old: "as the model read it", new: "on disk now" })
+    : `${target.rel} changed on disk since the model read it (its copy of what the model saw is no longer kept).`;
+  const decision = await ctx.ports.resolveConflict({ path: target.rel, diff });
+  return { decision, seen };
+}
+
+export function skippedAfterConflict(rel: string): ToolFailure {
+  return fail(
+    "REJECTED",
+    `${rel} changed on disk since you read it (someone else edited it) and the user chose to skip your change; nothing was written. Read the file again before changing it.`,
+  );
+}
+
+/** Numbered lines `from`..`to` of `lines` (clamped), with the long middle of a big region left out. */
+export function showLines(lines: readonly string[], from: number, to: number): string {
+  const first = Math.max(1, from);
+  const last = Math.min(lines.length, to);
+  if (last < first) return "";
+  if (last - first + 1 <= MAX_SHOWN_LINES) return numberLines(lines.slice(first - 1, last), first);
+  const headEnd = first + MAX_SHOWN_LINES - 21;
+  const tailStart = last - 19;
+  return `${numberLines(lines.slice(first - 1, headEnd), first)}\n   … (lines ${headEnd + 1}-${tailStart - 1} not shown)\n${numberLines(lines.slice(tailStart - 1, last), tailStart)}`;
+}
+
+/**
+ * The model's edit cannot be placed on the current file: it is shown the current lines around the
+ * range (and the ledger moves to the current version, since it now has them).
+ */
+export function regenerateConflict(ctx: ToolContext, rel: string, current: DiskText, around: LineRange, why: string): ToolFailure {
+  rememberRead(ctx.session, rel, current.hash, current.lines);
+  const from = Math.max(1, Math.min(around.start, around.end) - CONFLICT_CONTEXT_LINES);
+  const to = Math.min(current.lines.length, Math.max(around.start, around.end) + CONFLICT_CONTEXT_LINES);
+  const shown = showLines(current.lines, from, to);
+  return fail(
+    "CONFLICT",
+    `${why}; nothing was written. Current lines ${from}-${to} of ${rel} (${current.lines.length} lines):\n${shown}\nRedo your edit against these lines.`,
+  );
+}
+
+/** One change ready for confirmation: the file before (null = new) and after (null = delete), without BOM. */
+export interface PlannedChange {
+  tool: string;
+  target: WriteTarget;
+  before: DiskText | null;
+  after: string | null;
+  description?: string;
+  /** Old lines the edit replaces (edit_lines), for the dialog header. */
+  range?: LineRange;
+}
+
+export type AppliedChange =
+  | { ok: true; userEdited: boolean; afterLines: string[] | null; text: string | null }
+  | ToolFailure;
+
+/** The undo stack's lines: `split("\n")` of the exact text, so `join("\n")` restores the bytes (CR and BOM kept). */
+function undoLines(text: string | null, bom: boolean): string[] | null {
+  return text === null ? null : `${bom ? BOM : ""}${text}`.split("\n");
+}
+
+/** Confirmation, then the write in its fixed order. Returns what ended up on disk. */
+export async function confirmAndWrite(ctx: ToolContext, change: PlannedChange): Promise<AppliedChange> {
+  const { rel, abs } = change.target;
+  const beforeLines = change.before?.lines ?? null;
+  const afterLines = change.after === null ? null : textLines(change.after);
+  if (ctx.signal?.aborted) return fail("CANCELLED", `cancelled before the change to ${rel} was shown; nothing was written`);
+  const decision = await ctx.ports.confirmEdit({
+    tool: change.tool,
+    path: rel,
+    diff: unifiedDiff(rel, beforeLines, afterLines),
+    ...(change.description ? { description: change.description } : {}),
+    ...(change.range ? { range: change.range } : {}),
+    newContent: change.after,
+  });
+  if (decision.action === "reject") {
+    return fail(
+      "REJECTED",
+      `The user rejected your change to ${rel}${decision.reason ? `: ${decision.reason}` : ""}. Nothing was written. Do not repeat the same change; ask the user or take another approach.`,
+    );
+  }
+  let text = change.after;
+  const userEdited = decision.action === "apply-edited";
+  if (decision.action === "apply-edited") {
+    text = inFileEols(decision.content, change.before ? dominantEol(splitWithEols(change.before.text).eols) : "\n");
+    if (text.startsWith(BOM)) text = text.slice(1);
+    if (change.before && text === change.before.text) {
+      return fail("REJECTED", `The user edited your change back to the original; ${rel} was not changed. Do not repeat the same change.`);
+    }
+  }
+  if (ctx.signal?.aborted) return fail("CANCELLED", `cancelled before writing ${rel}; nothing was written`);
+
+  // The user may take a while to decide: the disk must still be what the change was built on.
+  if ((await diskHash(abs)) !== (change.before?.hash ?? null)) {
+    return fail("CONFLICT", `${rel} changed on disk while the change waited for confirmation; nothing was written. Read the file again and redo the change.`);
+  }
+  const bom = change.before?.bom ?? false;
+  const bytes = text === null ? null : Buffer.from(`${bom ? BOM : ""}${text}`, "utf8");
+  const newHash = bytes ? await hashContent(bytes) : null;
+  const record: EditRecord = {
+    filePath: rel,
+    previousContent: undoLines(change.before?.text ?? null, bom),
+    newContent: undoLines(text, bom),
+    description: change.description ?? defaultDescription(change.tool, rel, change.range),
+    tool: change.tool,
+  };
+  await ctx.services.recordEdit(record);
+  ctx.services.registerOwnWrite(rel, newHash);
+  try {
+    if (bytes === null) await deleteFileAtomic(abs);
+    else await writeFileAtomic(abs, bytes, { exclusive: change.before === null, createParents: change.before === null });
+  } catch (error) {
+    if (!(error instanceof AtomicWriteError)) throw error;
+    if (error.reason === "EXISTS") return fail("CONFLICT", `${rel} appeared on disk while the change waited; nothing was written. Read it and use edit_lines.`);
+    return fail("INTERNAL", `could not ${bytes === null ? "delete" : "write"} ${rel} (${error.message}); the file was left unchanged`);
+  }
+  await ctx.services.refreshIndex([rel]);
+  const finalLines = text === null ? null : textLines(text);
+  if (text === null || newHash === null) forgetRead(ctx.session, rel);
+  else rememberRead(ctx.session, rel, newHash, finalLines!);
+  if (isTaintingWrite(rel)) ctx.session.taintedFiles.add(rel);
+  return { ok: true, userEdited, afterLines: finalLines, text };
+}
+
+function defaultDescription(tool: string, rel: string, range?: LineRange): string {
+  return range ? `${tool} ${rel} ${range.start}-${range.end}` : `${tool} ${rel}`;
+}
+
+/** The user's own version was written: the model is told where the file now differs from before. */
+export function describeUserEdit(rel: string, before: readonly string[], after: readonly string[]): string {
+  const r = changedRegion(before, after);
+  const from = Math.max(1, r.newStart - RESULT_CONTEXT_LINES);
+  const to = Math.min(after.length, Math.max(r.newEnd, r.newStart) + RESULT_CONTEXT_LINES);
+  return `The user edited your change before applying it. ${rel} now has ${after.length} lines; lines ${from}-${to} read:\n${showLines(after, from, to)}`;
+}
