@@ -3,6 +3,7 @@
 import { createRequire } from "node:module";
 import { Command, CommanderError } from "commander";
 import { FatalError, IpuaroError } from "../errors.js";
+import { registerCheckCommand } from "./commands/check-command.js";
 import { registerIndexCommand } from "./commands/index-command.js";
 import { registerRunCommand } from "./commands/run-command.js";
 import { registerToolCommand } from "./commands/tool-command.js";
@@ -20,6 +21,7 @@ export function buildProgram(): Command {
   registerIndexCommand(program);
   registerRunCommand(program);
   registerToolCommand(program);
+  registerCheckCommand(program);
   return program;
 }
 

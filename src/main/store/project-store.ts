@@ -74,7 +74,8 @@ const PER_FILE_PARTS = ["files", "ast", "meta", "stat", "facts"] as const;
 export class ProjectStore implements IndexStorePort {
   readonly name: string;
   readonly keys: ProjectKeys;
-  private readonly redis: Redis;
+  /** The connection; other modules of src/main/store (index queries, sessions) share it. */
+  readonly redis: Redis;
 
   constructor(opts: { redis: Redis; project: string }) {
     this.redis = opts.redis;

@@ -2,6 +2,8 @@
 import fs from "node:fs";
 import { z } from "zod";
 import { defineTool } from "./define-tool.js";
+import { hashContent } from "../../pipeline/watch/content-hash.js";
+import { rememberRead } from "./read-snapshots.js";
 import { numberLines, toolPath } from "./tool-paths.js";
 
 /** Lines returned in one call when no end is given; the model can page with start/end. */
@@ -36,6 +38,7 @@ export const getLines = defineTool({
     if (stored?.kind === "text") {
       lines = stored.lines;
       total = lines.length;
+      rememberRead(ctx.session, p.rel, stored.hash, lines); // edits compare the file against what the model saw
     } else {
       // Not in the index (e.g. README.md, an ignored file): read it from disk if it is text.
       let buf: Buffer;
@@ -52,6 +55,7 @@ export const getLines = defineTool({
       }
       if (lines.length > 1 && lines[lines.length - 1] === "") lines.pop();
       total = lines.length;
+      rememberRead(ctx.session, p.rel, await hashContent(buf), lines);
     }
     if (total === 0) return { ok: true, llm: `${p.rel} is empty (0 lines)`, display: { summary: "empty file" } };
     if (start > total) return { ok: false, code: "INVALID_ARGS", message: `${p.rel} has ${total} lines; start ${start} is past the end` };

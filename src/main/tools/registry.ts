@@ -1,11 +1,51 @@
-// The ordered list of tools the model may call. The system prompt, argument validation, `/help` and
-// `ipuaro tool` are all generated from it.
+// The ordered list of tools the model may call (seed 000, "Tools модели"). The system prompt, argument
+// validation, `/help` and `ipuaro tool` are all generated from it.
 import type { ToolDescriptor } from "../llm/system-prompt.js";
 import type { RegisteredTool } from "./define-tool.js";
+import { createFile } from "./create-file.js";
+import { deleteFile } from "./delete-file.js";
+import { editLines } from "./edit-lines.js";
+import { findDefinition } from "./find-definition.js";
+import { findReferences } from "./find-references.js";
+import { getClass } from "./get-class.js";
+import { getComplexity } from "./get-complexity.js";
+import { getDependencies } from "./get-dependencies.js";
+import { getDependents } from "./get-dependents.js";
+import { getFunction } from "./get-function.js";
 import { getLines } from "./get-lines.js";
 import { getStructure } from "./get-structure.js";
+import { getTodos } from "./get-todos.js";
+import { gitCommit } from "./git-commit.js";
+import { gitDiff } from "./git-diff.js";
+import { gitStatus } from "./git-status.js";
+import { runCommand } from "./run-command.js";
+import { runTests } from "./run-tests.js";
 
-export const TOOLS: readonly RegisteredTool[] = [getLines, getStructure];
+export const TOOLS: readonly RegisteredTool[] = [
+  // read
+  getLines,
+  getFunction,
+  getClass,
+  // edit
+  editLines,
+  createFile,
+  deleteFile,
+  // search
+  findDefinition,
+  findReferences,
+  getStructure,
+  // analysis
+  getDependencies,
+  getDependents,
+  getComplexity,
+  getTodos,
+  // git and run
+  gitStatus,
+  gitDiff,
+  gitCommit,
+  runCommand,
+  runTests,
+];
 
 export class ToolRegistry {
   private readonly byName: Map<string, RegisteredTool>;

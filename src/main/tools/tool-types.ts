@@ -60,10 +60,47 @@ export interface CommandProposal {
 }
 export type CommandDecision = "once" | "always" | "no";
 
-/** What a running tool may ask of the session around it (implemented by the orchestrator). */
+export interface ConflictProposal {
+  path: string;
+  /** What changed on disk since the model read the file (unified diff: what it saw → what is there). */
+  diff: string;
+}
+export type ConflictDecision = "apply" | "skip" | "regenerate";
+
+/** What a running tool may ask of the person around it (implemented by the orchestrator over the UI port). */
 export interface ToolPorts {
   confirmEdit(proposal: EditProposal): Promise<EditDecision>;
   confirmCommand(proposal: CommandProposal): Promise<CommandDecision>;
+  resolveConflict(proposal: ConflictProposal): Promise<ConflictDecision>;
+}
+
+/** One applied change, as the undo stack keeps it (seed 000 `UndoEntry`; null = the file did not exist). */
+export interface EditRecord {
+  filePath: string;
+  previousContent: string[] | null;
+  newContent: string[] | null;
+  description: string;
+  tool: string;
+}
+
+/** Per-session state tools read and update. */
+export interface ToolSessionState {
+  /** path → hash of the content the model last read through a tool: edits are checked against it. */
+  readonly readLedger: Map<string, string>;
+  /** Files whose edit makes commands that execute them untrusted for the rest of the session. */
+  readonly taintedFiles: Set<string>;
+  /** Programs the user answered "always" for (added to the user whitelist). */
+  readonly alwaysAllowed: Set<string>;
+}
+
+/** Services of the session around the tools. */
+export interface ToolServices {
+  /** Persists the undo entry; called BEFORE the file is written, so a crash never loses the way back. */
+  recordEdit(record: EditRecord): Promise<void>;
+  /** Brings Redis up to date for files ipuaro itself just wrote or deleted. */
+  refreshIndex(paths: string[]): Promise<void>;
+  /** Tells the watcher a write is ipuaro's own (hash of the new content; null for a delete). */
+  registerOwnWrite(path: string, hash: string | null): void;
 }
 
 export interface ToolContext {
@@ -71,7 +108,13 @@ export interface ToolContext {
   config: IpuaroConfig;
   store: ProjectStore;
   ports: ToolPorts;
+  session: ToolSessionState;
+  services: ToolServices;
   signal?: AbortSignal;
+}
+
+export function newToolSessionState(): ToolSessionState {
+  return { readLedger: new Map(), taintedFiles: new Set(), alwaysAllowed: new Set() };
 }
 
 export interface ToolSpec<S extends z.ZodObject> {

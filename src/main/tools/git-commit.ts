@@ -1,0 +1,92 @@
+// git_commit: commits the named files (staging them first) or what is already staged. The user is
+// asked every time, whatever auto-apply says: a commit is history. Hooks run (never --no-verify); it
+// never amends and never pushes.
+import { z } from "zod";
+import { shellJoin } from "../exec/shell-quote.js";
+import type { GitStatusSummary } from "../git/project-git.js";
+import { escapeForDisplay, findHiddenCharacter } from "../security/index.js";
+import { defineTool } from "./define-tool.js";
+import { listPaths, withProjectGit } from "./git-status.js";
+import { toolPath } from "./tool-paths.js";
+
+function changedPaths(s: GitStatusSummary): string[] {
+  const all = [...s.staged.flatMap((c) => (c.from ? [c.path, c.from] : [c.path])), ...s.modified, ...s.deleted, ...s.untracked, ...s.conflicted];
+  return [...new Set(all)];
+}
+
+function covers(pathspec: string, changed: string): boolean {
+  return pathspec === "." || changed === pathspec || changed.startsWith(`${pathspec.replace(/\/$/, "")}/`);
+}
+
+export const gitCommit = defineTool({
+  name: "git_commit",
+  category: "git",
+  description:
+    "Commit changes with a message. With files, those files are staged and exactly they are committed; without files, what is already staged is committed. The user confirms every commit. Git hooks run. Never amends, never pushes. Check git_status first.",
+  parameters: z
+    .object({
+      message: z.string().describe("Commit message: a short summary line, optionally a blank line and details"),
+      files: z.array(z.string().min(1)).optional().describe("Files or folders relative to the project root to stage and commit; omit to commit what is staged"),
+    })
+    .strict(),
+  requiresConfirmation: true,
+  title: (a) => `git_commit "${escapeForDisplay(a.message.split("\n", 1)[0] ?? "").slice(0, 60)}"${a.files?.length ? ` (${a.files.length} file${a.files.length === 1 ? "" : "s"})` : ""}`,
+  async execute(args, ctx) {
+    const message = args.message.trim();
+    if (message === "") return { ok: false, code: "INVALID_ARGS", message: "the commit message is empty; give a one-line summary of the change" };
+    const hidden = findHiddenCharacter(message);
+    if (hidden) return { ok: false, code: "INVALID_ARGS", message: `the commit message contains the control or invisible character \`${hidden.escaped}\`; use plain text` };
+
+    const files: string[] = [];
+    for (const input of args.files ?? []) {
+      const p = toolPath(ctx.root, input, { mustExist: false });
+      if (!p.ok) return p;
+      if (!files.includes(p.rel)) files.push(p.rel);
+    }
+
+    return withProjectGit(ctx, async (git) => {
+      const status = await git.status();
+      const changed = changedPaths(status);
+      let committing: string[];
+      if (files.length > 0) {
+        const unchanged = files.filter((f) => !changed.some((c) => covers(f, c)));
+        if (unchanged.length > 0) {
+          const hint = changed.length ? `changed files: ${listPaths(changed, 20)}` : "the working tree is clean";
+          return { ok: false, code: "NOT_FOUND", message: `nothing to commit for ${unchanged.join(", ")}: no changes there (${hint})` };
+        }
+        committing = changed.filter((c) => files.some((f) => covers(f, c)));
+      } else {
+        if (status.staged.length === 0) {
+          const hint = changed.length
+            ? `pass files to stage and commit them; changed files: ${listPaths(changed, 20)}`
+            : "the working tree is clean: there is nothing to commit";
+          return { ok: false, code: "NOT_FOUND", message: `nothing is staged; ${hint}` };
+        }
+        committing = status.staged.map((c) => c.path);
+      }
+
+      const commitArgv = ["git", "commit", "-m", message, ...(files.length ? ["--", ...files] : [])];
+      const command = files.length ? `${shellJoin(["git", "add", "--", ...files])} && ${shellJoin(commitArgv)}` : shellJoin(commitArgv);
+      const tainted = [...ctx.session.taintedFiles];
+      const reason = [
+        `commit ${committing.length} file${committing.length === 1 ? "" : "s"} to ${status.branch ?? "HEAD"}: ${listPaths(committing, 10)}`,
+        "git hooks will run",
+        ...(tainted.length ? [`this session changed ${listPaths(tainted, 5)}`] : []),
+      ].join("; ");
+      const decision = await ctx.ports.confirmCommand({ command: escapeForDisplay(command), reason });
+      if (decision === "no") return { ok: false, code: "REJECTED", message: "the user declined the commit; nothing was staged or committed" };
+
+      const result = await git.commit(message, files);
+      const insertions = result.files.reduce((n, f) => n + f.insertions, 0);
+      const deletions = result.files.reduce((n, f) => n + f.deletions, 0);
+      const short = result.hash.slice(0, 10);
+      const fileLines = result.files.map((f) => (f.binary ? `  ${f.path} (binary)` : `  ${f.path} +${f.insertions} -${f.deletions}`));
+      return {
+        ok: true,
+        llm: [`committed ${short} on ${result.branch ?? "detached HEAD"}: ${result.subject}`, `${result.files.length} file${result.files.length === 1 ? "" : "s"}, +${insertions} -${deletions}`, ...fileLines].join("\n"),
+        data: result,
+        display: { summary: `${short} ${result.subject}` },
+      };
+    });
+  },
+});

@@ -1,0 +1,116 @@
+// run_tests: runs the project's tests with its own runner (detected from package.json) and a
+// machine-readable reporter, then returns counts and each failure with file:line and its message.
+// The command it builds is judged and run exactly like run_command's (policy, process group, timeout).
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { z } from "zod";
+import { cleanTerminalOutput, headAndTail } from "../exec/output-text.js";
+import { escapeForDisplay } from "../security/index.js";
+import { defineTool } from "./define-tool.js";
+import { approveCommand, exitDescription, formatDuration, interruptedOutcome, runApprovedCommand } from "./run-command.js";
+import { buildTestCommand, detectTestRunner, type TestRunnerKind } from "./test-runners/detect-runner.js";
+import { parseJestLikeReport, parseMochaReport, parseTapReport, parseTextSummary, type TestSummary } from "./test-runners/report-parsers.js";
+import { toolPath } from "./tool-paths.js";
+
+/** Failures listed in full; the rest are counted. */
+export const MAX_FAILURES_LISTED = 25;
+/** Output tail shown when there is no report, or the run failed without a failing test. */
+export const TEST_OUTPUT_TAIL = 4_000;
+
+function readReport(kind: TestRunnerKind, output: string, reportFile: string, root: string): TestSummary | null {
+  if (kind === "vitest" || kind === "jest") {
+    let text: string;
+    try {
+      text = fs.readFileSync(reportFile, "utf8");
+    } catch {
+      return null;
+    }
+    return parseJestLikeReport(text, root);
+  }
+  if (kind === "mocha") return parseMochaReport(output, root);
+  if (kind === "node") return parseTapReport(output, root);
+  return null;
+}
+
+function countsLine(s: TestSummary): string {
+  const parts = [`${s.failed} failed`, `${s.passed} passed`];
+  if (s.skipped) parts.push(`${s.skipped} skipped`);
+  if (s.todo) parts.push(`${s.todo} todo`);
+  if (s.failedFiles) parts.push(`${s.failedFiles} file${s.failedFiles === 1 ? "" : "s"} failed to run`);
+  return parts.join(", ");
+}
+
+function formatFailures(s: TestSummary): string[] {
+  const lines: string[] = [];
+  for (const f of s.failures.slice(0, MAX_FAILURES_LISTED)) {
+    const where = f.file ? `${f.file}${f.line ? `:${f.line}` : ""}` : "(unknown file)";
+    lines.push(`FAIL ${where}  ${f.name}`);
+    if (f.message) lines.push(...f.message.split("\n").map((l) => `  ${l}`));
+  }
+  if (s.failures.length > MAX_FAILURES_LISTED) lines.push(`… and ${s.failures.length - MAX_FAILURES_LISTED} more failures (narrow with path or filter)`);
+  return lines;
+}
+
+export const runTests = defineTool({
+  name: "run_tests",
+  category: "run",
+  description:
+    "Run the project's tests (vitest, jest, mocha, node --test or npm test, detected from package.json) and get passed/failed/skipped counts and each failing test with file:line and its message. Give a test file or folder as path and/or part of a test name as filter to run fewer tests.",
+  parameters: z
+    .object({
+      path: z.string().min(1).optional().describe("Test file or folder relative to the project root"),
+      filter: z.string().min(1).optional().describe("Plain text that the names of the tests to run contain"),
+    })
+    .strict(),
+  requiresConfirmation: false,
+  title: (a) => `run_tests${a.path ? ` ${a.path}` : ""}${a.filter ? ` -t "${escapeForDisplay(a.filter)}"` : ""}`,
+  async execute(args, ctx) {
+    let rel: string | undefined;
+    if (args.path !== undefined) {
+      const p = toolPath(ctx.root, args.path, { mustExist: true });
+      if (!p.ok) return p;
+      rel = p.rel === "." ? undefined : p.rel;
+    }
+    const detected = detectTestRunner(ctx.root);
+    if (!detected.ok) return { ok: false, code: "NOT_FOUND", message: detected.message };
+    const runner = detected.runner;
+
+    const reportDir = fs.mkdtempSync(path.join(os.tmpdir(), "ipuaro-tests-"));
+    try {
+      const reportFile = path.join(reportDir, "report.json");
+      const built = buildTestCommand(runner, { ...(rel !== undefined ? { path: rel } : {}), ...(args.filter !== undefined ? { filter: args.filter } : {}), reportFile });
+      const approval = await approveCommand(built.command, ctx);
+      if (!approval.ok) return approval;
+      const r = await runApprovedCommand(built.command, ctx);
+      const interrupted = interruptedOutcome(r, ctx);
+      if (interrupted) return interrupted;
+
+      const output = cleanTerminalOutput(r.output).trimEnd();
+      const report = readReport(runner.kind, r.output, reportFile, ctx.root);
+      const summary = report ?? parseTextSummary(r.output);
+      const header = `${runner.kind} (${runner.why}): ${summary ? countsLine(summary) : "no test counts found"} · ${exitDescription(r)} · ${formatDuration(r.durationMs)}`;
+      const lines = [header, `$ ${escapeForDisplay(built.command)}`];
+      if (built.ignored.length) lines.push(`note: npm test runs the script as it is; ${built.ignored.join(" and ")} not applied`);
+      if (!report && runner.kind !== "npm") lines.push("note: the runner wrote no machine-readable report (it crashed or did not start); see the output below");
+      if (report) lines.push(...formatFailures(report));
+      const failedSilently = r.exitCode !== 0 && (!report || report.failures.length === 0);
+      if (!report || failedSilently) {
+        const tail = headAndTail(output, TEST_OUTPUT_TAIL).text;
+        lines.push(failedSilently && report ? "the run failed without a failing test; its output:" : "output:", tail || "(no output)");
+      }
+      const passed = r.exitCode === 0 && (summary?.failed ?? 0) === 0;
+      return {
+        ok: true,
+        llm: lines.join("\n"),
+        data: { runner: runner.kind, command: built.command, exitCode: r.exitCode, summary, passed },
+        display: {
+          summary: summary ? `${passed ? "passed" : "FAILED"}: ${countsLine(summary)}` : `${passed ? "passed" : "FAILED"} (${exitDescription(r)})`,
+          details: `$ ${built.command}\n${output || "(no output)"}`,
+        },
+      };
+    } finally {
+      fs.rmSync(reportDir, { recursive: true, force: true });
+    }
+  },
+});

@@ -1,0 +1,329 @@
+// Test reports → one summary shape: counts, and each failure with file:line and the first lines of its
+// message. Reads the runners' machine-readable output (vitest/jest JSON, mocha JSON, node's TAP); when
+// there is none (a crash, a syntax error, plain `npm test`), counts are taken from the text summary.
+import path from "node:path";
+import { cleanTerminalOutput } from "../../exec/output-text.js";
+
+export interface TestFailure {
+  /** Full name: describe blocks and the test, joined with ` > `. */
+  name: string;
+  /** Project-relative file (or as reported when it lies outside the project). */
+  file: string | null;
+  line: number | null;
+  /** The first lines of the failure message, without stack frames. */
+  message: string;
+}
+
+export interface TestSummary {
+  passed: number;
+  failed: number;
+  skipped: number;
+  todo: number;
+  /** Test files that failed as a whole (did not load, threw outside a test). */
+  failedFiles: number;
+  failures: TestFailure[];
+}
+
+export const MESSAGE_LINES = 6;
+const MESSAGE_LINE_CHARS = 240;
+
+export function emptySummary(): TestSummary {
+  return { passed: 0, failed: 0, skipped: 0, todo: 0, failedFiles: 0, failures: [] };
+}
+
+function relFile(root: string, file: string): string {
+  const abs = file.startsWith("file://") ? decodeURIComponent(new URL(file).pathname) : file;
+  if (!path.isAbsolute(abs)) return abs.split(path.sep).join("/");
+  const rel = path.relative(root, abs);
+  return rel.startsWith("..") || path.isAbsolute(rel) ? abs : rel.split(path.sep).join("/");
+}
+
+/** The message without ANSI codes and stack frames, cut to its first lines. */
+export function firstLines(message: string, max = MESSAGE_LINES): string {
+  const lines = cleanTerminalOutput(message)
+    .split("\n")
+    .filter((l) => l.trim() !== "" && !/^\s*at\s/.test(l) && !/^\s*❯\s/.test(l))
+    .map((l) => (l.length > MESSAGE_LINE_CHARS ? `${l.slice(0, MESSAGE_LINE_CHARS)}…` : l.trimEnd()));
+  const kept = lines.slice(0, max);
+  if (lines.length > max) kept.push(`… (${lines.length - max} more lines)`);
+  return kept.join("\n");
+}
+
+/**
+ * The line in `file` where a stack trace points, i.e. where the failing assertion is. Frames look like
+ * `at /abs/a.test.ts:5:19`, `at fn (file:///abs/a.test.ts:5:19)` or node's `fn (file:///abs/a.test.ts:6:12)`.
+ */
+export function lineFromStack(stack: string, file: string): number | null {
+  for (const candidate of [file, `file://${file}`]) {
+    let from = 0;
+    for (;;) {
+      const at = stack.indexOf(candidate, from);
+      if (at < 0) break;
+      const rest = /^:(\d+):\d+/.exec(stack.slice(at + candidate.length));
+      if (rest) return Number(rest[1]);
+      from = at + candidate.length;
+    }
+  }
+  return null;
+}
+
+// --- vitest and jest (`--json`): the same shape -------------------------------------------------------
+
+interface JestAssertion {
+  ancestorTitles?: string[];
+  title?: string;
+  fullName?: string;
+  status?: string;
+  failureMessages?: string[];
+  location?: { line?: number; column?: number } | null;
+}
+interface JestFileResult {
+  name?: string;
+  status?: string;
+  message?: string;
+  assertionResults?: JestAssertion[];
+}
+interface JestReport {
+  numPassedTests?: number;
+  numFailedTests?: number;
+  numPendingTests?: number;
+  numTodoTests?: number;
+  testResults?: JestFileResult[];
+}
+
+/** Parses vitest's json reporter or jest's `--json` output; null when it is not such a report. */
+export function parseJestLikeReport(text: string, root: string): TestSummary | null {
+  let report: JestReport;
+  try {
+    report = JSON.parse(text) as JestReport;
+  } catch {
+    return null;
+  }
+  if (!report || typeof report !== "object" || !Array.isArray(report.testResults)) return null;
+  const summary = emptySummary();
+  summary.passed = report.numPassedTests ?? 0;
+  summary.failed = report.numFailedTests ?? 0;
+  summary.skipped = report.numPendingTests ?? 0;
+  summary.todo = report.numTodoTests ?? 0;
+  for (const file of report.testResults) {
+    const abs = file.name ?? "";
+    const rel = abs ? relFile(root, abs) : null;
+    const assertions = file.assertionResults ?? [];
+    for (const a of assertions) {
+      if (a.status !== "failed") continue;
+      const messages = (a.failureMessages ?? []).join("\n");
+      const line = (abs ? lineFromStack(cleanTerminalOutput(messages), abs) : null) ?? a.location?.line ?? null;
+      const name = [...(a.ancestorTitles ?? []), a.title ?? a.fullName ?? "(unnamed test)"].join(" > ");
+      summary.failures.push({ name, file: rel, line, message: firstLines(messages) });
+    }
+    const fileMessage = (file.message ?? "").trim();
+    if (file.status === "failed" && fileMessage !== "" && !assertions.some((a) => a.status === "failed")) {
+      summary.failedFiles++;
+      const line = abs ? lineFromStack(cleanTerminalOutput(fileMessage), abs) : null;
+      summary.failures.push({ name: "(the test file failed to run)", file: rel, line, message: firstLines(fileMessage) });
+    }
+  }
+  return summary;
+}
+
+// --- mocha (`--reporter json` on stdout) ----------------------------------------------------------
+
+interface MochaTest {
+  title?: string;
+  fullTitle?: string;
+  file?: string;
+  err?: { message?: string; stack?: string };
+}
+interface MochaReport {
+  stats?: { passes?: number; failures?: number; pending?: number };
+  failures?: MochaTest[];
+}
+
+/** Finds mocha's JSON report in stdout (tests may print before it); null when there is none. */
+export function parseMochaReport(stdout: string, root: string): TestSummary | null {
+  const start = stdout.search(/^\{\s*\n\s*"stats": \{/m);
+  if (start < 0) return null;
+  let report: MochaReport;
+  try {
+    report = JSON.parse(stdout.slice(start)) as MochaReport;
+  } catch {
+    return null;
+  }
+  const summary = emptySummary();
+  summary.passed = report.stats?.passes ?? 0;
+  summary.failed = report.stats?.failures ?? 0;
+  summary.skipped = report.stats?.pending ?? 0;
+  for (const t of report.failures ?? []) {
+    const stack = t.err?.stack ?? "";
+    const message = t.err?.message ?? stack;
+    const line = t.file ? lineFromStack(stack, t.file) : null;
+    summary.failures.push({ name: t.fullTitle ?? t.title ?? "(unnamed test)", file: t.file ? relFile(root, t.file) : null, line, message: firstLines(message) });
+  }
+  return summary;
+}
+
+// --- node --test (`--test-reporter=tap`) ------------------------------------------------------------
+
+interface TapResult {
+  ok: boolean;
+  name: string;
+  directive: "SKIP" | "TODO" | null;
+  yaml: Map<string, string>;
+  /** `#` comment lines printed just before it at the top level (a file's crash output). */
+  diagnostics: string[];
+}
+
+const TAP_RESULT = /^(\s*)(not ok|ok) \d+(?: - (.*?))?(?: # (SKIP|TODO)\b.*)?$/i;
+const TAP_COUNT = /^# (tests|suites|pass|fail|cancelled|skipped|todo|duration_ms) ([\d.]+)$/;
+
+/** Reads a TAP YAML block (`---` … `...`) of node's reporter: scalars, quoted strings and `|-` blocks. */
+function readYamlBlock(lines: string[], start: number): { yaml: Map<string, string>; next: number } {
+  const yaml = new Map<string, string>();
+  const open = lines[start] ?? "";
+  const indent = open.length - open.trimStart().length;
+  let i = start + 1;
+  while (i < lines.length && lines[i]!.trim() !== "...") {
+    const line = lines[i]!;
+    const match = /^\s*([\w-]+):\s?(.*)$/.exec(line);
+    const lineIndent = line.length - line.trimStart().length;
+    if (match && lineIndent === indent) {
+      const [, key, value] = match as unknown as [string, string, string];
+      if (value === "|-" || value === "|" || value === ">-") {
+        const body: string[] = [];
+        i++;
+        while (i < lines.length && lines[i]!.trim() !== "..." && (lines[i]!.trim() === "" || lines[i]!.length - lines[i]!.trimStart().length > indent)) {
+          body.push(lines[i]!.slice(indent + 2));
+          i++;
+        }
+        yaml.set(key, body.join("\n").trimEnd());
+        continue;
+      }
+      yaml.set(key, value.replace(/^'(.*)'$/, (_m, s: string) => s.replace(/''/g, "'")).replace(/^"(.*)"$/, "$1"));
+    }
+    i++;
+  }
+  return { yaml, next: i + 1 };
+}
+
+/** Parses node's TAP output; null when the text holds no TAP results. */
+export function parseTapReport(text: string, root: string): TestSummary | null {
+  const lines = cleanTerminalOutput(text).split("\n");
+  const summary = emptySummary();
+  const subtests: { indent: number; name: string }[] = [];
+  let pendingDiagnostics: string[] = [];
+  let sawResult = false;
+  const counts = new Map<string, number>();
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const subtest = /^(\s*)# Subtest: (.*)$/.exec(line);
+    if (subtest) {
+      subtests.push({ indent: subtest[1]!.length, name: subtest[2]! });
+      continue;
+    }
+    const count = TAP_COUNT.exec(line);
+    if (count) {
+      counts.set(count[1]!, Number(count[2]));
+      continue;
+    }
+    if (/^# /.test(line)) {
+      pendingDiagnostics.push(line.slice(2));
+      continue;
+    }
+    const result = TAP_RESULT.exec(line);
+    if (!result) continue;
+    sawResult = true;
+    const indent = result[1]!.length;
+    while (subtests.length && subtests[subtests.length - 1]!.indent > indent) subtests.pop();
+    if (subtests.length && subtests[subtests.length - 1]!.indent === indent) subtests.pop();
+    const ancestors = subtests.map((s) => s.name);
+    let yaml = new Map<string, string>();
+    if ((lines[i + 1] ?? "").trim() === "---") {
+      const block = readYamlBlock(lines, i + 1);
+      yaml = block.yaml;
+      i = block.next - 1;
+    }
+    const tap: TapResult = {
+      ok: result[2]!.toLowerCase() === "ok",
+      name: (result[3] ?? "").replace(/\\#/g, "#"),
+      directive: (result[4]?.toUpperCase() as TapResult["directive"]) ?? null,
+      yaml,
+      diagnostics: indent === 0 ? pendingDiagnostics : [],
+    };
+    if (indent === 0) pendingDiagnostics = [];
+    if (tap.ok || tap.directive === "TODO") continue;
+    // A suite fails when a child does; the child is what matters.
+    if (yaml.get("failureType") === "subtestsFailed") continue;
+    const location = yaml.get("location") ?? "";
+    const locMatch = /^(.*):(\d+):\d+$/.exec(location);
+    const absFile = locMatch ? locMatch[1]! : null;
+    const stackLine = absFile ? lineFromStack(yaml.get("stack") ?? "", absFile) : null;
+    let message = yaml.get("error") ?? "failed";
+    if (message === "test failed" && tap.diagnostics.length) message = tap.diagnostics.join("\n");
+    if (yaml.get("failureType") === "cancelledByParent") message = `cancelled: ${message}`;
+    const isFile = absFile !== null && tap.name === absFile;
+    if (isFile) summary.failedFiles++;
+    summary.failures.push({
+      name: isFile ? "(the test file failed to run)" : [...ancestors, tap.name].join(" > "),
+      file: absFile ? relFile(root, absFile) : null,
+      line: stackLine ?? (locMatch && !isFile ? Number(locMatch[2]) : (lineFromDiagnostics(tap.diagnostics, absFile) ?? null)),
+      message: firstLines(message),
+    });
+  }
+  if (!sawResult && counts.size === 0) return null;
+  summary.passed = counts.get("pass") ?? 0;
+  summary.failed = (counts.get("fail") ?? 0) + (counts.get("cancelled") ?? 0);
+  summary.skipped = counts.get("skipped") ?? 0;
+  summary.todo = counts.get("todo") ?? 0;
+  return summary;
+}
+
+/** A crashed file's output starts with `file:///abs/x.test.js:3`: the line of the syntax error. */
+function lineFromDiagnostics(diagnostics: string[], absFile: string | null): number | null {
+  if (!absFile) return null;
+  for (const d of diagnostics) {
+    const m = /^(?:file:\/\/)?(.*):(\d+)$/.exec(d.trim());
+    if (m && m[1] === absFile) return Number(m[2]);
+  }
+  return null;
+}
+
+// --- any runner's text output -----------------------------------------------------------------------
+
+/** Counts from a runner's human summary (vitest, jest, mocha, node spec/tap); null when none is found. */
+export function parseTextSummary(output: string): TestSummary | null {
+  const text = cleanTerminalOutput(output);
+  const summary = emptySummary();
+  const take = (re: RegExp): number | null => {
+    const all = [...text.matchAll(re)];
+    const last = all[all.length - 1];
+    return last ? Number(last[1]) : null;
+  };
+  // vitest: `Tests  1 failed | 2 passed | 1 skipped (4)`; jest: `Tests:  1 failed, 2 passed, 3 total`.
+  const testsLine = [...text.matchAll(/^\s*Tests:?\s+(.*)$/gm)].pop()?.[1];
+  if (testsLine) {
+    const n = (word: string) => Number(new RegExp(`(\\d+) ${word}`).exec(testsLine)?.[1] ?? 0);
+    summary.passed = n("passed");
+    summary.failed = n("failed");
+    summary.skipped = n("skipped") + n("pending");
+    summary.todo = n("todo");
+    return summary;
+  }
+  // mocha: `  2 passing (5ms)`, `  1 failing`, `  1 pending`.
+  const passing = take(/^\s*(\d+) passing\b/gm);
+  if (passing !== null) {
+    summary.passed = passing;
+    summary.failed = take(/^\s*(\d+) failing\b/gm) ?? 0;
+    summary.skipped = take(/^\s*(\d+) pending\b/gm) ?? 0;
+    return summary;
+  }
+  // node: `# pass 3` (tap) or `ℹ pass 3` (spec).
+  const pass = take(/^(?:#|ℹ) pass (\d+)$/gm);
+  if (pass !== null) {
+    summary.passed = pass;
+    summary.failed = (take(/^(?:#|ℹ) fail (\d+)$/gm) ?? 0) + (take(/^(?:#|ℹ) cancelled (\d+)$/gm) ?? 0);
+    summary.skipped = take(/^(?:#|ℹ) skipped (\d+)$/gm) ?? 0;
+    summary.todo = take(/^(?:#|ℹ) todo (\d+)$/gm) ?? 0;
+    return summary;
+  }
+  return null;
+}

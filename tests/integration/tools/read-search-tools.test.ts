@@ -1,0 +1,352 @@
+// get_function, get_class, find_definition and find_references on the acme-shop fixture, indexed into a
+// real Redis: what the model reads, what it is told on a miss, and every kind of bad input.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { findDefinition } from "../../../src/main/tools/find-definition.js";
+import { findReferences, MAX_REFERENCES } from "../../../src/main/tools/find-references.js";
+import { getClass } from "../../../src/main/tools/get-class.js";
+import { getFunction } from "../../../src/main/tools/get-function.js";
+import { getLines } from "../../../src/main/tools/get-lines.js";
+import { MAX_DECLARATION_LINES } from "../../../src/main/tools/declaration-lookup.js";
+import type { RegisteredTool } from "../../../src/main/tools/define-tool.js";
+import type { ToolResult } from "../../../src/main/tools/tool-types.js";
+import type { IndexedProject } from "../../helpers/indexed-project.js";
+import { useRedisServer } from "../../helpers/redis-server.js";
+import { toolContext, type TestToolContext } from "../../helpers/tool-context.js";
+import { HOSTILE_PATHS, LONG_FUNCTION_LINES, MANY_REFS_LINES, openSearchFixture } from "./search-fixture.js";
+
+const server = useRedisServer();
+let project: IndexedProject;
+let ctx: TestToolContext;
+
+beforeAll(async () => {
+  project = await openSearchFixture(server().url);
+}, 60_000);
+afterAll(async () => {
+  await project?.close();
+});
+
+function fresh(): TestToolContext {
+  ctx = toolContext(project);
+  return ctx;
+}
+
+async function run(tool: RegisteredTool, args: unknown): Promise<ToolResult> {
+  return tool.run("call-1", args, ctx ?? fresh());
+}
+
+async function ok(tool: RegisteredTool, args: unknown): Promise<string> {
+  const r = await run(tool, args);
+  expect(r.error, `${tool.name} ${JSON.stringify(args)}`).toBeUndefined();
+  expect(r.success).toBe(true);
+  return r.data!;
+}
+
+async function fails(tool: RegisteredTool, args: unknown, code: string): Promise<string> {
+  const r = await run(tool, args);
+  expect(r.success, `${tool.name} ${JSON.stringify(args)} should fail`).toBe(false);
+  expect(r.code).toBe(code);
+  return r.error!;
+}
+
+/** `  12│ text` rows of a numbered block: [line, text]. */
+function numbered(text: string): Array<[number, string]> {
+  return text
+    .split("\n")
+    .map((l) => /^\s*(\d+)│ (.*)$/.exec(l))
+    .filter((m): m is RegExpExecArray => !!m)
+    .map((m) => [Number(m[1]), m[2]!]);
+}
+
+describe("get_function", () => {
+  it("returns a function's lines, numbered, and records the file's hash in the read ledger", async () => {
+    fresh();
+    const out = await ok(getFunction, { path: "packages/core/src/money.ts", name: "sum" });
+    expect(out.split("\n")[0]).toBe("packages/core/src/money.ts: function sum(items): Money, lines 33-35 of 38");
+    expect(numbered(out)).toEqual([
+      [33, "export function sum(items: Money[]): Money {"],
+      [34, "  return items.reduce((acc, m) => acc.add(m), Money.ZERO);"],
+      [35, "}"],
+    ]);
+    const stored = await project.store.getFile("packages/core/src/money.ts");
+    expect(stored?.kind).toBe("text");
+    expect(ctx.session.readLedger.get("packages/core/src/money.ts")).toBe(stored?.kind === "text" ? stored.hash : "?");
+  });
+
+  it("addresses methods as Class.method, and by method name alone", async () => {
+    const qualified = await ok(getFunction, { path: "packages/core/src/money.ts", name: "Money.add" });
+    expect(qualified).toContain("method Money.add(other): Money, lines 23-26");
+    expect(numbered(qualified).map(([n]) => n)).toEqual([23, 24, 25, 26]);
+    const bare = await ok(getFunction, { path: "packages/core/src/money.ts", name: "add" });
+    expect(bare).toBe(qualified);
+    const getter = await ok(getFunction, { path: "packages/core/src/money.ts", name: "Money.cents" });
+    expect(getter).toContain("get method Money.cents");
+  });
+
+  it("reads arrow functions bound to constants and strips a trailing ()", async () => {
+    const out = await ok(getFunction, { path: "packages/core/src/money.ts", name: "formatMoney()" });
+    expect(numbered(out).map(([n]) => n)).toEqual([37, 38]);
+  });
+
+  it("gives a class when asked for one by name instead of failing", async () => {
+    const out = await ok(getFunction, { path: "packages/core/src/money.ts", name: "Money" });
+    expect(out).toContain("class Money implements MoneyLike");
+    expect(numbered(out)[0]).toEqual([8, "export class Money implements MoneyLike {"]);
+  });
+
+  it("cuts a long function at the window and says how to read on", async () => {
+    const out = await ok(getFunction, { path: "packages/core/src/long.ts", name: "longOne" });
+    const rows = numbered(out);
+    expect(rows).toHaveLength(MAX_DECLARATION_LINES);
+    expect(out).toContain(`lines 1-${LONG_FUNCTION_LINES}`);
+    expect(out).toContain(`[${LONG_FUNCTION_LINES - MAX_DECLARATION_LINES} more lines; read on with get_lines path=packages/core/src/long.ts start=${MAX_DECLARATION_LINES + 1} end=${LONG_FUNCTION_LINES}]`);
+  });
+
+  it("on a miss lists the file's declarations, a near match and where the index has the name", async () => {
+    const msg = await fails(getFunction, { path: "packages/core/src/money.ts", name: "slugify" }, "NOT_FOUND");
+    expect(msg).toContain('"slugify" is declared in packages/core/src/utils/strings.ts:2 (function)');
+    expect(msg).toContain("functions: sum, formatMoney");
+    expect(msg).toContain("methods: Money.constructor, Money.cents, Money.add, Money.of");
+    const near = await fails(getFunction, { path: "packages/core/src/money.ts", name: "SUM" }, "NOT_FOUND");
+    expect(near).toContain('Did you mean "sum"?');
+    const noMethod = await fails(getFunction, { path: "packages/core/src/money.ts", name: "Money.subtract" }, "NOT_FOUND");
+    expect(noMethod).toContain('no function named "Money.subtract"');
+  });
+
+  it("explains files it cannot read declarations from", async () => {
+    expect(await fails(getFunction, { path: "packages/core/src/missing.ts", name: "x" }, "FILE_NOT_FOUND")).toContain("get_structure");
+    expect(await fails(getFunction, { path: "packages/core", name: "x" }, "PATH_INVALID")).toContain("is a folder");
+    expect(await fails(getFunction, { path: "packages/core/src/blob.ts", name: "x" }, "NOT_TEXT")).toContain("binary");
+    expect(await fails(getFunction, { path: "money-link.ts", name: "sum" }, "NOT_TEXT")).toContain("symlink to packages/core/src/money.ts");
+    // build.log exists on disk but is ignored, so it was never indexed.
+    expect(await fails(getFunction, { path: "build.log", name: "x" }, "NOT_FOUND")).toContain("get_lines");
+  });
+
+  it.each(HOSTILE_PATHS)("refuses the hostile path %j", async (path, code) => {
+    await fails(getFunction, { path, name: "sum" }, code);
+    await fails(getClass, { path, name: "Money" }, code);
+  });
+
+  it.each([
+    [{ path: "packages/core/src/money.ts" }, "name"],
+    [{ name: "sum" }, "path"],
+    [{ path: 5, name: "sum" }, "path"],
+    [{ path: "packages/core/src/money.ts", name: ["sum"] }, "name"],
+    [{ path: "packages/core/src/money.ts", name: "" }, "name"],
+    [{ path: "packages/core/src/money.ts", name: "sum", extra: 1 }, "extra"],
+  ])("rejects bad arguments %j", async (args, mentioned) => {
+    const msg = await fails(getFunction, args, "INVALID_ARGS");
+    expect(msg).toContain(mentioned);
+  });
+
+  it.each(["foo bar", "a.b.c", "x;rm -rf /", "sum(1)", "../sum", "1abc"])("rejects the non-identifier name %j", async (name) => {
+    const msg = await fails(getFunction, { path: "packages/core/src/money.ts", name }, "INVALID_ARGS");
+    expect(msg).toContain('"Class.method"');
+  });
+});
+
+describe("get_class", () => {
+  it("returns a whole class with its header", async () => {
+    const out = await ok(getClass, { path: "packages/core/src/money.ts", name: "Money" });
+    expect(out.split("\n")[0]).toBe("packages/core/src/money.ts: class Money implements MoneyLike (4 methods, 4 properties), lines 8-31 of 38");
+    const rows = numbered(out);
+    expect(rows[0]).toEqual([8, "export class Money implements MoneyLike {"]);
+    expect(rows.at(-1)).toEqual([31, "}"]);
+  });
+
+  it("returns interfaces and type aliases too", async () => {
+    expect(numbered(await ok(getClass, { path: "packages/core/src/money.ts", name: "MoneyLike" })).map(([n]) => n)).toEqual([3, 4, 5, 6]);
+    expect(await ok(getClass, { path: "packages/core/src/money.ts", name: "Currency" })).toContain("type Currency, lines 1-1");
+  });
+
+  it("reads decorated and default-exported classes", async () => {
+    const ctrl = await ok(getClass, { path: "apps/api/src/orders/order.controller.ts", name: "OrderController" });
+    expect(ctrl).toContain("class OrderController");
+    expect(ctrl).toContain("handle(req: IncomingMessage, res: ServerResponse): void {");
+    expect(await ok(getClass, { path: "packages/core/src/logger.ts", name: "Logger" })).toContain("export default class Logger {");
+  });
+
+  it("shows a method outline with a class too long to print whole", async () => {
+    const out = await ok(getClass, { path: "packages/core/src/long.ts", name: "BigClass" });
+    expect(numbered(out)).toHaveLength(MAX_DECLARATION_LINES);
+    expect(out).toMatch(/methods: first :\d+-\d+, second :\d+-\d+ \(read one with get_function BigClass\.<method>\)/);
+    expect(out).toContain("more lines; read on with get_lines");
+  });
+
+  it("on a miss names the file's classes and types", async () => {
+    const msg = await fails(getClass, { path: "apps/api/src/orders/order.service.ts", name: "OrderRepo" }, "NOT_FOUND");
+    expect(msg).toContain('no class named "OrderRepo"');
+    expect(msg).toContain("classes: OrderService");
+    expect(msg).toContain("types: Order");
+  });
+});
+
+describe("get_lines read ledger", () => {
+  it("records the hash of an indexed file it returned", async () => {
+    fresh();
+    await ok(getLines, { path: "packages/core/src/utils/strings.ts", start: 1, end: 2 });
+    const stored = await project.store.getFile("packages/core/src/utils/strings.ts");
+    expect(ctx.session.readLedger.get("packages/core/src/utils/strings.ts")).toBe(stored?.kind === "text" ? stored.hash : "?");
+  });
+});
+
+describe("find_definition", () => {
+  it("gives path, line, kind and the declaring line", async () => {
+    const out = await ok(findDefinition, { symbol: "Money" });
+    expect(out.split("\n")).toEqual([
+      "Money: 1 declaration",
+      "packages/core/src/money.ts:8 class Money │ export class Money implements MoneyLike {",
+      "Read it with get_class path=packages/core/src/money.ts name=Money",
+    ]);
+  });
+
+  it("finds methods as Class.method, and by method name across classes", async () => {
+    expect(await ok(findDefinition, { symbol: "Money.add" })).toContain("packages/core/src/money.ts:23 method Money.add │ add(other: Money): Money {");
+    const byName = await ok(findDefinition, { symbol: "add" });
+    expect(byName.split("\n")[0]).toBe("add (as a method name): 2 declarations");
+    expect(byName).toContain("packages/core/src/money.ts:23 method Money.add");
+    expect(byName).toContain("packages/core/src/references-edge.ts:7 method Wallet.add");
+  });
+
+  it("lists every declaration of a name declared twice, sorted by path", async () => {
+    const out = await ok(findDefinition, { symbol: " slugify " });
+    const rows = out.split("\n").slice(1, 3);
+    expect(rows).toEqual([
+      "packages/core/src/utils/strings.ts:2 function slugify │ export function slugify(input: string): string {",
+      "packages/ui/src/slug.ts:1 function slugify │ export function slugify(s: string): string {",
+    ]);
+  });
+
+  it("finds interfaces, type aliases and exported constants", async () => {
+    expect(await ok(findDefinition, { symbol: "Order" })).toContain("apps/api/src/orders/order.service.ts:4 interface Order");
+    expect(await ok(findDefinition, { symbol: "Currency" })).toContain("packages/core/src/money.ts:1 type Currency");
+    expect(await ok(findDefinition, { symbol: "manyRefs" })).toContain("Read it with get_lines path=packages/core/src/many-refs.ts start=1");
+  });
+
+  it("suggests close names on a miss", async () => {
+    const msg = await fails(findDefinition, { symbol: "Mony" }, "NOT_FOUND");
+    expect(msg).toContain('Did you mean "Money"');
+    expect(msg).toContain("find_references Mony");
+    expect(await fails(findDefinition, { symbol: "orderservice" }, "NOT_FOUND")).toContain('"OrderService"');
+    expect(await fails(findDefinition, { symbol: "zzzNothingLikeIt" }, "NOT_FOUND")).not.toContain("Did you mean");
+  });
+
+  it.each([[{}], [{ symbol: 3 }], [{ symbol: "" }], [{ symbol: "a b" }], [{ symbol: "sym:*" }], [{ symbol: "*" }], [{ symbol: "x".repeat(300) }]])(
+    "rejects %j",
+    async (args) => {
+      await fails(findDefinition, args, "INVALID_ARGS");
+    },
+  );
+});
+
+interface RefRow {
+  line: number;
+  roles: string;
+  inside: string | null;
+  text: string;
+}
+
+/** Parses find_references output into file → rows. */
+function references(out: string): Map<string, RefRow[]> {
+  const files = new Map<string, RefRow[]>();
+  let current: RefRow[] | null = null;
+  for (const line of out.split("\n").slice(1)) {
+    const row = /^\s+(\d+) (\S+)(?: in (\S+))? │ (.*)$/.exec(line);
+    if (row) current!.push({ line: Number(row[1]), roles: row[2]!, inside: row[3] ?? null, text: row[4]! });
+    else if (!line.startsWith("…")) files.set(line, (current = []));
+  }
+  return files;
+}
+
+describe("find_references", () => {
+  it("finds code uses with roles and enclosing declarations, not comments or strings", async () => {
+    const out = await ok(findReferences, { symbol: "Money" });
+    const refs = references(out);
+    // The declaring file comes first.
+    expect([...refs.keys()][0]).toBe("packages/core/src/money.ts");
+    expect(refs.get("packages/core/src/money.ts")).toContainEqual({ line: 8, roles: "definition", inside: null, text: "export class Money implements MoneyLike {" });
+    expect(refs.get("packages/core/src/money.ts")).toContainEqual(expect.objectContaining({ line: 25, roles: "new", inside: "Money.add" }));
+    expect(refs.get("apps/api/src/orders/order.service.ts")).toEqual([
+      { line: 1, roles: "import", inside: null, text: 'import { Money, sum } from "@acme/core";' },
+      { line: 6, roles: "type", inside: null, text: "lines: { sku: string; price: Money }[];" },
+      { line: 18, roles: "type", inside: "OrderService.total", text: "total(id: string): Money {" },
+    ]);
+    // Comment lines 1-2 and the string on line 4 are not references; the template substitution is.
+    expect(refs.get("packages/core/src/references-edge.ts")!.map((r) => r.line)).toEqual([3, 5, 7]);
+    expect(out.split("\n")[0]).toMatch(/^Money: \d+ lines in 4 files \(/);
+  });
+
+  it("uses the call graph to name the calling function", async () => {
+    const refs = references(await ok(findReferences, { symbol: "truncate" }));
+    expect(refs.get("packages/ui/src/components/PriceTag.tsx")).toContainEqual({ line: 7, roles: "call", inside: "PriceTag", text: "{truncate(title, 40)}: {formatMoney(price)}" });
+    expect(refs.get("packages/core/src/utils/strings.ts")).toEqual([
+      { line: 9, roles: "definition", inside: null, text: "export function truncate(input: string, max: number): string {" },
+    ]);
+  });
+
+  it("finds member uses of Class.method, leaving out other classes' methods of that name", async () => {
+    const refs = references(await ok(findReferences, { symbol: "Money.add" }));
+    expect(refs.get("packages/core/src/money.ts")).toEqual([
+      { line: 23, roles: "definition", inside: null, text: "add(other: Money): Money {" },
+      { line: 34, roles: "call", inside: "sum", text: "return items.reduce((acc, m) => acc.add(m), Money.ZERO);" },
+    ]);
+    // Wallet.add (references-edge.ts:7) is a different method.
+    expect(refs.has("packages/core/src/references-edge.ts")).toBe(false);
+    // A static property is not in the symbol index; its declaration inside the class still counts.
+    const zero = references(await ok(findReferences, { symbol: "Money.ZERO" }));
+    expect(zero.get("packages/core/src/money.ts")!.map((r) => [r.line, r.roles])).toEqual([
+      [9, "definition"],
+      [34, "member"],
+    ]);
+    expect(zero.get("packages/core/src/references-edge.ts")!.map((r) => [r.line, r.roles])).toEqual([[5, "member"]]);
+    const total = references(await ok(findReferences, { symbol: "OrderService.total" }));
+    expect(total.get("apps/api/src/reports/report-0.ts")).toEqual([
+      { line: 2, roles: "call", inside: "report0", text: 'export const report0 = (s: OrderService) => s.total("r0");' },
+    ]);
+  });
+
+  it("narrows to a folder or a file", async () => {
+    const refs = references(await ok(findReferences, { symbol: "Money", path: "apps" }));
+    expect([...refs.keys()]).toEqual(["apps/api/src/orders/order.service.ts"]);
+    const one = references(await ok(findReferences, { symbol: "OrderService", path: "apps/api/src/main.ts" }));
+    expect([...one.keys()]).toEqual(["apps/api/src/main.ts"]);
+    expect(one.get("apps/api/src/main.ts")!.map((r) => [r.line, r.roles])).toEqual([
+      [2, "import"],
+      [5, "new"],
+    ]);
+  });
+
+  it("shows at most MAX_REFERENCES lines and counts the rest", async () => {
+    const out = await ok(findReferences, { symbol: "manyRefs" });
+    expect(out.split("\n")[0]).toMatch(new RegExp(`^manyRefs: ${MANY_REFS_LINES + 1} lines in 1 file \\(1 definition, ${MANY_REFS_LINES} ref\\)`));
+    const shown = [...references(out).values()].flat();
+    expect(shown).toHaveLength(MAX_REFERENCES);
+    expect(out).toContain(`… ${MANY_REFS_LINES + 1 - MAX_REFERENCES} more lines in 1 file not shown; narrow with path=<folder>`);
+  });
+
+  it("reports a name used only in comments and strings as not referenced, with suggestions", async () => {
+    const msg = await fails(findReferences, { symbol: "privet" }, "NOT_FOUND");
+    expect(msg).toContain("comments and strings are not counted");
+    expect(await fails(findReferences, { symbol: "Monee" }, "NOT_FOUND")).toContain('Did you mean "Money"');
+  });
+
+  it("does not treat data files as code", async () => {
+    // config.yaml has `port: 3000` and package.json has "name"; neither is a code reference.
+    await fails(findReferences, { symbol: "port" }, "NOT_FOUND");
+  });
+
+  it("stops when the call is cancelled", async () => {
+    const abort = new AbortController();
+    abort.abort();
+    const r = await findReferences.run("call-1", { symbol: "Money" }, toolContext(project, { signal: abort.signal }));
+    expect(r.success).toBe(false);
+    expect(r.code).toBe("CANCELLED");
+  });
+
+  it.each(HOSTILE_PATHS)("refuses the hostile scope %j", async (path, code) => {
+    await fails(findReferences, { symbol: "Money", path }, code);
+  });
+
+  it.each([[{}], [{ symbol: null }], [{ symbol: "Money", path: 1 }], [{ symbol: "Money+1" }], [{ symbol: "Money", where: "x" }]])("rejects %j", async (args) => {
+    await fails(findReferences, args, "INVALID_ARGS");
+  });
+});
