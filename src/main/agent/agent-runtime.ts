@@ -1,13 +1,20 @@
 // Wires one project's agent: model client, tool registry, system prompt with the ranked project
-// context, and the orchestrator. The headless `run` command and the TUI both start from here.
+// context, the session the conversation is kept in, and the orchestrator. The headless `run` command
+// and the TUI both start from here.
 import type { IpuaroConfig } from "../config/schema.js";
+import type { CompactionReport } from "../context/compression/compact-conversation.js";
 import { buildInitialContext } from "../context/initial-context.js";
 import type { LlmClient, LlmMessage } from "../llm/ollama-client.js";
 import { buildSystemPrompt } from "../llm/system-prompt.js";
 import type { TokenEstimator } from "../llm/token-estimator.js";
+import { evalPrompt, lastAnswer, nothingToEvaluate } from "../session/eval-prompt.js";
+import type { IndexServices, LiveSession } from "../session/live-session.js";
+import { SessionRecorder } from "../session/session-recorder.js";
+import type { UndoOutcome } from "../session/undo-edit.js";
 import type { ProjectStore } from "../store/project-store.js";
 import { ToolRegistry } from "../tools/registry.js";
-import { Orchestrator } from "./orchestrator.js";
+import type { TurnStats } from "./events.js";
+import { Orchestrator, type TurnEvent } from "./orchestrator.js";
 import type { UiPort } from "./ports.js";
 
 /** How many recent messages feed the ranking of the project outline. */
@@ -21,42 +28,83 @@ export interface AgentRuntimeOptions {
   llm: LlmClient;
   estimator: TokenEstimator;
   autoApply: () => boolean;
-  history?: LlmMessage[];
+  /** The session the conversation lives in (openSession); its history is where the model starts from. */
+  session: LiveSession;
+  /** Keeps Redis (and the watcher) in step with ipuaro's own writes: edits and undo. */
+  index: IndexServices;
   registry?: ToolRegistry;
 }
 
 export interface AgentRuntime {
   orchestrator: Orchestrator;
   registry: ToolRegistry;
+  session: LiveSession;
+  recorder: SessionRecorder;
   /** The last system prompt sent, for `/status` and tests. */
   lastSystemPrompt(): string;
+  /** `/compact [focus]`: compresses the context now. null when there was nothing to compress. */
+  compact(opts?: { focus?: string; signal?: AbortSignal }): Promise<(CompactionReport & { summaryError?: string }) | null>;
+  /** `/eval`: a turn in which the model re-checks its last answer against the code. */
+  evaluate(signal?: AbortSignal): AsyncGenerator<TurnEvent, TurnStats>;
+  /** `/undo`: takes back the session's newest edit. */
+  undo(): Promise<UndoOutcome>;
 }
 
 export function createAgentRuntime(opts: AgentRuntimeOptions): AgentRuntime {
   const registry = opts.registry ?? new ToolRegistry();
   const base = buildSystemPrompt({ tools: registry.descriptors(), projectName: opts.store.projectName });
   let last = base;
+  const session = opts.session;
+  const recorder = new SessionRecorder({ session, llm: opts.llm, estimator: opts.estimator, context: opts.config.context });
+  const systemPrompt = async (userText: string, history: readonly LlmMessage[]) => {
+    const mentions = [userText, ...history.slice(-MENTION_WINDOW).map((m) => m.content)];
+    const context = await buildInitialContext({
+      store: opts.store,
+      root: opts.root,
+      budgetTokens: opts.config.context.projectBudgetTokens,
+      estimateTokens: (t) => opts.estimator.estimate(t),
+      mentions,
+    });
+    last = `${base}\n\n${context.text}`;
+    return last;
+  };
   const orchestrator = new Orchestrator({
     llm: opts.llm,
     registry,
     ui: opts.ui,
-    tools: { root: opts.root, config: opts.config, store: opts.store },
+    tools: { root: opts.root, config: opts.config, store: opts.store, session: session.toolState, services: session.toolServices(opts.index) },
     maxToolRounds: opts.config.agent.maxToolRounds,
     autoApply: opts.autoApply,
     estimator: opts.estimator,
-    history: opts.history,
-    async systemPrompt(userText, history) {
-      const mentions = [userText, ...history.slice(-MENTION_WINDOW).map((m) => m.content)];
-      const context = await buildInitialContext({
-        store: opts.store,
-        root: opts.root,
-        budgetTokens: opts.config.context.projectBudgetTokens,
-        estimateTokens: (t) => opts.estimator.estimate(t),
-        mentions,
-      });
-      last = `${base}\n\n${context.text}`;
-      return last;
-    },
+    history: session.llmHistory(),
+    recorder,
+    systemPrompt,
   });
-  return { orchestrator, registry, lastSystemPrompt: () => last };
+
+  return {
+    orchestrator,
+    registry,
+    session,
+    recorder,
+    lastSystemPrompt: () => last,
+    async compact({ focus, signal } = {}) {
+      const lastUser = [...orchestrator.history].reverse().find((m) => m.role === "user")?.content ?? "";
+      const system = await systemPrompt(lastUser, orchestrator.history);
+      const outcome = await recorder.compact({ system, trigger: "manual", ...(focus ? { focus } : {}), ...(signal ? { signal } : {}) });
+      if (!outcome) return null;
+      orchestrator.replaceHistory(outcome.history);
+      return outcome.report;
+    },
+    evaluate(signal) {
+      const answer = lastAnswer(session.messages());
+      if (!answer) throw nothingToEvaluate(session.id);
+      return orchestrator.runTurn(evalPrompt(answer.content), signal, { command: "eval" });
+    },
+    undo: () => session.undo(opts.index),
+  };
+}
+
+/** For the TUI's `/compact [focus]`. */
+export function compactSession(runtime: AgentRuntime, opts: { focus?: string; signal?: AbortSignal } = {}) {
+  return runtime.compact(opts);
 }

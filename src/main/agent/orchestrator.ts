@@ -9,8 +9,9 @@ import { parseToolCalls, type ParsedCall } from "../llm/tool-call-parser.js";
 import type { TokenEstimator } from "../llm/token-estimator.js";
 import type { ToolRegistry } from "../tools/registry.js";
 import type { ToolContext, ToolPorts, ToolResult } from "../tools/tool-types.js";
+import type { ContextEvent, ConversationRecorder } from "../session/conversation-recorder.js";
 import type { AgentEvent, FinishReason, TurnStats } from "./events.js";
-import { DoomLoopDetector } from "./loop-guards.js";
+import { DOOM_LOOP_THRESHOLD, DoomLoopDetector } from "./loop-guards.js";
 import type { UiPort } from "./ports.js";
 import { VisibleTextFilter } from "./visible-text.js";
 
@@ -26,9 +27,22 @@ export interface OrchestratorOptions {
   estimator?: TokenEstimator;
   /** Earlier conversation (from a session). */
   history?: LlmMessage[];
+  /** The session: each step is recorded before the next happens; it also compresses the context. */
+  recorder?: ConversationRecorder;
 }
 
-type RoundOutcome = { kind: "reply"; text: string; native: NativeToolCall[] } | { kind: "stop"; reason: FinishReason; text: string };
+/** What a turn yields: the agent's events plus the session's context reports. */
+export type TurnEvent = AgentEvent | ContextEvent;
+
+type RoundOutcome =
+  | { kind: "reply"; text: string; native: NativeToolCall[]; completionTokens: number | null }
+  | { kind: "stop"; reason: FinishReason; text: string };
+
+/** A call of the current round with the id its result will carry. */
+interface RoundCall {
+  id: string;
+  call: ParsedCall;
+}
 
 export class Orchestrator {
   readonly history: LlmMessage[];
@@ -42,17 +56,31 @@ export class Orchestrator {
     return {
       confirmEdit: async (p) => (this.opts.autoApply() ? { action: "apply" } : this.opts.ui.confirmEdit(p)),
       confirmCommand: (p) => this.opts.ui.confirmCommand(p),
+      resolveConflict: (p) => this.opts.ui.resolveConflict(p),
     };
   }
 
-  async *runTurn(userText: string, signal?: AbortSignal): AsyncGenerator<AgentEvent, TurnStats> {
+  private nextCallId(): string {
+    return this.opts.recorder?.nextCallId() ?? `call_${++this.callSeq}`;
+  }
+
+  /** Replaces the history in place (after a compression), so holders of the array see the new one. */
+  replaceHistory(history: readonly LlmMessage[]): void {
+    this.history.splice(0, this.history.length, ...history);
+  }
+
+  async *runTurn(userText: string, signal?: AbortSignal, opts: { command?: "eval" } = {}): AsyncGenerator<TurnEvent, TurnStats> {
     const started = performance.now();
+    const recorder = this.opts.recorder;
     const stats: TurnStats = { timeMs: 0, tokens: 0, promptTokens: 0, completionTokens: 0, toolCalls: 0, requests: 0 };
-    const finish = (reason: FinishReason, text: string): AgentEvent => {
+    const finish = async (reason: FinishReason, text: string): Promise<AgentEvent> => {
       stats.timeMs = performance.now() - started;
       stats.tokens = stats.promptTokens + stats.completionTokens;
+      await recorder?.turnFinished({ reason, timeMs: stats.timeMs });
       return { type: "finished", reason, text, stats };
     };
+    // Persist-before-act: the message is stored before any request is made for it.
+    await recorder?.userMessage(userText, opts);
     this.history.push({ role: "user", content: userText });
     const doom = new DoomLoopDetector();
     const known = (name: string) => this.opts.registry.has(name);
@@ -60,49 +88,97 @@ export class Orchestrator {
     for (let round = 0; ; round++) {
       if (round >= this.opts.maxToolRounds) {
         const text = `Stopped after ${this.opts.maxToolRounds} consecutive tool rounds without a final answer (agent.maxToolRounds). Ask again with a narrower question, or raise the limit.`;
+        await recorder?.assistantReply({ content: text, nativeToolCalls: [], calls: [], stats: { tokens: 0, timeMs: 0, toolCalls: 0 } });
         this.history.push({ role: "assistant", content: text });
-        yield finish("max-rounds", text);
+        yield await finish("max-rounds", text);
         return stats;
       }
       const system = await this.opts.systemPrompt(userText, this.history);
+      if (recorder) {
+        const prepared = await recorder.beforeRequest({ system, history: this.history, ...(signal ? { signal } : {}) });
+        if (prepared.history) this.replaceHistory(prepared.history);
+        yield* prepared.events;
+      }
+      const requestStarted = performance.now();
       const outcome: RoundOutcome = yield* this.requestOnce(system, stats, signal);
       if (outcome.kind === "stop") {
-        yield finish(outcome.reason, outcome.text);
+        yield await finish(outcome.reason, outcome.text);
         return stats;
       }
       const parsed = parseToolCalls(outcome.text, known, { nativeCalls: outcome.native });
+      const malformed = parsed.errors.map((err) => ({ id: this.nextCallId(), err }));
+      const calls: RoundCall[] = parsed.calls.map((call) => ({ id: this.nextCallId(), call }));
+      // The reply and its calls are stored before any tool runs.
+      await recorder?.assistantReply({
+        content: outcome.text,
+        nativeToolCalls: outcome.native,
+        calls: [
+          ...malformed.map(({ id, err }) => ({ id, name: err.name ?? "tool_call", parameters: {}, malformed: true })),
+          ...calls.map(({ id, call }) => ({ id, name: call.name, parameters: call.arguments })),
+        ],
+        stats: {
+          tokens: outcome.completionTokens ?? this.opts.estimator?.estimate(outcome.text) ?? 0,
+          timeMs: Math.round(performance.now() - requestStarted),
+          toolCalls: calls.length,
+        },
+      });
       this.history.push({ role: "assistant", content: outcome.text, ...(outcome.native.length ? { toolCalls: outcome.native } : {}) });
       if (!parsed.calls.length && !parsed.errors.length) {
-        yield finish("answer", parsed.text.trim());
+        yield await finish("answer", parsed.text.trim());
         return stats;
       }
       const results: string[] = [];
-      for (const err of parsed.errors) results.push(formatToolResult(err.name ?? "tool_call", { success: false, error: err.message }));
-      for (const call of parsed.calls) {
+      // Each result is stored before the next call runs (and so before the next request).
+      const record = async (callId: string, name: string, r: { success: boolean; data?: string; error?: string; code?: ToolResult["code"] }) => {
+        const block = formatToolResult(name, { callId, success: r.success, ...(r.data !== undefined ? { data: r.data } : {}), ...(r.error !== undefined ? { error: r.error } : {}) });
+        results.push(block);
+        await recorder?.toolResult({ callId, name, success: r.success, block, ...(r.error !== undefined ? { error: r.error } : {}), ...(r.code ? { code: r.code } : {}) });
+      };
+      for (const { id, err } of malformed) await record(id, err.name ?? "tool_call", { success: false, error: err.message, code: "INVALID_ARGS" });
+      let stop: { reason: FinishReason; text: string } | null = null;
+      for (const { id, call } of calls) {
+        if (stop) {
+          // Every call gets a result, so the history stays well-formed for the next request.
+          await record(id, call.name, { success: false, error: "not run: the turn was stopped before this call", code: "CANCELLED" });
+          continue;
+        }
         if (doom.record(call.name, call.arguments)) {
-          const reason = `the model called ${call.name} with the same arguments ${3} times in a row`;
+          const reason = `the model called ${call.name} with the same arguments ${DOOM_LOOP_THRESHOLD} times in a row`;
           yield { type: "loop-detected", reason };
-          results.push(formatToolResult(call.name, { success: false, error: "Stopped: identical call repeated. Answer with what you have." }));
-          this.history.push({ role: "user", content: results.join("\n\n") });
-          const text = `Stopped: ${reason}. This usually means the model is stuck; rephrase the request or give it the missing detail.`;
-          yield finish("doom-loop", text);
-          return stats;
+          const error = "Stopped: identical call repeated. Answer with what you have.";
+          yield* this.reportUnrun(id, call, error);
+          await record(id, call.name, { success: false, error, code: "CANCELLED" });
+          stop = { reason: "doom-loop", text: `Stopped: ${reason}. This usually means the model is stuck; rephrase the request or give it the missing detail.` };
+          continue;
         }
-        const result: ToolResult | "abort" = yield* this.runTool(call, stats, signal);
+        const result: ToolResult | "abort" = yield* this.runTool(id, call, stats, signal);
         if (result === "abort") {
-          results.push(formatToolResult(call.name, { success: false, error: "cancelled by the user" }));
-          this.history.push({ role: "user", content: results.join("\n\n") });
-          yield finish("aborted", "Aborted.");
-          return stats;
+          await record(id, call.name, { success: false, error: "cancelled by the user", code: "CANCELLED" });
+          stop = { reason: "aborted", text: "Aborted." };
+          continue;
         }
-        results.push(formatToolResult(call.name, { callId: result.callId, success: result.success, data: result.data, error: result.error }));
+        await record(id, call.name, { success: result.success, ...(result.data !== undefined ? { data: result.data } : {}), ...(result.error !== undefined ? { error: result.error } : {}), ...(result.code ? { code: result.code } : {}) });
       }
       // Results go back as data, in one message, right after the calls they answer.
       this.history.push({ role: "user", content: results.join("\n\n") });
+      if (stop) {
+        yield await finish(stop.reason, stop.text);
+        return stats;
+      }
     }
   }
 
-  private async *requestOnce(system: string, stats: TurnStats, signal?: AbortSignal): AsyncGenerator<AgentEvent, RoundOutcome> {
+  /** A call the loop guard stopped: shown like any other call, with the reason as its failed result. */
+  private *reportUnrun(callId: string, call: ParsedCall, error: string): Generator<AgentEvent, void> {
+    const title = this.opts.registry.get(call.name)?.titleFor(call.arguments) ?? call.name;
+    yield { type: "tool-call", callId, name: call.name, args: call.arguments, title };
+    yield {
+      type: "tool-result",
+      result: { callId, name: call.name, success: false, error, code: "CANCELLED", truncated: false, display: { title, summary: error }, durationMs: 0 },
+    };
+  }
+
+  private async *requestOnce(system: string, stats: TurnStats, signal?: AbortSignal): AsyncGenerator<TurnEvent, RoundOutcome> {
     for (;;) {
       const filter = new VisibleTextFilter();
       let text = "";
@@ -122,11 +198,13 @@ export class Orchestrator {
         if (rest) yield { type: "text", text: rest };
         stats.requests++;
         if (response) {
-          stats.promptTokens += response.promptTokens ?? this.estimatePrompt(system);
-          stats.completionTokens += response.completionTokens ?? this.opts.estimator?.estimate(text) ?? 0;
+          const fallback = { promptTokens: this.estimatePrompt(system), completionTokens: this.opts.estimator?.estimate(text) ?? 0 };
+          stats.promptTokens += response.promptTokens ?? fallback.promptTokens;
+          stats.completionTokens += response.completionTokens ?? fallback.completionTokens;
           yield { type: "response", stats: response };
+          if (this.opts.recorder) yield { type: "context", ...this.opts.recorder.response(response, fallback, this.history.length) };
         }
-        return { kind: "reply", text, native };
+        return { kind: "reply", text, native, completionTokens: response?.completionTokens ?? null };
       } catch (err) {
         if (isLlmCancelled(err) || signal?.aborted) return { kind: "stop", reason: "cancelled", text: text ? `${text}\n[interrupted]` : "[interrupted]" };
         const error = isIpuaroError(err) ? err : new IpuaroError("llm", err instanceof Error ? err.message : String(err));
@@ -147,9 +225,8 @@ export class Orchestrator {
     return e.estimate(system) + this.history.reduce((n, m) => n + e.estimate(m.content), 0);
   }
 
-  private async *runTool(call: ParsedCall, stats: TurnStats, signal?: AbortSignal): AsyncGenerator<AgentEvent, ToolResult | "abort"> {
+  private async *runTool(callId: string, call: ParsedCall, stats: TurnStats, signal?: AbortSignal): AsyncGenerator<AgentEvent, ToolResult | "abort"> {
     const tool = this.opts.registry.get(call.name);
-    const callId = `call_${++this.callSeq}`;
     const title = tool?.titleFor(call.arguments) ?? call.name;
     yield { type: "tool-call", callId, name: call.name, args: call.arguments, title };
     stats.toolCalls++;

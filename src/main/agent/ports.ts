@@ -1,16 +1,11 @@
 // The narrow port between the core and whatever shows it (TUI, headless CLI, tests). The core never
 // imports a UI library; it asks through these calls and reports through events.
 import type { IpuaroError } from "../errors.js";
-import type { CommandDecision, CommandProposal, EditDecision, EditProposal } from "../tools/tool-types.js";
+import type { CommandDecision, CommandProposal, ConflictDecision, ConflictProposal, EditDecision, EditProposal } from "../tools/tool-types.js";
 
 export type ErrorChoice = "retry" | "skip" | "abort";
-export type ConflictChoice = "apply" | "skip" | "regenerate";
-
-export interface ConflictRequest {
-  path: string;
-  /** What changed on disk since the model read the file. */
-  diff: string;
-}
+export type ConflictChoice = ConflictDecision;
+export type ConflictRequest = ConflictProposal;
 
 export interface UiPort {
   confirmEdit(proposal: EditProposal): Promise<EditDecision>;

@@ -6,6 +6,8 @@ import { FatalError, IpuaroError } from "../errors.js";
 import { registerCheckCommand } from "./commands/check-command.js";
 import { registerIndexCommand } from "./commands/index-command.js";
 import { registerRunCommand } from "./commands/run-command.js";
+import { registerSessionsCommand } from "./commands/sessions-command.js";
+import { registerUndoCommand } from "./commands/undo-command.js";
 import { registerToolCommand } from "./commands/tool-command.js";
 
 const require = createRequire(import.meta.url);
@@ -22,6 +24,8 @@ export function buildProgram(): Command {
   registerRunCommand(program);
   registerToolCommand(program);
   registerCheckCommand(program);
+  registerSessionsCommand(program);
+  registerUndoCommand(program);
   return program;
 }
 

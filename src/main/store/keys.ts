@@ -39,7 +39,7 @@ export function projectKeys(project: string): ProjectKeys {
   return keys;
 }
 
-/** List of the project's session ids (the seed's `sessions:list`, scoped to the project). */
+/** Sorted set of the project's session ids scored by last activity (the seed's `sessions:list`, scoped to the project). */
 export function projectSessionsKey(project: string): string {
   assertSafeName("project", project);
   return `project:{${project}}:sessions`;

@@ -6,6 +6,7 @@ import { loadConfig } from "../../config/loader.js";
 import { FatalError } from "../../errors.js";
 import { BenchProbe } from "../../indexing/bench-probe.js";
 import { ProjectIndexer, type TimedScan } from "../../indexing/project-indexer.js";
+import { ProjectWatcher, watchUntilInterrupted } from "../../indexing/project-watcher.js";
 import { openProjectStore } from "../../store/open-project-store.js";
 import { runParseOnly, warmPool } from "../../../pipeline/parse-baseline.js";
 import { createIndexWorkerPool } from "../../../pipeline/worker-pool.js";
@@ -61,6 +62,7 @@ export function registerIndexCommand(program: Command): void {
     .option("--json", "print the result as one JSON object")
     .option("-y, --yes", "do not ask before indexing more than limits.maxFilesWarning files")
     .option("--parse-only-baseline <bool>", "with --bench, also time a parse-only run of the same files", (v) => v !== "false", true)
+    .option("-w, --watch", "after indexing, keep the index live (file changes are applied as they happen) until Ctrl+C")
     .action(async (target: string, opts: IndexOptions) => {
       await indexAction(target, opts);
     });
@@ -74,6 +76,7 @@ async function indexAction(target: string, opts: IndexOptions): Promise<void> {
 
   const opened = await openProjectStore(config, root);
   let indexer = new ProjectIndexer(root, config, opened.store);
+  let watcher: ProjectWatcher | null = null;
   try {
     const probe = opts.bench ? new BenchProbe() : null;
     probe?.start();
@@ -96,6 +99,9 @@ async function indexAction(target: string, opts: IndexOptions): Promise<void> {
       timed = await indexer.scan();
     }
     if (opts.bench) await warmPool(indexer.pool, root);
+    // Subscribed before the run, so files changed while it indexes are caught up afterwards.
+    watcher = opts.watch ? new ProjectWatcher({ indexer, redis: opened.redis }) : null;
+    await watcher?.listen();
     const stats = await indexer.index(timed, (p) => {
       if (p.phase === "index") progress?.update("indexing", p.done, p.total);
       else if (p.phase === "graph") progress?.text("building the dependency graph…");
@@ -124,7 +130,9 @@ async function indexAction(target: string, opts: IndexOptions): Promise<void> {
       process.stdout.write(`${summaryText(opened.store.projectName, stats)}\n`);
       if (bench) process.stdout.write(`\n${benchText(json)}\n`);
     }
+    if (watcher) await watchUntilInterrupted(watcher, { json: !!opts.json, out: process.stdout, err: process.stderr });
   } finally {
+    await watcher?.stop();
     await indexer.close();
     await opened.release();
   }

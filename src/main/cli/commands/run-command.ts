@@ -1,8 +1,12 @@
 // `ipuaro run -p PROMPT [path]`: one agent turn without the TUI. The answer streams to stdout, tool calls
-// and stats go to stderr (or everything as one JSON object with --json).
+// and stats go to stderr (or everything as one JSON object with --json). The turn is kept in a session:
+// a new one, `--session ID`, or `--continue` (the project's last). `--eval` re-checks the last answer.
 import type { Command } from "commander";
 import { createAgentRuntime } from "../../agent/agent-runtime.js";
 import type { AgentEvent, TurnStats } from "../../agent/events.js";
+import type { CompactionReport } from "../../context/compression/compact-conversation.js";
+import { FatalError } from "../../errors.js";
+import { openSession, type SessionChoice } from "../../session/open-session.js";
 import { HeadlessUi } from "../../agent/headless-ui.js";
 import { loadConfig } from "../../config/loader.js";
 import { ProjectIndexer } from "../../indexing/project-indexer.js";
@@ -12,25 +16,41 @@ import { formatTurnStats } from "../turn-format.js";
 import { resolveProjectRoot } from "./index-command.js";
 
 interface RunOptions {
-  prompt: string;
+  prompt?: string;
   autoApply?: boolean;
   json?: boolean;
+  session?: string;
+  continue?: boolean;
+  eval?: boolean;
+}
+
+function sessionChoice(opts: RunOptions): SessionChoice {
+  if (opts.prompt === undefined && !opts.eval) throw new FatalError("give the message with -p/--prompt, or --eval to re-check the last answer", 2);
+  if (opts.prompt !== undefined && opts.eval) throw new FatalError("-p and --eval exclude each other: --eval sends its own prompt", 2);
+  if (opts.session !== undefined && opts.continue) throw new FatalError("--session and --continue exclude each other", 2);
+  if (opts.session !== undefined) return { kind: "id", id: opts.session };
+  // Checking an answer only makes sense in the session that has it.
+  return opts.continue || opts.eval ? { kind: "last" } : { kind: "new" };
 }
 
 export function registerRunCommand(program: Command): void {
   program
     .command("run")
     .description("run one agent turn headless: stream the answer to stdout, then the stats")
-    .requiredOption("-p, --prompt <text>", "the message to the agent")
+    .option("-p, --prompt <text>", "the message to the agent")
     .argument("[path]", "project root", ".")
     .option("--auto-apply", "apply edits and run asked-for commands without confirmation (default: reject them)")
     .option("--json", "print one JSON object with the answer, tool calls and stats")
+    .option("--session <id>", "continue this session (see `ipuaro sessions list`)")
+    .option("-c, --continue", "continue the project's last session (default: start a new one)")
+    .option("--eval", "have the model re-check its last answer against the code (the last session, or --session)")
     .action(async (target: string, opts: RunOptions) => {
       process.exitCode = await runAction(target, opts);
     });
 }
 
 async function runAction(target: string, opts: RunOptions): Promise<number> {
+  const choice = sessionChoice(opts);
   const root = resolveProjectRoot(target);
   const { config } = loadConfig({ projectRoot: root });
   const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -42,6 +62,11 @@ async function runAction(target: string, opts: RunOptions): Promise<number> {
     await indexer.close();
     const model = await prepareModel(config, { interactive: !!process.stdin.isTTY && !opts.json, log });
     const ui = new HeadlessUi(!!opts.autoApply, log);
+    const { session, created, repairedCalls } = await openSession({ redis: opened.redis, projectName: opened.store.projectName, root, config, choice });
+    if (!opts.json) {
+      const note = created ? (choice.kind === "last" ? " (new: the project had none)" : " (new)") : "";
+      log(`session ${session.id}${note}${repairedCalls ? `; ${repairedCalls} call(s) the last run left unfinished were marked cancelled` : ""}`);
+    }
     const runtime = createAgentRuntime({
       root,
       config,
@@ -50,10 +75,19 @@ async function runAction(target: string, opts: RunOptions): Promise<number> {
       llm: model.llm,
       estimator: model.estimator,
       autoApply: () => !!opts.autoApply,
+      session,
+      index: {
+        // A warm re-index is cheap and needs no watcher: only the changed files are parsed again.
+        refreshIndex: async () => void (await indexer.index(await indexer.scan())),
+        registerOwnWrite: () => {},
+      },
     });
+    if (opts.prompt !== undefined) await session.addInput(opts.prompt);
     const calls: { name: string; title: string; success?: boolean; error?: string }[] = [];
+    const compactions: CompactionReport[] = [];
     let final: Extract<AgentEvent, { type: "finished" }> | null = null;
-    for await (const event of runtime.orchestrator.runTurn(opts.prompt)) {
+    const turn = opts.eval ? runtime.evaluate() : runtime.orchestrator.runTurn(opts.prompt!);
+    for await (const event of turn) {
       if (event.type === "text" && !opts.json) process.stdout.write(event.text);
       else if (event.type === "tool-call") {
         calls.push({ name: event.name, title: event.title });
@@ -63,12 +97,25 @@ async function runAction(target: string, opts: RunOptions): Promise<number> {
         if (c) Object.assign(c, { success: event.result.success, ...(event.result.error ? { error: event.result.error } : {}) });
         if (!opts.json && !event.result.success) log(`  ✗ ${event.result.error}`);
       } else if (event.type === "loop-detected" && !opts.json) log(`ipuaro: ${event.reason}`);
+      else if (event.type === "compacted") {
+        compactions.push(event.report);
+        if (!opts.json) log(`ipuaro: context ${event.report.percentBefore}% → ${event.report.percentAfter}% (compressed)`);
+      } else if (event.type === "compaction-failed" && !opts.json) log(`ipuaro: ${event.message}`);
       else if (event.type === "finished") final = event;
     }
     if (!final) return 1;
     const stats: TurnStats = final.stats;
     if (opts.json) {
-      process.stdout.write(`${JSON.stringify({ answer: final.text, reason: final.reason, toolCalls: calls, stats: { ...stats, timeMs: Math.round(stats.timeMs) } })}\n`);
+      const out = {
+        answer: final.text,
+        reason: final.reason,
+        toolCalls: calls,
+        stats: { ...stats, timeMs: Math.round(stats.timeMs) },
+        session: session.id,
+        context: { tokensUsed: session.state.context.tokensUsed, tokensLimit: session.state.context.tokensLimit },
+        compactions,
+      };
+      process.stdout.write(`${JSON.stringify(out)}\n`);
     } else {
       if (final.reason !== "answer") log(final.text);
       else process.stdout.write("\n");

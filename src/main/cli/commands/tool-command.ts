@@ -4,6 +4,8 @@ import type { Command } from "commander";
 import { loadConfig } from "../../config/loader.js";
 import { FatalError } from "../../errors.js";
 import { escapeForDisplay } from "../../security/hidden-characters.js";
+import { ProjectIndexer } from "../../indexing/project-indexer.js";
+import { openSession } from "../../session/open-session.js";
 import { openProjectStore } from "../../store/open-project-store.js";
 import { ToolRegistry } from "../../tools/registry.js";
 import type { ToolPorts } from "../../tools/tool-types.js";
@@ -31,6 +33,14 @@ function cliPorts(yes: boolean): ToolPorts {
       const c = await askChoice(`run '${escapeForDisplay(p.command)}'? (${p.reason})`, { y: "once", n: "no" });
       return c === "y" ? "once" : "no";
     },
+    async resolveConflict(p) {
+      // A direct tool run has no model to regenerate; apply only when told to.
+      if (yes) return "apply";
+      if (!interactive) return "skip";
+      process.stderr.write(`${p.path} changed on disk since it was read:\n${p.diff}\n`);
+      const c = await askChoice(`apply on top of the change to ${p.path}?`, { a: "apply", s: "skip" });
+      return c === "a" ? "apply" : "skip";
+    },
   };
 }
 
@@ -56,14 +66,24 @@ export function registerToolCommand(program: Command): void {
       const root = resolveProjectRoot(target);
       const { config } = loadConfig({ projectRoot: root });
       const opened = await openProjectStore(config, root);
+      const indexer = new ProjectIndexer(root, config, opened.store);
       try {
-        if ((await opened.store.fileCount()) === 0) process.stderr.write(`ipuaro: ${root} is not indexed yet; run \`ipuaro index\` first\n`);
-        const result = await tool.run("cli", args, { root, config, store: opened.store, ports: cliPorts(!!opts.yes) });
+        // The tool reads the index: bring it up to date first (a warm run parses only what changed).
+        await indexer.index(await indexer.scan());
+        // Edits made here join the project's last session, so `ipuaro undo` can take them back.
+        const { session } = await openSession({ redis: opened.redis, projectName: opened.store.projectName, root, config, choice: { kind: "last" } });
+        const services = session.toolServices({
+          refreshIndex: async () => void (await indexer.index(await indexer.scan())),
+          // No watcher runs during a one-off tool call, so there is nobody to tell about our own writes.
+          registerOwnWrite: () => {},
+        });
+        const result = await tool.run("cli", args, { root, config, store: opened.store, ports: cliPorts(!!opts.yes), session: session.toolState, services });
         if (opts.json) process.stdout.write(`${JSON.stringify(result)}\n`);
         else if (result.success) process.stdout.write(`${result.display.details ?? result.data ?? ""}\n`);
         else process.stderr.write(`${result.code}: ${result.error}\n`);
         process.exitCode = result.success ? 0 : 1;
       } finally {
+        await indexer.close();
         await opened.release();
       }
     });

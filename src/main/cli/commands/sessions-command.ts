@@ -1,0 +1,73 @@
+// `ipuaro sessions [list | show ID | delete ID] [path] [--json]`: the project's saved conversations.
+import type { Command } from "commander";
+import { loadConfig } from "../../config/loader.js";
+import { sessionNotFound, sessionStoreFor } from "../../session/open-session.js";
+import { formatSession, formatSessionList, sessionJson } from "../../session/session-report.js";
+import type { SessionStore } from "../../session/session-store.js";
+import { UndoStack } from "../../session/undo-stack.js";
+import { openProjectStore, type OpenedProjectStore } from "../../store/open-project-store.js";
+import { resolveProjectRoot } from "./index-command.js";
+
+interface JsonOption {
+  json?: boolean;
+}
+
+async function withSessions<T>(target: string | undefined, fn: (sessions: SessionStore, opened: OpenedProjectStore, config: ReturnType<typeof loadConfig>["config"]) => Promise<T>): Promise<T> {
+  const root = resolveProjectRoot(target);
+  const { config } = loadConfig({ projectRoot: root });
+  const opened = await openProjectStore(config, root);
+  try {
+    return await fn(sessionStoreFor(opened.redis, opened.store.projectName, config), opened, config);
+  } finally {
+    await opened.release();
+  }
+}
+
+function print(text: string): void {
+  process.stdout.write(`${text}\n`);
+}
+
+export function registerSessionsCommand(program: Command): void {
+  const sessions = program.command("sessions").description("list, show or delete the project's saved sessions");
+
+  sessions
+    .command("list", { isDefault: true })
+    .description("the project's sessions, most recently active first")
+    .argument("[path]", "project root", ".")
+    .option("--json", 'print {"sessions": [{id, createdAt, lastActivityAt, messages}]}')
+    .action(async (target: string, opts: JsonOption) => {
+      await withSessions(target, async (store) => {
+        const list = await store.list();
+        print(opts.json ? JSON.stringify({ sessions: list }) : formatSessionList(store.projectName, list));
+      });
+    });
+
+  sessions
+    .command("show")
+    .description("one session's conversation (active branch), stats and context")
+    .argument("<id>", "session id (see `ipuaro sessions list`)")
+    .argument("[path]", "project root", ".")
+    .option("--json", "print the session as JSON")
+    .action(async (id: string, target: string, opts: JsonOption) => {
+      await withSessions(target, async (store, opened, config) => {
+        const state = await store.load(id);
+        if (!state) throw sessionNotFound(id, store.projectName);
+        const undo = await new UndoStack(opened.redis, id, config.undo.stackSize).list();
+        const json = sessionJson(state, undo);
+        print(opts.json ? JSON.stringify(json) : formatSession(json));
+      });
+    });
+
+  sessions
+    .command("delete")
+    .description("delete a session, its history and its undo stack (files on disk are not touched)")
+    .argument("<id>", "session id")
+    .argument("[path]", "project root", ".")
+    .option("--json", 'print {"deleted": id}')
+    .action(async (id: string, target: string, opts: JsonOption) => {
+      await withSessions(target, async (store) => {
+        if (!(await store.delete(id))) throw sessionNotFound(id, store.projectName);
+        print(opts.json ? JSON.stringify({ deleted: id }) : `deleted session ${id}`);
+      });
+    });
+}

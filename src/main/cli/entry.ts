@@ -1,0 +1,11 @@
+// Process entry for the CLI (bin/ipuaro.js loads the compiled copy; tests run this file through tsx).
+// Once a command has finished, exit at once: client libraries may keep short fallback timers alive
+// (ioredis waits up to 2 s to destroy a socket the server already closed).
+import { runCli } from "./program.js";
+
+runCli(process.argv)
+  .then(() => process.exit(process.exitCode ?? 0))
+  .catch((err: unknown) => {
+    process.stderr.write(`ipuaro: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exit(1);
+  });

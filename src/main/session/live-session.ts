@@ -1,0 +1,174 @@
+// One session in use: its state in memory, every change written through to Redis before the caller
+// goes on. The conversation grows as a chain of entries from `head`; the model's view of it comes from
+// session-tree.ts. Also the tools' services: undo entries, and undo itself.
+import type { LlmMessage } from "../llm/ollama-client.js";
+import { forgetRead } from "../tools/read-snapshots.js";
+import { newToolSessionState, type EditRecord, type ToolServices, type ToolSessionState } from "../tools/tool-types.js";
+import { newEntryId, type SessionStore } from "./session-store.js";
+import { activePath, lastCallNumber, messageEntries, modelView, repairDanglingCalls, toLlmMessages, type ViewMessage } from "./session-tree.js";
+import type { ChatMessage, CompactionRecord, SessionEntry, SessionState } from "./session-types.js";
+import { undoLastEdit, type UndoOutcome } from "./undo-edit.js";
+import type { UndoStack } from "./undo-stack.js";
+
+/** ↑/↓ history kept per session. */
+export const INPUT_HISTORY_LIMIT = 500;
+
+export interface IndexServices {
+  refreshIndex(paths: string[]): Promise<void>;
+  registerOwnWrite(path: string, hash: string | null): void;
+}
+
+export class LiveSession {
+  /** Read ledger, taint and "always" answers of the tools; in memory for the life of the process. */
+  readonly toolState: ToolSessionState = newToolSessionState();
+  private callSeq: number;
+
+  constructor(
+    readonly store: SessionStore,
+    readonly state: SessionState,
+    readonly undoStack: UndoStack,
+    private readonly opts: { saveInputHistory?: boolean } = {},
+  ) {
+    this.callSeq = lastCallNumber(state.entries.values());
+  }
+
+  get id(): string {
+    return this.state.meta.id;
+  }
+
+  get root(): string {
+    return this.state.meta.root;
+  }
+
+  path(): SessionEntry[] {
+    return activePath(this.state);
+  }
+
+  /** The conversation on the active branch, as stored (no compaction applied). */
+  messages(): ChatMessage[] {
+    return messageEntries(this.path()).map((e) => e.message);
+  }
+
+  view(): ViewMessage[] {
+    return modelView(this.path());
+  }
+
+  /** What the orchestrator starts from: the model's view as chat messages. */
+  llmHistory(): LlmMessage[] {
+    return toLlmMessages(this.view());
+  }
+
+  nextCallId(): string {
+    return `call_${++this.callSeq}`;
+  }
+
+  /** The newest message on the active branch. */
+  headMessage(): Extract<SessionEntry, { kind: "message" }> | null {
+    const path = this.path();
+    for (let i = path.length - 1; i >= 0; i--) {
+      const e = path[i]!;
+      if (e.kind === "message") return e;
+    }
+    return null;
+  }
+
+  async appendMessage(message: ChatMessage): Promise<string> {
+    const entry: SessionEntry = { kind: "message", id: newEntryId(), parentId: this.state.head, message };
+    await this.write(entry, message.timestamp);
+    return entry.id;
+  }
+
+  /** Rewrites an entry already on the branch (a tool round getting its next result). */
+  async updateMessage(id: string, message: ChatMessage): Promise<void> {
+    const entry = this.state.entries.get(id);
+    if (!entry || entry.kind !== "message") throw new Error(`session ${this.id}: no message entry ${id}`);
+    const updated: SessionEntry = { ...entry, message };
+    this.state.entries.set(id, updated);
+    this.state.lastActivityAt = Date.now();
+    await this.store.save(this.state, [updated]);
+  }
+
+  async appendCompaction(record: CompactionRecord, now = Date.now()): Promise<void> {
+    await this.write({ kind: "compaction", id: newEntryId(), parentId: this.state.head, timestamp: now, compaction: record }, now);
+  }
+
+  /** Stats and context only (no entry changed). */
+  async saveState(): Promise<void> {
+    this.state.lastActivityAt = Date.now();
+    await this.store.save(this.state);
+  }
+
+  private async write(entry: SessionEntry, now: number): Promise<void> {
+    this.state.entries.set(entry.id, entry);
+    const previousHead = this.state.head;
+    this.state.head = entry.id;
+    this.state.lastActivityAt = Math.max(now, Date.now());
+    try {
+      await this.store.save(this.state, [entry]);
+    } catch (error) {
+      // Memory must not run ahead of what is stored: the caller's action will not happen either.
+      this.state.entries.delete(entry.id);
+      this.state.head = previousHead;
+      throw error;
+    }
+  }
+
+  /**
+   * Calls a killed process left without results get a synthetic "cancelled" one, written to the
+   * session, so the next request is well-formed. Returns how many calls were repaired.
+   */
+  async repair(): Promise<number> {
+    const fix = repairDanglingCalls(this.path(), newEntryId, Date.now());
+    if (fix.updated) {
+      const before = this.state.entries.get(fix.updated.id);
+      const had = before?.kind === "message" ? (before.message.toolResults?.length ?? 0) : 0;
+      await this.updateMessage(fix.updated.id, fix.updated.message);
+      return (fix.updated.message.toolResults?.length ?? 0) - had;
+    }
+    if (fix.appended) {
+      await this.write(fix.appended, fix.appended.message.timestamp);
+      return fix.appended.message.toolResults?.length ?? 0;
+    }
+    return 0;
+  }
+
+  /** Adds a typed prompt to the ↑/↓ history (consecutive repeats kept once). */
+  async addInput(text: string): Promise<void> {
+    if (this.opts.saveInputHistory === false || !text.trim()) return;
+    const h = this.state.inputHistory;
+    if (h[h.length - 1] === text) return;
+    h.push(text);
+    if (h.length > INPUT_HISTORY_LIMIT) h.splice(0, h.length - INPUT_HISTORY_LIMIT);
+    await this.store.saveInputHistory(this.state);
+  }
+
+  /** The tools' services: the undo entry is in Redis before recordEdit returns (the write comes after). */
+  toolServices(index: IndexServices): ToolServices {
+    return {
+      recordEdit: async (record: EditRecord) => {
+        await this.undoStack.push(record);
+        this.state.stats.editsApplied++;
+        await this.saveState();
+      },
+      refreshIndex: (paths) => index.refreshIndex(paths),
+      registerOwnWrite: (path, hash) => index.registerOwnWrite(path, hash),
+    };
+  }
+
+  /** `/undo`: takes back the newest edit of this session and records it in the stats. */
+  async undo(index: Pick<IndexServices, "refreshIndex"> & Partial<Pick<IndexServices, "registerOwnWrite">>): Promise<UndoOutcome> {
+    const outcome = await undoLastEdit({
+      stack: this.undoStack,
+      root: this.root,
+      refreshIndex: index.refreshIndex,
+      ...(index.registerOwnWrite ? { registerOwnWrite: index.registerOwnWrite } : {}),
+    });
+    if (outcome.status === "undone") {
+      // The model's copy of the file is no longer what is on disk.
+      forgetRead(this.toolState, outcome.entry.filePath);
+      this.state.stats.undos++;
+      await this.saveState();
+    }
+    return outcome;
+  }
+}

@@ -1,0 +1,80 @@
+// Picks the session a run works in: a given id, the project's last one, or a new one. A session that
+// was interrupted is repaired on the way in (calls left without results get a "cancelled" result).
+import type { Redis } from "ioredis";
+import type { IpuaroConfig } from "../config/schema.js";
+import { IpuaroError } from "../errors.js";
+import { LiveSession } from "./live-session.js";
+import { SessionStore } from "./session-store.js";
+import type { SessionState } from "./session-types.js";
+import { UndoStack } from "./undo-stack.js";
+
+export type SessionChoice =
+  | { kind: "new" }
+  | { kind: "id"; id: string }
+  /** The project's most recently active session; a new one when there is none. */
+  | { kind: "last" };
+
+export interface OpenSessionOptions {
+  redis: Redis;
+  projectName: string;
+  root: string;
+  config: Pick<IpuaroConfig, "session" | "undo">;
+  choice: SessionChoice;
+}
+
+export interface OpenedSession {
+  session: LiveSession;
+  /** True when a new session was started. */
+  created: boolean;
+  /** Calls given a synthetic "cancelled" result because the previous run stopped mid-round. */
+  repairedCalls: number;
+}
+
+export function sessionStoreFor(redis: Redis, projectName: string, config: Pick<IpuaroConfig, "session">): SessionStore {
+  return new SessionStore(redis, projectName, { persistIndefinitely: config.session.persistIndefinitely });
+}
+
+export function sessionNotFound(id: string, projectName: string): IpuaroError {
+  return new IpuaroError("config", `no session ${id} in project ${projectName}`, {
+    recoverable: false,
+    suggestion: "See the project's sessions with `ipuaro sessions list`.",
+  });
+}
+
+function liveSession(store: SessionStore, opts: Omit<OpenSessionOptions, "choice">, state: SessionState): LiveSession {
+  const undo = new UndoStack(opts.redis, state.meta.id, opts.config.undo.stackSize, { persistIndefinitely: opts.config.session.persistIndefinitely });
+  return new LiveSession(store, state, undo, { saveInputHistory: opts.config.session.saveInputHistory });
+}
+
+/** An existing session as it is (no repair, nothing created): for commands that only read it or undo. */
+export async function findSession(opts: Omit<OpenSessionOptions, "choice"> & { id: string | null }): Promise<LiveSession | null> {
+  const store = sessionStoreFor(opts.redis, opts.projectName, opts.config);
+  const id = opts.id ?? (await store.latestId());
+  if (id === null) return null;
+  const state = await store.load(id);
+  if (!state) {
+    if (opts.id !== null) throw sessionNotFound(id, opts.projectName);
+    return null;
+  }
+  return liveSession(store, opts, state);
+}
+
+export async function openSession(opts: OpenSessionOptions): Promise<OpenedSession> {
+  const store = sessionStoreFor(opts.redis, opts.projectName, opts.config);
+  const live = (state: SessionState) => liveSession(store, opts, state);
+
+  let id: string | null = null;
+  if (opts.choice.kind === "id") id = opts.choice.id;
+  else if (opts.choice.kind === "last") id = await store.latestId();
+  if (id !== null) {
+    const state = await store.load(id);
+    if (!state) {
+      if (opts.choice.kind === "id") throw sessionNotFound(id, opts.projectName);
+    } else {
+      const session = live(state);
+      const repairedCalls = await session.repair();
+      return { session, created: false, repairedCalls };
+    }
+  }
+  return { session: live(await store.create(opts.root)), created: true, repairedCalls: 0 };
+}

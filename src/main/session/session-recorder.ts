@@ -1,0 +1,206 @@
+// The orchestrator's ConversationRecorder over a LiveSession: each step written before the next one,
+// token counts and the context fill kept per request, and the compressor run when the fill crosses
+// context.autoCompressAt (or by hand through compact()).
+import { compactConversation, loadedFilesOf, type CompactionReport, type Summariser } from "../context/compression/compact-conversation.js";
+import { summariseWithModel } from "../context/compression/conversation-summary.js";
+import { EDIT_TOOL_NAMES } from "../context/compression/tool-result-blocks.js";
+import type { IpuaroConfig } from "../config/schema.js";
+import { errorMessage } from "../errors.js";
+import type { LlmClient, LlmMessage, ResponseStats } from "../llm/ollama-client.js";
+import type { TokenEstimator } from "../llm/token-estimator.js";
+import type {
+  AssistantReplyRecord,
+  ContextMeasure,
+  ConversationRecorder,
+  PreparedRequest,
+  ToolResultRecord,
+  TurnOutcome,
+} from "./conversation-recorder.js";
+import type { LiveSession } from "./live-session.js";
+import type { ChatMessage, SessionToolResult } from "./session-types.js";
+
+export interface SessionRecorderOptions {
+  session: LiveSession;
+  /** Writes the summaries; its contextWindow is the limit every request uses. */
+  llm: Pick<LlmClient, "chat" | "contextWindow">;
+  estimator: Pick<TokenEstimator, "estimate" | "estimateMessages">;
+  context: Pick<IpuaroConfig["context"], "autoCompressAt" | "compressionMethod">;
+}
+
+export interface CompactOptions {
+  /** The fixed part the next request will carry (counted, never changed). */
+  system: string;
+  focus?: string;
+  trigger: "auto" | "manual";
+  signal?: AbortSignal;
+}
+
+export interface CompactOutcome {
+  report: CompactionReport & { summaryError?: string };
+  history: LlmMessage[];
+}
+
+class CompactionCancelled extends Error {}
+
+export class SessionRecorder implements ConversationRecorder {
+  /** The tool message of the round in progress, completed one result at a time. */
+  private pendingTool: { entryId: string; message: ChatMessage } | null = null;
+
+  constructor(private readonly opts: SessionRecorderOptions) {}
+
+  private get session(): LiveSession {
+    return this.opts.session;
+  }
+
+  private get stats() {
+    return this.session.state.stats;
+  }
+
+  nextCallId(): string {
+    return this.session.nextCallId();
+  }
+
+  async userMessage(text: string, opts: { command?: "eval" } = {}): Promise<void> {
+    this.pendingTool = null;
+    await this.session.appendMessage({ role: "user", content: text, timestamp: Date.now(), ...(opts.command ? { command: opts.command } : {}) });
+  }
+
+  async assistantReply(reply: AssistantReplyRecord): Promise<void> {
+    this.pendingTool = null;
+    this.stats.toolCalls += reply.calls.filter((c) => !c.malformed).length;
+    await this.session.appendMessage({
+      role: "assistant",
+      content: reply.content,
+      timestamp: Date.now(),
+      ...(reply.calls.length > 0 ? { toolCalls: reply.calls } : {}),
+      ...(reply.nativeToolCalls.length > 0 ? { nativeToolCalls: reply.nativeToolCalls } : {}),
+      stats: reply.stats,
+    });
+  }
+
+  async toolResult(r: ToolResultRecord): Promise<void> {
+    const result: SessionToolResult = {
+      callId: r.callId,
+      name: r.name,
+      success: r.success,
+      ...(r.error !== undefined ? { error: r.error } : {}),
+      ...(r.code !== undefined ? { code: r.code } : {}),
+    };
+    if (r.code === "REJECTED" && EDIT_TOOL_NAMES.has(r.name)) this.stats.editsRejected++;
+    const pending = this.pendingTool;
+    if (!pending) {
+      const message: ChatMessage = { role: "tool", content: r.block, timestamp: Date.now(), toolResults: [result] };
+      const entryId = await this.session.appendMessage(message);
+      this.pendingTool = { entryId, message };
+    } else {
+      const message: ChatMessage = {
+        ...pending.message,
+        content: `${pending.message.content}\n\n${r.block}`,
+        toolResults: [...(pending.message.toolResults ?? []), result],
+      };
+      await this.session.updateMessage(pending.entryId, message);
+      pending.message = message;
+    }
+    this.session.state.context.loadedFiles = loadedFilesOf(this.session.view());
+  }
+
+  response(stats: ResponseStats, fallback: { promptTokens: number; completionTokens: number }, historyLength: number): ContextMeasure {
+    const prompt = stats.promptTokens ?? fallback.promptTokens;
+    const completion = stats.completionTokens ?? fallback.completionTokens;
+    this.stats.totalTokens += prompt + completion;
+    const context = this.session.state.context;
+    context.tokensUsed = prompt + completion;
+    context.tokensLimit = this.opts.llm.contextWindow;
+    // The reply joins the history next; the count covers it too.
+    context.measuredMessages = historyLength + 1;
+    return { tokensUsed: context.tokensUsed, tokensLimit: context.tokensLimit };
+  }
+
+  async turnFinished(outcome: TurnOutcome): Promise<void> {
+    this.pendingTool = null;
+    this.stats.totalTime += Math.round(outcome.timeMs);
+    this.stats.turns++;
+    await this.session.saveState();
+  }
+
+  /** Tokens of a request carrying `system` and `history`, by the calibrated estimator. */
+  countTokens(system: string, history: readonly LlmMessage[]): number {
+    return this.opts.estimator.estimateMessages([{ content: system }, ...history]);
+  }
+
+  /**
+   * The size of the next request: the server's count of the last one plus an estimate of the messages
+   * added since (an estimate of everything only when there is no usable count).
+   */
+  nextRequestTokens(system: string, history: readonly LlmMessage[]): number {
+    const c = this.session.state.context;
+    const measured = c.measuredMessages;
+    if (measured !== undefined && c.tokensUsed > 0 && c.tokensLimit === this.opts.llm.contextWindow && measured <= history.length) {
+      return c.tokensUsed + this.opts.estimator.estimateMessages(history.slice(measured));
+    }
+    return this.countTokens(system, history);
+  }
+
+  async beforeRequest(input: { system: string; history: readonly LlmMessage[]; signal?: AbortSignal }): Promise<PreparedRequest> {
+    const threshold = this.opts.context.autoCompressAt;
+    const limit = this.opts.llm.contextWindow;
+    if (threshold === null || limit <= 0) return { history: null, events: [] };
+    const used = this.nextRequestTokens(input.system, input.history);
+    if (used < threshold * limit) return { history: null, events: [] };
+    let outcome: CompactOutcome | null;
+    try {
+      outcome = await this.compact({ system: input.system, trigger: "auto", ...(input.signal ? { signal: input.signal } : {}) });
+    } catch (error) {
+      // Compression only saves room: when it breaks, the request still goes out (the server cuts if it must).
+      return { history: null, events: [{ type: "compaction-failed", message: `context compression failed: ${errorMessage(error)}` }] };
+    }
+    if (!outcome) return { history: null, events: [] };
+    return { history: outcome.history, events: [{ type: "compacted", report: outcome.report }] };
+  }
+
+  /** Compresses the session's context now. null: nothing left that compression could shrink (or cancelled). */
+  async compact(opts: CompactOptions): Promise<CompactOutcome | null> {
+    let summaryError: string | undefined;
+    let summaryTokens = 0;
+    const summarise: Summariser = async ({ transcript, focus }) => {
+      if (this.opts.context.compressionMethod === "truncate") return null;
+      try {
+        const r = await summariseWithModel(this.opts.llm as LlmClient, { transcript, ...(focus ? { focus } : {}), ...(opts.signal ? { signal: opts.signal } : {}) });
+        summaryTokens += r.tokens;
+        return { text: r.text, method: "llm-summary" };
+      } catch (error) {
+        if (opts.signal?.aborted) throw new CompactionCancelled();
+        summaryError = errorMessage(error);
+        return null;
+      }
+    };
+    // Estimates of the new size are scaled by how far the estimator is from the server's last count.
+    const current = this.session.llmHistory();
+    const estimated = this.countTokens(opts.system, current);
+    const ratio = estimated > 0 ? Math.min(2, Math.max(0.5, this.nextRequestTokens(opts.system, current) / estimated)) : 1;
+    let result: Awaited<ReturnType<typeof compactConversation>>;
+    try {
+      result = await compactConversation({
+        path: this.session.path(),
+        countTokens: (h) => Math.round(this.countTokens(opts.system, h) * ratio),
+        tokensLimit: this.opts.llm.contextWindow,
+        summarise,
+        trigger: opts.trigger,
+        ...(opts.focus?.trim() ? { focus: opts.focus.trim() } : {}),
+      });
+    } catch (error) {
+      if (error instanceof CompactionCancelled) return null;
+      throw error;
+    }
+    this.stats.totalTokens += summaryTokens;
+    if (!result) return null;
+    this.stats.compactions++;
+    const context = this.session.state.context;
+    context.tokensUsed = result.report.tokensAfter;
+    context.tokensLimit = result.report.tokensLimit;
+    context.loadedFiles = result.report.loadedFiles;
+    context.measuredMessages = result.history.length;
+    await this.session.appendCompaction(result.record);
+    return { report: { ...result.report, ...(summaryError ? { summaryError } : {}) }, history: result.history };
+  }
+}

@@ -1,0 +1,115 @@
+// How `ipuaro sessions` shows sessions: the list, and one session's conversation (the active branch,
+// with calls an interrupted run left unanswered shown as cancelled, as the next run will see them).
+import { newEntryId, type SessionSummary } from "./session-store.js";
+import { activePath, repairDanglingCalls } from "./session-tree.js";
+import type { ChatMessage, CompactionRecord, SessionEntry, SessionState, UndoEntry } from "./session-types.js";
+
+function localTime(ms: number, withSeconds = false): string {
+  const d = new Date(ms);
+  const p = (n: number) => String(n).padStart(2, "0");
+  const date = `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
+  return withSeconds ? `${date}:${p(d.getSeconds())}` : date;
+}
+
+export function formatSessionList(projectName: string, sessions: readonly SessionSummary[]): string {
+  if (sessions.length === 0) return `No sessions in project ${projectName} yet. \`ipuaro run -p …\` starts one.`;
+  const rows = sessions.map((s) => [s.id, localTime(s.createdAt), localTime(s.lastActivityAt), String(s.messages)]);
+  const head = ["ID", "CREATED", "LAST ACTIVITY", "MESSAGES"];
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join("  ");
+  return [line(head), ...rows.map(line)].join("\n");
+}
+
+/** The active path as the next run will see it (dangling calls answered in memory, nothing written). */
+export function displayedPath(state: SessionState): { path: SessionEntry[]; repairedCalls: number } {
+  const path = activePath(state);
+  const fix = repairDanglingCalls(path, newEntryId, state.lastActivityAt);
+  if (fix.updated) {
+    const before = path.find((e) => e.id === fix.updated!.id);
+    const had = before?.kind === "message" ? (before.message.toolResults?.length ?? 0) : 0;
+    return { path: path.map((e) => (e.id === fix.updated!.id ? fix.updated! : e)), repairedCalls: (fix.updated.message.toolResults?.length ?? 0) - had };
+  }
+  if (fix.appended) return { path: [...path, fix.appended], repairedCalls: fix.appended.message.toolResults?.length ?? 0 };
+  return { path, repairedCalls: 0 };
+}
+
+export interface SessionJson {
+  id: string;
+  projectName: string;
+  root: string;
+  createdAt: number;
+  lastActivityAt: number;
+  stats: SessionState["stats"];
+  context: SessionState["context"];
+  inputHistory: string[];
+  /** Messages of the active branch, oldest first. */
+  history: Array<ChatMessage & { id: string; parentId: string | null }>;
+  compactions: Array<CompactionRecord & { id: string; afterEntry: string | null; timestamp: number }>;
+  undoStack: UndoEntry[];
+  /** Entries in the whole tree (other branches included). */
+  entries: number;
+  repairedCalls: number;
+}
+
+export function sessionJson(state: SessionState, undoStack: UndoEntry[]): SessionJson {
+  const { path, repairedCalls } = displayedPath(state);
+  const history: SessionJson["history"] = [];
+  const compactions: SessionJson["compactions"] = [];
+  for (const e of path) {
+    if (e.kind === "message") history.push({ id: e.id, parentId: e.parentId, ...e.message });
+    else compactions.push({ id: e.id, afterEntry: e.parentId, timestamp: e.timestamp, ...e.compaction });
+  }
+  return {
+    id: state.meta.id,
+    projectName: state.meta.projectName,
+    root: state.meta.root,
+    createdAt: state.meta.createdAt,
+    lastActivityAt: state.lastActivityAt,
+    stats: state.stats,
+    context: state.context,
+    inputHistory: state.inputHistory,
+    history,
+    compactions,
+    undoStack,
+    entries: state.entries.size,
+    repairedCalls,
+  };
+}
+
+function formatMessage(m: ChatMessage): string[] {
+  const when = localTime(m.timestamp, true);
+  if (m.role === "tool") {
+    const lines = (m.toolResults ?? []).map(
+      (r) => `  ${r.success ? "✓" : "✗"} ${r.name} (${r.callId})${r.error ? `: ${r.error.split("\n", 1)[0]!.slice(0, 160)}` : ""}${r.synthetic ? " [added on load]" : ""}`,
+    );
+    return [`── tool results · ${when}`, ...lines];
+  }
+  const calls = (m.toolCalls ?? []).map((c) => `${c.name}${c.malformed ? " (malformed)" : ""}`);
+  const head = `── ${m.role}${m.command ? ` (/${m.command})` : ""} · ${when}${calls.length ? ` · calls: ${calls.join(", ")}` : ""}`;
+  return [head, m.content.trim()];
+}
+
+export function formatSession(json: SessionJson): string {
+  const s = json.stats;
+  const pct = json.context.tokensLimit > 0 ? Math.round((json.context.tokensUsed / json.context.tokensLimit) * 100) : 0;
+  const out = [
+    `session ${json.id} · project ${json.projectName}`,
+    `created ${localTime(json.createdAt)} · last activity ${localTime(json.lastActivityAt)} · ${json.history.length} messages`,
+    `${s.turns} turns │ ${s.totalTokens.toLocaleString("en-US")} tokens │ ${(s.totalTime / 1000).toFixed(1)}s │ ${s.toolCalls} tool calls │ edits ${s.editsApplied} applied, ${s.editsRejected} rejected, ${s.undos} undone`,
+    `context ${pct}% (${json.context.tokensUsed.toLocaleString("en-US")} / ${json.context.tokensLimit.toLocaleString("en-US")} tokens) · undo stack ${json.undoStack.length}`,
+  ];
+  if (json.repairedCalls > 0) out.push(`${json.repairedCalls} call(s) were left unfinished by an interrupted run; shown as cancelled`);
+  const compactionAfter = new Map(json.compactions.map((c) => [c.afterEntry, c]));
+  out.push("");
+  for (const m of json.history) {
+    out.push(...formatMessage(m));
+    const c = compactionAfter.get(m.id);
+    if (c) {
+      const before = Math.round((c.tokensBefore / c.tokensLimit) * 100);
+      const after = Math.round((c.tokensAfter / c.tokensLimit) * 100);
+      out.push(`── context compressed (${c.trigger}, ${c.method}): ${before}% → ${after}%${c.focus ? ` · focus: ${c.focus}` : ""}`);
+    }
+  }
+  if (json.history.length > 0 && json.history[json.history.length - 1]!.role === "user") out.push("── (no reply: the run was interrupted or is still going)");
+  return out.join("\n");
+}

@@ -1,0 +1,124 @@
+// A session as ipuaro keeps it (seed 000 "Сессия"): the conversation is a tree of entries linked to their
+// parents; the path from the root to `head` is the conversation the model sees. Moving `head` back (a
+// later rewind) starts a new branch without losing the old one.
+import type { NativeToolCall } from "../llm/ollama-client.js";
+import type { ToolErrorCode } from "../tools/tool-types.js";
+
+export interface SessionStats {
+  /** Prompt + completion tokens of every request, summaries included (server counts where given). */
+  totalTokens: number;
+  /** Milliseconds spent in turns. */
+  totalTime: number;
+  toolCalls: number;
+  editsApplied: number;
+  editsRejected: number;
+  /** Edits taken back through undo. */
+  undos: number;
+  turns: number;
+  compactions: number;
+}
+
+export interface MessageStats {
+  tokens: number;
+  timeMs: number;
+  toolCalls: number;
+}
+
+export interface ContextState {
+  /** Files whose code the model read through a tool and that are still in the history it sees. */
+  loadedFiles: string[];
+  /** Size of the last request (prompt + reply), or the estimate after a compaction. */
+  tokensUsed: number;
+  /** The context window every request uses. */
+  tokensLimit: number;
+  /** How many history messages `tokensUsed` covers: the next estimate only counts what came after. */
+  measuredMessages?: number;
+}
+
+/** A call as the assistant made it (seed `ToolCall`). `malformed` calls could not be read; they got an error result. */
+export interface SessionToolCall {
+  id: string;
+  name: string;
+  parameters: Record<string, unknown>;
+  malformed?: boolean;
+}
+
+/** What came back for one call (seed `ToolResult`; the data itself is the block in the message content). */
+export interface SessionToolResult {
+  callId: string;
+  name: string;
+  success: boolean;
+  error?: string;
+  code?: ToolErrorCode;
+  /** Written by ipuaro because the call never finished (the process was stopped). */
+  synthetic?: boolean;
+}
+
+export interface ChatMessage {
+  /** `tool` = the results of the previous assistant message's calls, sent to the model as one user message. */
+  role: "user" | "assistant" | "tool";
+  content: string;
+  timestamp: number;
+  toolCalls?: SessionToolCall[];
+  /** Calls the server returned in `message.tool_calls`, replayed to it as such. */
+  nativeToolCalls?: NativeToolCall[];
+  toolResults?: SessionToolResult[];
+  stats?: MessageStats;
+  /** Set when the user message came from a command rather than typing. */
+  command?: "eval";
+}
+
+/** How a compaction rewrote what the model sees; the entries themselves stay untouched in the tree. */
+export interface CompactionRecord {
+  /** Replaces every message up to and including `summarisedUntil` (empty when nothing was summarised). */
+  summary: string;
+  summarisedUntil: string | null;
+  /** entry id → the content the model sees instead (tool results cut to one-line stubs). */
+  rewritten: Record<string, string>;
+  tokensBefore: number;
+  tokensAfter: number;
+  tokensLimit: number;
+  /** "llm-summary": the model wrote the summary; "truncate": built without the model. */
+  method: "llm-summary" | "truncate";
+  trigger: "auto" | "manual";
+  focus?: string;
+}
+
+export type SessionEntry =
+  | { kind: "message"; id: string; parentId: string | null; message: ChatMessage }
+  | { kind: "compaction"; id: string; parentId: string | null; timestamp: number; compaction: CompactionRecord };
+
+export interface SessionMeta {
+  id: string;
+  projectName: string;
+  root: string;
+  createdAt: number;
+}
+
+/** Everything stored about one session except its undo stack. */
+export interface SessionState {
+  meta: SessionMeta;
+  lastActivityAt: number;
+  /** The newest entry of the active branch (null: empty session). */
+  head: string | null;
+  entries: Map<string, SessionEntry>;
+  stats: SessionStats;
+  context: ContextState;
+  /** Prompts typed, oldest first, for ↑/↓. */
+  inputHistory: string[];
+}
+
+/** One applied change (seed `UndoEntry`); null content = the file did not exist on that side. */
+export interface UndoEntry {
+  id: string;
+  timestamp: number;
+  filePath: string;
+  previousContent: string[] | null;
+  newContent: string[] | null;
+  description: string;
+  tool: string;
+}
+
+export function emptyStats(): SessionStats {
+  return { totalTokens: 0, totalTime: 0, toolCalls: 0, editsApplied: 0, editsRejected: 0, undos: 0, turns: 0, compactions: 0 };
+}

@@ -1,0 +1,118 @@
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { runIpuaro } from "../helpers/cli.js";
+import { FakeOllama, unusedLoopbackUrl } from "../helpers/fake-ollama.js";
+import { buildAcmeShop } from "../helpers/indexed-project.js";
+import { useRedisServer } from "../helpers/redis-server.js";
+import { removeDir } from "../helpers/temp-dir.js";
+
+const server = useRedisServer();
+let root: string;
+let fake: FakeOllama;
+
+beforeAll(async () => {
+  root = buildAcmeShop();
+});
+afterAll(() => removeDir(root));
+afterEach(async () => {
+  await fake?.close();
+});
+
+function env(ollama: string): NodeJS.ProcessEnv {
+  return { IPUARO_REDIS_URL: server().url, OLLAMA_HOST: ollama, XDG_CONFIG_HOME: path.join(root, ".xdg"), IPUARO_HOME: path.join(root, ".home") };
+}
+
+async function startFake(opts: ConstructorParameters<typeof FakeOllama>[0] = {}) {
+  fake = await new FakeOllama(opts).start();
+  return fake;
+}
+
+describe("ipuaro run (headless) against a fake Ollama", () => {
+  it("answers a question with get_structure and get_lines, sending num_ctx and no code in the context", async () => {
+    await startFake();
+    fake.reply().text("Let me look at the structure first.\n<tool_call name=\"get_structure\"><path>packages/core</path></tool_call>");
+    fake.reply().text('<tool_call>{"name": "get_lines", "arguments": {"path": "packages/core/src/money.ts", "start": 8, "end": 12}}</tool_call>');
+    fake.reply().text("`Money` is defined in packages/core/src/money.ts at line 8; it implements MoneyLike.");
+    const r = await runIpuaro(["run", "-p", "Где определён класс Money?", root], { env: env(fake.url) });
+    expect(r.stderr).toContain("[get_structure packages/core]");
+    expect(r.stderr).toContain("[get_lines packages/core/src/money.ts 8-12]");
+    expect(r.stdout).toContain("`Money` is defined in packages/core/src/money.ts");
+    expect(r.stdout).not.toContain("<tool_call");
+    expect(r.stderr).toMatch(/⏱ \d+\.\ds │ [\d,]+ tokens │ 2 tool calls/);
+    expect(r.code).toBe(0);
+    const chats = fake.chatRequests;
+    expect(chats).toHaveLength(3);
+    for (const c of chats) expect(c.numCtxSent).toBe(32768); // 128000 capped by the model's own context length
+    const system = chats[0]!.messages[0]!.content;
+    expect(system).toContain("get_lines");
+    expect(system).toContain("Money");
+    expect(system).not.toContain("this.#cents = Math.round(amount * 100);");
+    const last = chats[2]!.messages.at(-1)!.content;
+    expect(last).toContain('<tool_result name="get_lines"');
+    expect(last).toContain(" 8│ export class Money implements MoneyLike {");
+    const structure = chats[1]!.messages.at(-1)!.content;
+    expect(structure).toContain("money.ts (");
+    expect(fake.violations).toEqual([]);
+  });
+
+  it("recovers from a malformed call: the model gets the expected form and tries again", async () => {
+    await startFake();
+    fake.reply().text('<tool_call>{"name": "get_lines", "arguments": {"path": </tool_call>');
+    fake.reply().text('<tool_call name="get_lines"><path>packages/core/src/utils/strings.ts</path><start>one</start></tool_call>');
+    fake.reply().text('<tool_call name="get_lines"><path>packages/core/src/utils/strings.ts</path><start>2</start><end>3</end></tool_call>');
+    fake.reply().text("slugify is on line 2.");
+    const r = await runIpuaro(["run", "-p", "where is slugify?", root], { env: env(fake.url) });
+    expect(r.code).toBe(0);
+    const second = fake.chatRequests[1]!.messages.at(-1)!.content;
+    expect(second).toContain('ok="false"');
+    expect(second).toMatch(/tool_call/);
+    const third = fake.chatRequests[2]!.messages.at(-1)!.content;
+    expect(third).toContain("Invalid arguments for get_lines");
+    expect(third).toContain("Expected get_lines(path: string, start?: integer, end?: integer)");
+    const fourth = fake.chatRequests[3]!.messages.at(-1)!.content;
+    expect(fourth).toContain("2│ export function slugify(input: string): string {");
+    expect(r.stdout).toContain("slugify is on line 2.");
+  });
+
+  it("stops a runaway loop at agent.maxToolRounds and explains why", async () => {
+    fs.writeFileSync(path.join(root, ".ipuaro.json"), JSON.stringify({ agent: { maxToolRounds: 3 } }));
+    try {
+      await startFake();
+      for (let i = 1; i <= 3; i++) fake.reply().text(`<tool_call name="get_lines"><path>packages/core/src/money.ts</path><start>${i}</start><end>${i}</end></tool_call>`);
+      const r = await runIpuaro(["run", "-p", "loop forever", root], { env: env(fake.url) });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain("Stopped after 3 consecutive tool rounds");
+      expect(fake.chatRequests).toHaveLength(3);
+    } finally {
+      fs.rmSync(path.join(root, ".ipuaro.json"));
+    }
+  });
+
+  it("stops the same call repeated three times in a row (doom loop)", async () => {
+    await startFake();
+    for (let i = 0; i < 3; i++) fake.reply().text('<tool_call name="get_structure"></tool_call>');
+    const r = await runIpuaro(["run", "-p", "what is here?", root, "--json"], { env: env(fake.url) });
+    expect(r.code).toBe(1);
+    const out = JSON.parse(r.stdout.trim());
+    expect(out.reason).toBe("doom-loop");
+    expect(out.answer).toContain("same arguments 3 times");
+    expect(out.toolCalls).toHaveLength(3);
+  });
+
+  it("says which URL it tried and how to start Ollama when it is down", async () => {
+    const url = await unusedLoopbackUrl();
+    const r = await runIpuaro(["run", "-p", "hi", root], { env: env(url) });
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain(new URL(url).host);
+    expect(r.stderr).toContain("ollama serve");
+  });
+
+  it("tells how to install a missing model when there is no terminal to offer a pull", async () => {
+    await startFake({ models: [] });
+    const r = await runIpuaro(["run", "-p", "hi", root], { env: env(fake.url) });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain("ollama pull qwen2.5-coder:7b-instruct");
+    expect(fake.chatRequests).toHaveLength(0);
+  });
+});

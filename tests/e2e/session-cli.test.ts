@@ -1,0 +1,174 @@
+// `ipuaro run` keeping sessions, `ipuaro sessions`, `ipuaro undo` and `run --eval`, as separate
+// processes against a fake Ollama and a real Redis.
+import fs from "node:fs";
+import path from "node:path";
+import { Redis } from "ioredis";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { projectNameFor } from "../../src/main/store/keys.js";
+import { UndoStack } from "../../src/main/session/undo-stack.js";
+import { FakeOllama } from "../helpers/fake-ollama.js";
+import { buildAcmeShop } from "../helpers/indexed-project.js";
+import { useRedisServer } from "../helpers/redis-server.js";
+import { removeDir } from "../helpers/temp-dir.js";
+import { runCli } from "../integration/session/session-cli.js";
+
+const server = useRedisServer();
+let root: string;
+let fake: FakeOllama;
+let redis: Redis;
+
+beforeAll(async () => {
+  root = buildAcmeShop();
+  redis = new Redis({ path: server().socket });
+  fake = await new FakeOllama().start();
+});
+afterAll(async () => {
+  redis.disconnect();
+  await fake.close();
+  removeDir(root);
+});
+afterEach(() => {
+  fake.assertAllConsumed();
+  fake.reset();
+});
+
+const env = () => ({ IPUARO_REDIS_URL: server().url, OLLAMA_HOST: fake.url, XDG_CONFIG_HOME: path.join(root, ".xdg"), IPUARO_HOME: path.join(root, ".home") });
+const cli = (...args: string[]) => runCli(args, env());
+const json = async (...args: string[]) => {
+  const r = await cli(...args, "--json");
+  if (r.code !== 0) throw new Error(`ipuaro ${args.join(" ")} failed (${r.code}): ${r.stderr}`);
+  return JSON.parse(r.stdout);
+};
+const nonSystem = (i: number) => fake.chatRequests[i]!.messages.filter((m) => m.role !== "system").map((m) => m.content);
+
+describe("sessions from the command line", () => {
+  let first = "";
+  let second = "";
+
+  it("starts a new session per run, lists them newest first and continues one with --continue or --session", async () => {
+    fake.reply().text("Money lives in packages/core/src/money.ts.");
+    const a = await cli("run", "-p", "Where is Money?", root);
+    expect(a.code).toBe(0);
+    first = /session (\S+) \(new\)/.exec(a.stderr)![1]!;
+
+    fake.reply().text("The logger is in packages/core/src/logger.ts.");
+    const b = await json("run", "-p", "Where is the logger?", root);
+    second = b.session;
+    expect(second).not.toBe(first);
+
+    const list = await json("sessions", "list", root);
+    expect(Object.keys(list)).toEqual(["sessions"]);
+    expect(list.sessions.map((s: { id: string }) => s.id)).toEqual([second, first]);
+    for (const s of list.sessions) {
+      expect(Object.keys(s).sort()).toEqual(["createdAt", "id", "lastActivityAt", "messages"]);
+      expect(s.messages).toBe(2);
+    }
+
+    fake.reply().text("It has info().");
+    const c = await json("run", "--continue", "-p", "What does it have?", root);
+    expect(c.session).toBe(second);
+    expect(nonSystem(2)).toEqual(["Where is the logger?", "The logger is in packages/core/src/logger.ts.", "What does it have?"]);
+
+    fake.reply().text("Cents.");
+    const d = await json("run", "--session", first, "-p", "In what unit?", root);
+    expect(d.session).toBe(first);
+    expect(nonSystem(3)).toEqual(["Where is Money?", "Money lives in packages/core/src/money.ts.", "In what unit?"]);
+    // Most recent activity first: the first session was just used.
+    const again = await json("sessions", root);
+    expect(again.sessions.map((s: { id: string; messages: number }) => [s.id, s.messages])).toEqual([
+      [first, 4],
+      [second, 4],
+    ]);
+  });
+
+  it("shows a session's conversation, stats and input history", async () => {
+    const shown = await json("sessions", "show", first, root);
+    expect(shown.history.map((m: { role: string; content: string }) => [m.role, m.content])).toEqual([
+      ["user", "Where is Money?"],
+      ["assistant", "Money lives in packages/core/src/money.ts."],
+      ["user", "In what unit?"],
+      ["assistant", "Cents."],
+    ]);
+    expect(shown.history[1].parentId).toBe(shown.history[0].id);
+    expect(shown.stats).toMatchObject({ turns: 2, toolCalls: 0 });
+    expect(shown.stats.totalTokens).toBeGreaterThan(0);
+    expect(shown.inputHistory).toEqual(["Where is Money?", "In what unit?"]);
+    expect(shown.context.tokensLimit).toBe(32768);
+
+    const text = await cli("sessions", "show", first, root);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain(`session ${first}`);
+    expect(text.stdout).toContain("── user · ");
+    expect(text.stdout).toContain("Where is Money?");
+    expect(text.stdout).toMatch(/2 turns │ [\d,]+ tokens/);
+  });
+
+  it("--eval makes the model re-check its last answer with the read tools and prints its report", async () => {
+    fake.reply().text('<tool_call name="get_lines"><path>packages/core/src/money.ts</path><start>8</start><end>9</end></tool_call>');
+    fake.reply().text("## Confirmed\n- Money is in packages/core/src/money.ts:8\n## Not confirmed\n- none\n## Verdict\nThe answer holds.");
+    const r = await cli("run", "--eval", "--session", first, root);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("## Confirmed\n- Money is in packages/core/src/money.ts:8");
+    expect(r.stderr).toContain("[get_lines packages/core/src/money.ts 8-9]");
+    const asked = fake.chatRequests[0]!.messages.at(-1)!.content;
+    expect(asked).toContain("<previous_answer>\nCents.\n</previous_answer>");
+    expect(asked).toContain("## Not confirmed");
+    const shown = await json("sessions", "show", first, root);
+    expect(shown.history.at(-4)).toMatchObject({ role: "user", command: "eval" });
+    // An eval prompt is not something the user typed: not in the ↑/↓ history.
+    expect(shown.inputHistory).toEqual(["Where is Money?", "In what unit?"]);
+  });
+
+  it("rejects contradictory options and unknown sessions with a clear message", async () => {
+    const both = await cli("run", "-p", "x", "--eval", root);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain("-p and --eval exclude each other");
+    const neither = await cli("run", root);
+    expect(neither.code).toBe(2);
+    expect(neither.stderr).toContain("give the message with -p/--prompt, or --eval");
+    const contra = await cli("run", "-p", "x", "--continue", "--session", first, root);
+    expect(contra.code).toBe(2);
+    const missing = await cli("sessions", "show", "20990101-000000-beef", root);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain(`no session 20990101-000000-beef in project ${projectNameFor(root)}`);
+    expect(missing.stderr).toContain("ipuaro sessions list");
+  });
+
+  it("undoes the last edit headless, and refuses with the diff when the file changed since", async () => {
+    const rel = "packages/core/src/utils/strings.ts";
+    const file = path.join(root, rel);
+    const original = fs.readFileSync(file, "utf8");
+    const edited = original.replace("slugify", "slugifyText");
+    const stack = new UndoStack(redis, second, 10);
+    // What an edit tool does: the entry first, then the write.
+    await stack.push({ filePath: rel, previousContent: original.split("\n"), newContent: edited.split("\n"), description: "rename slugify", tool: "edit_lines" });
+    fs.writeFileSync(file, edited);
+
+    fs.writeFileSync(file, `${edited}// a later hand edit\n`);
+    const refused = await cli("undo", root, "--session", second);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`Cannot undo rename slugify`);
+    expect(refused.stderr).toContain(`${rel} was changed after that edit`);
+    expect(refused.stderr).toContain("+// a later hand edit");
+    expect(fs.readFileSync(file, "utf8")).toBe(`${edited}// a later hand edit\n`);
+
+    fs.writeFileSync(file, edited);
+    const undone = await json("undo", root, "--session", second);
+    expect(undone).toMatchObject({ status: "undone", action: "restored", session: second, entry: { filePath: rel, description: "rename slugify" } });
+    expect(fs.readFileSync(file, "utf8")).toBe(original);
+    const shown = await json("sessions", "show", second, root);
+    expect(shown.stats.undos).toBe(1);
+    expect(shown.undoStack).toEqual([]);
+    const nothing = await cli("undo", root, "--session", second);
+    expect(nothing.code).toBe(1);
+    expect(nothing.stderr).toContain("Nothing to undo");
+  });
+
+  it("deletes a session", async () => {
+    expect(await json("sessions", "delete", second, root)).toEqual({ deleted: second });
+    const list = await json("sessions", "list", root);
+    expect(list.sessions.map((s: { id: string }) => s.id)).toEqual([first]);
+    const again = await cli("sessions", "delete", second, root);
+    expect(again.code).toBe(1);
+  });
+});

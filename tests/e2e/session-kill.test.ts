@@ -1,0 +1,159 @@
+// kill -9 in the middle of a turn loses at most the reply in flight: the next run finds the history
+// intact and well-formed and goes on from it.
+import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { Redis } from "ioredis";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "../../src/main/config/loader.js";
+import { openSession } from "../../src/main/session/open-session.js";
+import { projectNameFor } from "../../src/main/store/keys.js";
+import { FakeOllama, type ChatMessage } from "../helpers/fake-ollama.js";
+import { buildAcmeShop } from "../helpers/indexed-project.js";
+import { useRedisServer } from "../helpers/redis-server.js";
+import { removeDir } from "../helpers/temp-dir.js";
+import { runCli, spawnCli } from "../integration/session/session-cli.js";
+
+const server = useRedisServer();
+let root: string;
+let fake: FakeOllama;
+
+beforeAll(async () => {
+  root = buildAcmeShop();
+  fake = await new FakeOllama().start();
+});
+afterAll(async () => {
+  await fake.close();
+  removeDir(root);
+});
+afterEach(() => {
+  fake.reset();
+});
+
+const env = () => ({ IPUARO_REDIS_URL: server().url, OLLAMA_HOST: fake.url, XDG_CONFIG_HOME: path.join(root, ".xdg"), IPUARO_HOME: path.join(root, ".home") });
+
+async function waitFor(what: string, cond: () => boolean, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!cond()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(20);
+  }
+}
+
+/** Starts `ipuaro run`, waits until the fake has received `requests` chat requests, then SIGKILLs it. */
+async function killDuringRequest(prompt: string, requests: number, extra: string[] = []): Promise<void> {
+  const running = spawnCli(["run", "-p", prompt, root, ...extra], env());
+  await waitFor(`chat request #${requests}`, () => fake.chatRequests.length >= requests || running.child.exitCode !== null);
+  expect(running.child.exitCode).toBeNull();
+  await sleep(50); // the request is being answered (slowly, or not at all)
+  running.child.kill("SIGKILL");
+  const r = await running.done;
+  expect(r.signal).toBe("SIGKILL");
+}
+
+async function show(id: string) {
+  const r = await runCli(["sessions", "show", id, root, "--json"], env());
+  expect(r.code, r.stderr).toBe(0);
+  return JSON.parse(r.stdout);
+}
+
+async function lastSessionId(): Promise<string> {
+  const r = await runCli(["sessions", "list", root, "--json"], env());
+  return JSON.parse(r.stdout).sessions[0].id;
+}
+
+/** Every message of tool results follows an assistant message with as many calls. */
+function expectWellFormed(messages: ChatMessage[]): void {
+  messages.forEach((m, i) => {
+    const results = [...m.content.matchAll(/<tool_result name="[^"]*" call_id="call_\d+"/g)].length;
+    if (results === 0) return;
+    const prev = messages[i - 1]!;
+    expect(prev.role).toBe("assistant");
+    expect([...prev.content.matchAll(/<tool_call[\s>]/g)].length + (prev.tool_calls?.length ?? 0)).toBe(results);
+  });
+}
+
+describe("kill -9 during a turn", () => {
+  it("keeps the question, the call and its result when killed while the next request hangs; --continue goes on", async () => {
+    fake.reply().text('<tool_call name="get_lines"><path>packages/core/src/money.ts</path><start>8</start><end>9</end></tool_call>');
+    fake.reply().hang();
+    await killDuringRequest("Where is Money defined?", 2);
+
+    const id = await lastSessionId();
+    const shown = await show(id);
+    expect(shown.history.map((m: { role: string }) => m.role)).toEqual(["user", "assistant", "tool"]);
+    expect(shown.history[0].content).toBe("Where is Money defined?");
+    expect(shown.history[1].toolCalls).toEqual([{ id: "call_1", name: "get_lines", parameters: { path: "packages/core/src/money.ts", start: "8", end: "9" } }]);
+    expect(shown.history[2].toolResults).toEqual([{ callId: "call_1", name: "get_lines", success: true }]);
+    expect(shown.history[2].content).toContain("8│ export class Money implements MoneyLike {");
+    expect(shown.repairedCalls).toBe(0);
+
+    fake.reset();
+    fake.reply().text("Money is defined at packages/core/src/money.ts:8.");
+    const r = await runCli(["run", "--continue", "-p", "Go on.", root, "--json"], env());
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).session).toBe(id);
+    const sent = fake.chatRequests[0]!.messages.filter((m) => m.role !== "system");
+    expect(sent.map((m) => m.role)).toEqual(["user", "assistant", "user", "user"]);
+    expect(sent[2]!.content).toContain('<tool_result name="get_lines" call_id="call_1" ok="true">');
+    expect(sent[3]!.content).toBe("Go on.");
+    expectWellFormed(sent);
+    expect(fake.violations).toEqual([]);
+    fake.assertAllConsumed();
+  });
+
+  it("loses only the reply being streamed when killed mid-stream", async () => {
+    const slow = "I will now explain everything about money in great detail. ".repeat(20);
+    fake.reply().text(slow).chunkDelay(30);
+    await killDuringRequest("Explain money.ts", 1);
+    await sleep(100);
+    const id = await lastSessionId();
+    const shown = await show(id);
+    expect(shown.history.map((m: { role: string; content: string }) => [m.role, m.content])).toEqual([["user", "Explain money.ts"]]);
+    const text = await runCli(["sessions", "show", id, root], env());
+    expect(text.stdout).toContain("(no reply: the run was interrupted or is still going)");
+
+    fake.reset();
+    fake.reply().text("Short version: it stores cents.");
+    const r = await runCli(["run", "--session", id, "-p", "Short version please.", root], env());
+    expect(r.code, r.stderr).toBe(0);
+    const sent = fake.chatRequests[0]!.messages.filter((m) => m.role !== "system").map((m) => m.content);
+    expect(sent).toEqual(["Explain money.ts", "Short version please."]);
+    expect((await show(id)).history).toHaveLength(3);
+  });
+
+  it("answers a call left running by a killed process with 'cancelled' on the next start", async () => {
+    // The state a kill leaves when it lands while a tool runs: the reply with its call is stored, no result.
+    const redis = new Redis({ path: server().socket });
+    try {
+      const { config } = loadConfig({ projectRoot: root, env: { ...env() } });
+      const { session } = await openSession({ redis, projectName: projectNameFor(root), root, config, choice: { kind: "new" } });
+      await session.appendMessage({ role: "user", content: "Show the structure", timestamp: Date.now() });
+      await session.appendMessage({
+        role: "assistant",
+        content: '<tool_call name="get_structure"></tool_call>',
+        timestamp: Date.now(),
+        toolCalls: [{ id: session.nextCallId(), name: "get_structure", parameters: {} }],
+      });
+      const before = await show(session.id);
+      expect(before.repairedCalls).toBe(1); // shown as the next run will see it…
+      expect(before.history.at(-1).toolResults[0]).toMatchObject({ success: false, synthetic: true });
+
+      fake.reply().text("Let me look again.\n<tool_call name=\"get_structure\"><path>packages/core</path></tool_call>");
+      fake.reply().text("packages/core has money.ts and logger.ts.");
+      const r = await runCli(["run", "--continue", "-p", "Try again.", root], env());
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toContain("1 call(s) the last run left unfinished were marked cancelled");
+      const sent = fake.chatRequests[0]!.messages.filter((m) => m.role !== "system");
+      expect(sent.map((m) => m.role)).toEqual(["user", "assistant", "user", "user"]);
+      expect(sent[2]!.content).toContain('<tool_result name="get_structure" call_id="call_1" ok="false">');
+      expect(sent[2]!.content).toContain("cancelled: ipuaro stopped before this call finished");
+      expect(fake.violations).toEqual([]);
+      const after = await show(session.id);
+      expect(after.repairedCalls).toBe(0); // …and written once it was opened for a run
+      expect(after.history.map((m: { role: string }) => m.role)).toEqual(["user", "assistant", "tool", "user", "assistant", "tool", "assistant"]);
+      expect(after.history[4].toolCalls[0].id).toBe("call_2");
+    } finally {
+      redis.disconnect();
+    }
+  });
+});
