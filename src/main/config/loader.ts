@@ -3,6 +3,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { FatalError } from "../errors.js";
+import { normalizeOllamaHost } from "../llm/ollama-host.js";
 import { ConfigSchema, type IpuaroConfig } from "./schema.js";
 import { packageConfigDir, PROJECT_CONFIG_FILE, userConfigDir } from "./paths.js";
 
@@ -41,19 +42,10 @@ function readJsonLayer(file: string): Json | null {
   return parsed;
 }
 
-function normaliseOllamaHost(host: string): string {
-  // OLLAMA_HOST is often given as "127.0.0.1:11434" or "0.0.0.0"; the client needs a URL.
-  const withScheme = /^https?:\/\//.test(host) ? host : `http://${host}`;
-  const url = new URL(withScheme);
-  if (url.hostname === "0.0.0.0") url.hostname = "127.0.0.1";
-  if (!url.port && !/^https?:\/\/[^/]+:\d+/.test(withScheme)) url.port = "11434";
-  return url.toString().replace(/\/$/, "");
-}
-
 function envLayer(env: NodeJS.ProcessEnv): Json {
   const layer: Json = {};
   if (env.IPUARO_REDIS_URL) layer.redis = { url: env.IPUARO_REDIS_URL };
-  if (env.OLLAMA_HOST) layer.llm = { host: normaliseOllamaHost(env.OLLAMA_HOST) };
+  if (env.OLLAMA_HOST) layer.llm = { host: normalizeOllamaHost(env.OLLAMA_HOST) };
   return layer;
 }
 

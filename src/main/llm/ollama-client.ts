@@ -3,7 +3,10 @@
 import { Ollama, type ChatResponse, type Message, type Tool } from "ollama";
 import { errorMessage, IpuaroError } from "../errors.js";
 import { isUnreachable, LlmCancelledError, toLlmError, unreachableError, type LlmErrorContext } from "./llm-errors.js";
+import { normalizeOllamaHost } from "./ollama-host.js";
 import type { TokenEstimator } from "./token-estimator.js";
+
+export { normalizeOllamaHost } from "./ollama-host.js";
 
 export interface NativeToolCall {
   name: string;
@@ -98,18 +101,6 @@ export interface OllamaClientOptions {
   keepAlive?: string | number;
   /** Calibrated from every response's prompt_eval_count. */
   tokenEstimator?: TokenEstimator;
-}
-
-const DEFAULT_OLLAMA_PORT = "11434";
-
-/** The origin the ollama package will talk to, for messages (it accepts "host:port" and ":port"). */
-export function normalizeOllamaHost(host: string): string {
-  let h = host.trim() || `127.0.0.1:${DEFAULT_OLLAMA_PORT}`;
-  if (h.startsWith(":")) h = `127.0.0.1${h}`;
-  const explicit = h.includes("://");
-  const url = new URL(explicit ? h : `http://${h}`);
-  const port = url.port || (explicit ? (url.protocol === "https:" ? "443" : "80") : DEFAULT_OLLAMA_PORT);
-  return `${url.protocol}//${url.hostname}:${port}`;
 }
 
 export class OllamaClient implements LlmClient {
