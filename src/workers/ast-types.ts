@@ -4,7 +4,7 @@
 export type ImportKind = "internal" | "external" | "builtin";
 
 export interface ImportInfo {
-  /** Local binding name (`default` side for default imports, `*` for namespace/side-effect-only). */
+  /** Local binding name (the namespace name for `import * as ns`; `*` for side-effect-only imports and `export *`). */
   name: string;
   /** Module specifier exactly as written. */
   from: string;

@@ -1,0 +1,35 @@
+// GraphFacts: the slice of a file's AST the graph pass needs, kept small to cross threads cheaply.
+import type { CallSite, FileAST } from "../ast-types.js";
+import type { GraphFacts } from "../protocol.js";
+
+export function buildGraphFacts(ast: FileAST, calls: CallSite[]): GraphFacts {
+  const imports = ast.imports.map((i) => {
+    const fact: GraphFacts["imports"][number] = { from: i.from, name: i.name };
+    if (i.isTypeOnly) fact.isTypeOnly = true;
+    if (i.isReExport) fact.isReExport = true;
+    if (i.isDynamic) fact.isDynamic = true;
+    return fact;
+  });
+  const exports = ast.exports.map((e) => {
+    const fact: GraphFacts["exports"][number] = { name: e.name, type: e.type, line: e.line };
+    if (e.from !== undefined) fact.from = e.from;
+    return fact;
+  });
+  const symbols: GraphFacts["symbols"] = [];
+  for (const f of ast.functions) symbols.push({ name: f.name, kind: "function", line: f.lineStart });
+  for (const c of ast.classes) {
+    symbols.push({ name: c.name, kind: "class", line: c.lineStart });
+    for (const m of c.methods) symbols.push({ name: `${c.name}.${m.name}`, kind: "method", line: m.lineStart });
+  }
+  for (const t of ast.types) {
+    if (t.kind !== "namespace") symbols.push({ name: t.name, kind: t.kind, line: t.lineStart });
+  }
+  for (const e of ast.exports) {
+    if (e.type === "const" && e.from === undefined) symbols.push({ name: e.name, kind: "const", line: e.line });
+  }
+  return { imports, exports, symbols, calls };
+}
+
+export function emptyFacts(): GraphFacts {
+  return { imports: [], exports: [], symbols: [], calls: [] };
+}

@@ -1,0 +1,106 @@
+// ImportInfo records: static imports, TS `import x = require()`, re-export edges, require() bindings and
+// dynamic imports. One record per binding; a statement without bindings yields one record named `*`.
+import { builtinModules } from "node:module";
+import type { ImportInfo, ImportKind } from "../ast-types.js";
+import type { CodeContext } from "./code-context.js";
+import { boundNames, type SyntaxNode } from "./node-helpers.js";
+import { stringLiteralValue } from "./source-text.js";
+
+const BUILTINS = new Set(builtinModules);
+
+/**
+ * builtin: `node:` or a Node core module; internal: relative or absolute path; external: the rest.
+ * The main thread's resolver later upgrades path aliases and workspace packages to internal.
+ */
+export function classifyImport(from: string): ImportKind {
+  if (from.startsWith("node:") || BUILTINS.has(from)) return "builtin";
+  if (from.startsWith(".") || from.startsWith("/")) return "internal";
+  return "external";
+}
+
+export function importRecord(name: string, from: string, line: number, isDefault: boolean): ImportInfo {
+  return { name, from, line, type: classifyImport(from), isDefault };
+}
+
+/** The module specifier of a `source:` string node. */
+export function specifierOf(ctx: CodeContext, source: SyntaxNode | null): string | undefined {
+  if (!source || source.type !== "string") return undefined;
+  return stringLiteralValue(ctx.text.text(source));
+}
+
+export function addImportStatement(ctx: CodeContext, stmt: SyntaxNode): void {
+  const line = ctx.text.lineAt(stmt.startIndex);
+  let from = specifierOf(ctx, stmt.childForFieldName("source"));
+  let statementTypeOnly = false;
+  const records: ImportInfo[] = [];
+  for (const child of stmt.children) {
+    if (child.type === "type") statementTypeOnly = true;
+    else if (child.type === "import_clause") readImportClause(ctx, child, records, line);
+    else if (child.type === "import_require_clause") {
+      from = specifierOf(ctx, child.childForFieldName("source"));
+      const local = child.firstNamedChild;
+      if (local?.type === "identifier") records.push(importRecord(ctx.text.text(local), "", line, false));
+    }
+  }
+  if (from === undefined) return;
+  if (records.length === 0) records.push(importRecord("*", from, line, false));
+  const type = classifyImport(from);
+  for (const record of records) {
+    record.from = from;
+    record.type = type;
+    if (statementTypeOnly) record.isTypeOnly = true;
+    ctx.ast.imports.push(record);
+  }
+}
+
+/** import_clause: `def`, `* as ns`, `{ a as b, type C }`. `from` is filled in by the caller. */
+function readImportClause(ctx: CodeContext, clause: SyntaxNode, out: ImportInfo[], line: number): void {
+  const text = ctx.text;
+  for (const part of clause.namedChildren) {
+    if (part.type === "identifier") {
+      out.push(importRecord(text.text(part), "", line, true));
+    } else if (part.type === "namespace_import") {
+      const local = part.firstNamedChild;
+      if (local) out.push(importRecord(text.text(local), "", line, false));
+    } else if (part.type === "named_imports") {
+      for (const spec of part.namedChildren) {
+        if (spec.type !== "import_specifier") continue;
+        const local = spec.childForFieldName("alias") ?? spec.childForFieldName("name");
+        if (!local) continue;
+        const localName = local.type === "string" ? stringLiteralValue(text.text(local)) : text.text(local);
+        const imported = spec.childForFieldName("name");
+        const record = importRecord(localName, "", line, imported !== null && text.text(imported) === "default");
+        if (spec.firstChild?.type === "type") record.isTypeOnly = true;
+        out.push(record);
+      }
+    }
+  }
+}
+
+/**
+ * `const x = require("m")`, `const { a, b: c } = require("m")`: one import per bound name. The call is
+ * remembered so the deep pass does not record it again as an anonymous `*` import.
+ */
+export function addRequireDeclarator(ctx: CodeContext, nameNode: SyntaxNode, value: SyntaxNode): boolean {
+  const from = requireSpecifier(ctx, value);
+  if (from === undefined) return false;
+  const line = ctx.text.lineAt(value.startIndex);
+  const names = nameNode.type === "identifier" ? [ctx.text.text(nameNode)] : boundNames(ctx.text, nameNode);
+  for (const name of names.length > 0 ? names : ["*"]) {
+    const record = importRecord(name, from, line, false);
+    record.isDynamic = true;
+    ctx.ast.imports.push(record);
+  }
+  ctx.recordedRequireCalls.add(value.startIndex);
+  return true;
+}
+
+/** The specifier of `require("m")` (a call with one string literal), else undefined. */
+function requireSpecifier(ctx: CodeContext, call: SyntaxNode): string | undefined {
+  if (call.type !== "call_expression") return undefined;
+  const callee = call.childForFieldName("function");
+  if (callee?.type !== "identifier" || ctx.text.text(callee) !== "require") return undefined;
+  const args = call.childForFieldName("arguments");
+  const first = args?.firstNamedChild;
+  return first ? specifierOf(ctx, first) : undefined;
+}

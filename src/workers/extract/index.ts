@@ -1,0 +1,48 @@
+// Per-file extraction for the index workers: source text in, FileAST + complexity + graph facts out.
+// Synchronous and total: any input yields a result (parseError marks what could not be read cleanly).
+import type { SourceLanguage } from "../protocol.js";
+import { extractJson } from "./json.js";
+import { failedResult, type ExtractResult } from "./result.js";
+import { extractCode } from "./typescript.js";
+import { extractYaml } from "./yaml.js";
+
+export type { ExtractResult } from "./result.js";
+export { MAX_CALLS_PER_FILE } from "./calls.js";
+export { MAX_KEYS } from "./json.js";
+
+const LANGUAGE_BY_EXTENSION: Record<string, SourceLanguage> = {
+  ".ts": "typescript",
+  ".mts": "typescript",
+  ".cts": "typescript",
+  ".tsx": "tsx",
+  // tree-sitter-javascript parses JSX, so .jsx needs no grammar of its own.
+  ".js": "javascript",
+  ".jsx": "javascript",
+  ".mjs": "javascript",
+  ".cjs": "javascript",
+  ".json": "json",
+  ".yaml": "yaml",
+  ".yml": "yaml",
+};
+
+export function languageForPath(path: string): SourceLanguage | null {
+  const slash = Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\"));
+  const dot = path.lastIndexOf(".");
+  if (dot <= slash + 1) return null; // no extension, or a dotfile such as `.eslintrc`
+  return LANGUAGE_BY_EXTENSION[path.slice(dot).toLowerCase()] ?? null;
+}
+
+export function extractFile(source: string, language: SourceLanguage): ExtractResult {
+  try {
+    switch (language) {
+      case "json":
+        return extractJson(source);
+      case "yaml":
+        return extractYaml(source);
+      default:
+        return extractCode(source, language);
+    }
+  } catch {
+    return failedResult();
+  }
+}

@@ -1,0 +1,35 @@
+// JS/TS/TSX/JSX files: parse once, then a statement walk for declarations and one deep pass for calls,
+// comments and nesting. A failure inside one pass keeps what the others found and marks parseError.
+import type { SourceLanguage } from "../protocol.js";
+import { runDeepPass, type DeepFacts } from "./calls.js";
+import { createCodeContext } from "./code-context.js";
+import { complexityScore, countCodeLines } from "./complexity.js";
+import { extractDeclarations } from "./declarations.js";
+import { buildGraphFacts } from "./facts.js";
+import { buildLightTree, typeRanges } from "./light-tree.js";
+import { parseSource } from "./parsers.js";
+import { SourceText } from "./source-text.js";
+import type { ExtractResult } from "./result.js";
+
+export function extractCode(source: string, language: SourceLanguage): ExtractResult {
+  const tree = parseSource(source, language);
+  const ctx = createCodeContext(new SourceText(source));
+  ctx.ast.parseError = tree.rootNode.hasError;
+  try {
+    const skeleton = buildLightTree(tree, language);
+    ctx.typeRanges = typeRanges(skeleton);
+    extractDeclarations(ctx, skeleton);
+  } catch {
+    ctx.ast.parseError = true;
+  }
+  let deep: DeepFacts = { calls: [], comments: [], nesting: 0 };
+  try {
+    deep = runDeepPass(ctx, tree);
+  } catch {
+    ctx.ast.parseError = true;
+  }
+  // Dynamic imports are found after the static ones; keep the list in source order.
+  ctx.ast.imports.sort((a, b) => a.line - b.line);
+  const complexity = complexityScore(countCodeLines(source, deep.comments), deep.nesting, ctx.ast.imports.length);
+  return { ast: ctx.ast, complexity, facts: buildGraphFacts(ctx.ast, deep.calls) };
+}

@@ -1,0 +1,118 @@
+import { describe, expect, it } from "vitest";
+import { MAX_CALLS_PER_FILE } from "../../../src/workers/extract/index.js";
+import { code, extract } from "./extract-helpers.js";
+
+describe("graph facts", () => {
+  it("projects imports and exports and lists the file's symbols", () => {
+    const { facts } = extract(code`
+      import type { T } from "./t";
+      export { x } from "./x";
+      export interface Shape {}
+      type Alias = Shape;
+      enum Kind { A }
+      namespace Hidden {}
+      export const LIMIT = 3;
+      const local = 1;
+      export function area() {}
+      export class Circle {
+        radius() {}
+        get size() { return 1; }
+      }
+    `);
+    expect(facts.imports).toEqual([
+      { from: "./t", name: "T", isTypeOnly: true },
+      { from: "./x", name: "x", isReExport: true },
+    ]);
+    expect(facts.exports).toEqual([
+      { name: "x", type: "reexport", line: 2, from: "./x" },
+      { name: "Shape", type: "interface", line: 3 },
+      { name: "LIMIT", type: "const", line: 7 },
+      { name: "area", type: "function", line: 9 },
+      { name: "Circle", type: "class", line: 10 },
+    ]);
+    expect(facts.symbols).toEqual([
+      { name: "area", kind: "function", line: 9 },
+      { name: "Circle", kind: "class", line: 10 },
+      { name: "Circle.radius", kind: "method", line: 11 },
+      { name: "Circle.size", kind: "method", line: 12 },
+      { name: "Shape", kind: "interface", line: 3 },
+      { name: "Alias", kind: "type", line: 4 },
+      { name: "Kind", kind: "enum", line: 5 },
+      { name: "LIMIT", kind: "const", line: 7 },
+    ]);
+  });
+});
+
+describe("call sites", () => {
+  it("attributes calls to the enclosing function, Class.method, class or <module>", () => {
+    const { facts } = extract(code`
+      setup();
+      function main() {
+        const inner = () => helper();
+        inner();
+      }
+      export const handler = async () => { await main(); };
+      class Api {
+        client = createClient();
+        fetch() { return this.client.get("/x"); }
+        static create() { return new Api(); }
+      }
+    `);
+    expect(facts.calls).toEqual([
+      { caller: "<module>", callee: "setup", line: 1 },
+      { caller: "main", callee: "helper", line: 3 },
+      { caller: "main", callee: "inner", line: 4 },
+      { caller: "handler", callee: "main", line: 6 },
+      { caller: "Api", callee: "createClient", line: 8 },
+      { caller: "Api.fetch", callee: "this.client.get", line: 9 },
+    ]);
+  });
+
+  it("trims callees to identifier and member chains", () => {
+    const { facts } = extract(code`
+      function f() {
+        a.b(c).d(e);
+        obj?.maybe?.();
+        parse<Config>(text);
+        html\`<p>\${x}</p>\`;
+        items[0]();
+        (0, impl)();
+        super.dispose?.();
+        call(
+          nested(),
+        );
+        arr
+          .map(fn)
+          .filter(Boolean);
+        (config as Options).load();
+        (function () {})();
+        var state = function (s) { return s; }(init);
+      }
+    `);
+    expect(facts.calls.map((c) => [c.callee, c.line])).toEqual([
+      ["d", 2],
+      ["a.b", 2],
+      ["obj.maybe", 3],
+      ["parse", 4],
+      ["html", 5],
+      ["super.dispose", 8],
+      ["call", 9],
+      ["nested", 10],
+      ["filter", 12],
+      ["arr.map", 12],
+      ["load", 15],
+    ]);
+  });
+
+  it("does not list import() and require() as calls", () => {
+    const { facts } = extract(`const a = require("a");\nimport("b").then(run);`, "javascript");
+    expect(facts.calls.map((c) => c.callee)).toEqual(["then"]);
+  });
+
+  it("caps the calls kept per file", () => {
+    const source = Array.from({ length: MAX_CALLS_PER_FILE + 100 }, (_, i) => `f${i}();`).join("\n");
+    const { facts } = extract(source, "javascript");
+    expect(facts.calls).toHaveLength(MAX_CALLS_PER_FILE);
+    expect(facts.calls.at(-1)).toEqual({ caller: "<module>", callee: `f${MAX_CALLS_PER_FILE - 1}`, line: MAX_CALLS_PER_FILE });
+  });
+});

@@ -1,0 +1,81 @@
+import { describe, expect, it } from "vitest";
+import { MAX_CALLS_PER_FILE } from "../../../src/workers/extract/index.js";
+import type { SourceLanguage } from "../../../src/workers/protocol.js";
+import { cls, code, extract, fn } from "./extract-helpers.js";
+
+describe("syntax errors", () => {
+  it("sets parseError and keeps the declarations before the error", () => {
+    const result = extract(code`
+      import { a } from "./a";
+      export function before(x: number) { return x; }
+      export class Kept { m() {} }
+      function broken( {
+        const = ;
+    `);
+    expect(result.ast.parseError).toBe(true);
+    expect(result.ast.imports.map((i) => i.from)).toEqual(["./a"]);
+    expect(fn(result, "before").lineStart).toBe(2);
+    expect(cls(result, "Kept").methods.map((m) => m.name)).toEqual(["m"]);
+  });
+
+  it.each<[SourceLanguage, string]>([
+    ["typescript", "\u0000\u0001\uFFFD binary \u0000 ((("],
+    ["tsx", "<div><<<</"],
+    ["javascript", "}}}{{{ ] ) ' \" `"],
+    ["json", "\u0000{"],
+    ["yaml", ": : : -\n\t- ["],
+    ["typescript", ""],
+  ])("never throws on garbage (%s)", (language, source) => {
+    const result = extract(source, language);
+    expect(result.ast).toBeDefined();
+    expect(typeof result.ast.parseError).toBe("boolean");
+  });
+});
+
+describe("non-ASCII text", () => {
+  it("keeps names and line numbers right after multi-byte and astral characters", () => {
+    const result = extract(code`
+      const приветствие = "привет 😀 мир — ещё строка";
+      // комментарий 😀😀
+      export function вычислить(параметр: string): Строка {
+        return форматировать(параметр, "😀");
+      }
+      export class Корзина { добавить(товар: Товар) {} }
+      const after = () => "日本語";
+    `);
+    expect(fn(result, "вычислить")).toMatchObject({ lineStart: 3, lineEnd: 5, params: ["параметр"], returnType: "Строка" });
+    expect(cls(result, "Корзина").methods[0]).toMatchObject({ name: "добавить", lineStart: 6, params: ["товар"] });
+    expect(fn(result, "after").lineStart).toBe(7);
+    expect(result.facts.calls).toEqual([{ caller: "вычислить", callee: "форматировать", line: 4 }]);
+    expect(result.complexity.loc).toBe(6);
+  });
+});
+
+describe("line endings and byte-order marks", () => {
+  it("reads CRLF files with a BOM like any other", () => {
+    const result = extract("\uFEFFimport a from './a';\r\nexport function f(x) {\r\n  return a(x);\r\n}\r\n");
+    expect(result.ast.parseError).toBe(false);
+    expect(fn(result, "f")).toMatchObject({ lineStart: 2, lineEnd: 4, params: ["x"] });
+    expect(result.facts.calls).toEqual([{ caller: "f", callee: "a", line: 3 }]);
+    expect(result.complexity.loc).toBe(4);
+  });
+});
+
+describe("large files", () => {
+  it("extracts a 50,000-line file completely", () => {
+    const lines: string[] = ['import { helper } from "./helper";'];
+    for (let i = 0; lines.length < 50_000; i++) {
+      lines.push(`export function f${i}(a: number): number {`, `  return helper(a + ${i});`, "}", "");
+    }
+    const source = lines.slice(0, 50_000).join("\n");
+    const result = extract(source);
+    // Line 1 is the import; function i spans lines 2 + 4i … 4 + 4i, so the last one ends on line 50,000.
+    const expected = 12_500;
+    expect(result.ast.parseError).toBe(false);
+    expect(result.ast.functions).toHaveLength(expected);
+    expect(result.ast.functions.at(-1)).toMatchObject({ name: `f${expected - 1}`, lineStart: 49_998, lineEnd: 50_000 });
+    expect(result.facts.calls).toHaveLength(MAX_CALLS_PER_FILE);
+    expect(result.ast.exports).toHaveLength(expected);
+    expect(result.complexity.loc).toBe(1 + expected * 3);
+  });
+});
