@@ -3,7 +3,11 @@
 import { createRequire } from "node:module";
 import { Command, CommanderError } from "commander";
 import { FatalError, IpuaroError } from "../errors.js";
+import { registerAnalyzeCommand } from "./commands/analyze-command.js";
 import { registerCheckCommand } from "./commands/check-command.js";
+import { registerDecisionsCommand } from "./commands/decisions-command.js";
+import { registerMemoryCommand } from "./commands/memory-command.js";
+import { registerTuiCommand } from "./commands/tui-command.js";
 import { registerIndexCommand } from "./commands/index-command.js";
 import { registerRunCommand } from "./commands/run-command.js";
 import { registerSessionsCommand } from "./commands/sessions-command.js";
@@ -26,6 +30,11 @@ export function buildProgram(): Command {
   registerCheckCommand(program);
   registerSessionsCommand(program);
   registerUndoCommand(program);
+  registerAnalyzeCommand(program);
+  registerMemoryCommand(program);
+  registerDecisionsCommand(program);
+  // `ipuaro [path]` with no subcommand opens the TUI.
+  registerTuiCommand(program);
   return program;
 }
 

@@ -2,7 +2,10 @@
 // validation, `/help` and `ipuaro tool` are all generated from it.
 import type { ToolDescriptor } from "../llm/system-prompt.js";
 import type { RegisteredTool } from "./define-tool.js";
+import { analyze } from "./analyze.js";
+import { contextInjectTool } from "./context-inject.js";
 import { createFile } from "./create-file.js";
+import { decide } from "./decide.js";
 import { deleteFile } from "./delete-file.js";
 import { editLines } from "./edit-lines.js";
 import { findDefinition } from "./find-definition.js";
@@ -15,6 +18,9 @@ import { getFunction } from "./get-function.js";
 import { getLines } from "./get-lines.js";
 import { getStructure } from "./get-structure.js";
 import { getTodos } from "./get-todos.js";
+import { memoryNote } from "./memory-note.js";
+import { memorySearchTool } from "./memory-search.js";
+import { memoryWrite } from "./memory-write.js";
 import { gitCommit } from "./git-commit.js";
 import { gitDiff } from "./git-diff.js";
 import { gitStatus } from "./git-status.js";
@@ -45,6 +51,13 @@ export const TOOLS: readonly RegisteredTool[] = [
   gitCommit,
   runCommand,
   runTests,
+  // project memory and analytics (seed 001)
+  analyze,
+  memoryWrite,
+  memorySearchTool,
+  memoryNote,
+  contextInjectTool,
+  decide,
 ];
 
 export class ToolRegistry {

@@ -104,6 +104,8 @@ export interface ToolServices {
 }
 
 export interface ToolContext {
+  /** The session the call belongs to (memory and analytics record it). */
+  sessionId?: string;
   root: string;
   config: IpuaroConfig;
   store: ProjectStore;

@@ -1,0 +1,53 @@
+// `ipuaro analyze QUERY [path] [--target P] [--timeframe 30d] [--limit N] [--depth N] [--json]`: the
+// model's analyze tool for people — the same analyses, as readable tables or the tool's JSON.
+import type { Command } from "commander";
+import { ANALYZE_QUERIES, runAnalyze } from "../../shadow/analyze.js";
+import { processIo, reportShadowError, withShadowScope, type ShadowCliIo } from "../../shadow/open-shadow.js";
+import { formatAnalyze } from "../../shadow/report-tables.js";
+import { isIpuaroError } from "../../errors.js";
+import { toShadowError } from "../../shadow/shadow-errors.js";
+import { TIMEFRAMES } from "../../shadow/shadow-validate.js";
+import { resolveProjectRoot } from "./index-command.js";
+
+interface AnalyzeOptions {
+  target?: string;
+  timeframe?: string;
+  limit?: string;
+  depth?: string;
+  json?: boolean;
+}
+
+export function registerAnalyzeCommand(program: Command, io: ShadowCliIo = processIo): void {
+  program
+    .command("analyze")
+    .description(`project analytics from git history, agent edits and errors: ${ANALYZE_QUERIES.join(", ")}`)
+    .argument("<query>", ANALYZE_QUERIES.join(" | "))
+    .argument("[path]", "project root", ".")
+    .option("-t, --target <target>", "file or folder (predict_change, file_history, dependency_graph), search text (knowledge_search), status (decisions_list)")
+    .option("--timeframe <window>", TIMEFRAMES.join(" | "))
+    .option("--limit <n>", "most results (1-100)")
+    .option("--depth <n>", "dependency_graph levels (1-3)")
+    .option("--json", "print the result (or the error envelope) as JSON")
+    .action(async (query: string, target: string, opts: AnalyzeOptions) => {
+      const root = resolveProjectRoot(target);
+      await withShadowScope(
+        root,
+        async (scope) => {
+          try {
+            const outcome = await runAnalyze(
+              scope,
+              { query, target: opts.target, timeframe: opts.timeframe, limit: opts.limit, depth: opts.depth },
+              // A person waits for a first import of a long history; the model's 5 s limit is not theirs.
+              { timeoutMs: 120_000 },
+            );
+            io.out(opts.json ? JSON.stringify(outcome.result) : formatAnalyze(outcome.query, outcome.result));
+          } catch (error) {
+            // Redis outages keep their own message and exit code (runCli); everything else is the seed's envelope.
+            if (isIpuaroError(error)) throw error;
+            reportShadowError(io, toShadowError(error, "analyze"), !!opts.json);
+          }
+        },
+        io.env ? { env: io.env } : {},
+      );
+    });
+}

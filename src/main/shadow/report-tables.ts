@@ -1,0 +1,154 @@
+// Readable text for `ipuaro analyze`, `ipuaro memory` and `ipuaro decisions`: aligned tables and
+// key-value lines made from the same results the model gets as JSON.
+import type { AnalyzeQuery } from "./analyze.js";
+import type { CodeErrorsResult, DecisionsListResult } from "./code-errors.js";
+import type { DependencyGraphResult } from "./dependency-graph.js";
+import type { FileHistoryResult } from "./file-history.js";
+import type { Hotspot } from "./hotspots.js";
+import type { KnowledgeSearchResult, MemorySearchResult } from "./knowledge-search.js";
+import type { MemoryEntry, NoteEntry } from "./memory-store.js";
+import type { MyStatsResult } from "./my-stats.js";
+import type { PredictChangeResult } from "./predict-change.js";
+import type { TeamPulseResult } from "./team-pulse.js";
+
+export const MAX_CELL = 60;
+
+function cell(value: unknown): string {
+  const text = value === null || value === undefined ? "-" : String(value).replace(/\s+/g, " ");
+  return text.length > MAX_CELL ? `${text.slice(0, MAX_CELL - 1)}…` : text;
+}
+
+/** Columns padded to their widest cell; the last column is not padded. */
+export function table(headers: string[], rows: unknown[][]): string {
+  const cells = [headers, ...rows.map((r) => r.map(cell))];
+  const widths = headers.map((_, i) => Math.max(...cells.map((r) => (r[i] ?? "").length)));
+  return cells.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join("  ").trimEnd()).join("\n");
+}
+
+function kv(pairs: Array<[string, unknown]>): string {
+  const width = Math.max(...pairs.map(([k]) => k.length));
+  return pairs.map(([k, v]) => `${`${k}:`.padEnd(width + 1)} ${Array.isArray(v) ? v.join(", ") || "-" : cell(v)}`).join("\n");
+}
+
+function hotspots(r: { hotspots: Hotspot[]; timeframe: string; total_files_analyzed: number }): string {
+  const rows = r.hotspots.map((h) => [h.file, h.score, h.level, h.stats.total_edits, h.stats.errors_caused, h.stats.human_fixes + h.stats.reverts, h.breakdown.complexity, h.stats.last_edit]);
+  return `${table(["FILE", "SCORE", "LEVEL", "EDITS", "ERRORS", "REWORK", "COMPLEXITY", "LAST EDIT"], rows)}\n\n${r.total_files_analyzed} files changed in ${r.timeframe}`;
+}
+
+function predict(r: PredictChangeResult): string {
+  const head = kv([
+    ["target", r.target],
+    ["risk", `${r.risk_level} (${r.risk_score})`],
+    ["breakage rate", r.historical_breakage_rate],
+    ["changes seen", r.total_changes],
+    ["dependencies", r.dependency_count],
+    ["affected files", r.affected_files],
+  ]);
+  const recent = r.recent_similar_changes.length ? `\n\n${table(["DATE", "SOURCE", "SESSION/COMMIT", "RESULT"], r.recent_similar_changes.map((c) => [c.date, c.source, c.session_id ?? c.commit, c.result]))}` : "";
+  return `${head}${recent}\n\n${r.recommendation}`;
+}
+
+function history(r: FileHistoryResult): string {
+  const head = kv([
+    ["file", r.file],
+    ["first seen", r.first_seen],
+    ["changes", `${r.total_edits} (${r.authors.ai} by the agent, ${r.authors.human} by people)`],
+    ["sessions", r.unique_sessions],
+    ["stability", r.stability_score],
+    ["changes with", r.top_collaborators],
+  ]);
+  const rows = r.timeline.map((t) => [t.date, t.agent === "ai" ? `ai ${t.session_id ?? ""}`.trim() : (t.author ?? "human"), t.changes, t.caused_error ? `${t.error_type}: ${t.error_message}` : t.human_fix ? "human fix" : "ok"]);
+  return `${head}\n\n${table(["DATE", "WHO", "CHANGES", "OUTCOME"], rows)}`;
+}
+
+function pulse(r: TeamPulseResult): string {
+  const head = kv([
+    ["health", `${r.project_health_score} (${r.trend}${r.previous_health_score !== null ? `, was ${r.previous_health_score}` : ""})`],
+    ["files", `${r.active_files} active of ${r.total_files}`],
+    ["hotspots", r.hotspot_count],
+    ["AI share", r.ai_reliance_ratio],
+    ["error rate", r.error_rate],
+    ["session length", `${r.avg_session_duration_min} min`],
+    ["top concern", r.top_concern],
+  ]);
+  return `${head}\n\n${table(["MONTH", "HEALTH", "CHANGES"], r.health_over_time.map((m) => [m.month, m.score, m.changes]))}\n\n${table(["MODULE", "HEALTH", "FILES", "ACTIVE", "HOTSPOT"], r.module_breakdown.map((m) => [m.module, m.health_score, m.files, m.active_files, m.hotspot]))}`;
+}
+
+function stats(r: MyStatsResult): string {
+  const t = r.trends;
+  const head = kv([
+    ["me", [r.me.name, r.me.email ? `<${r.me.email}>` : null].filter(Boolean).join(" ") || "unknown"],
+    ["sessions", `${r.sessions_total} (${r.sessions_per_day}/day, ${r.avg_session_duration_min} min average)`],
+    ["files edited", r.files_edited],
+    ["AI share", `${r.ai_generated_ratio} (${t.ai_reliance.direction})`],
+    ["human fix rate", `${r.human_fix_ratio} (${t.fix_rate.direction})`],
+    ["errors", r.errors_encountered],
+    ["tools", Object.entries(r.tools_used).map(([k, v]) => `${k} ${v}`)],
+  ]);
+  return `${head}\n\n${table(["FILE", "EDITS", "ERRORS"], r.top_files.map((f) => [f.file, f.edits, f.errors]))}${r.achievements.length ? `\n\n${r.achievements.map((a) => `* ${a}`).join("\n")}` : ""}`;
+}
+
+function graph(r: DependencyGraphResult): string {
+  const parts = [
+    kv([
+      ["root", `${r.root} (${r.kind}, depth ${r.depth})`],
+      ["imports", r.imports],
+      ["imported by", r.imported_by],
+      ["totals", `${r.total_dependencies} dependencies, ${r.total_dependents} dependents`],
+    ]),
+  ];
+  if (r.co_changed_with.length) parts.push(table(["CHANGES WITH", "FREQUENCY", "COUPLING", "SHARED", "LAST"], r.co_changed_with.map((c) => [c.file, c.frequency, c.coupling, c.shared_commits, c.last_together])));
+  if (r.causes_bugs_in.length) parts.push(table(["BREAKS", "TIMES"], r.causes_bugs_in.map((c) => [c.file, c.count])));
+  return parts.join("\n\n");
+}
+
+export function decisionsTable(r: DecisionsListResult): string {
+  if (!r.decisions.length) return "no decisions match";
+  return `${table(["ID", "STATUS", "DATE", "TITLE", "TAGS"], r.decisions.map((d) => [d.id, d.status, d.decided_at, d.title, d.tags.join(", ")]))}\n\n${r.decisions.length} of ${r.total}`;
+}
+
+function errors(r: CodeErrorsResult): string {
+  if (!r.files.length) return `no errors recorded in ${r.timeframe}`;
+  const rows = r.files.map((f) => [f.file ?? "(no file)", f.count, f.last_seen, Object.entries(f.kinds).map(([k, n]) => `${k} ${n}`).join(", "), f.recent[0]?.message]);
+  return `${table(["FILE", "ERRORS", "LAST", "KINDS", "LATEST"], rows)}\n\n${r.total_errors} errors in ${r.timeframe}`;
+}
+
+function search(r: KnowledgeSearchResult): string {
+  if (!r.results.length) return `nothing matches "${r.query}"`;
+  return table(["TYPE", "NAME", "RELEVANCE", "DESCRIPTION"], r.results.map((x) => [x.node_type, x.name, x.relevance, x.description]));
+}
+
+export function formatAnalyze(query: AnalyzeQuery, result: unknown): string {
+  switch (query) {
+    case "hotspots":
+      return hotspots(result as Parameters<typeof hotspots>[0]);
+    case "predict_change":
+      return predict(result as PredictChangeResult);
+    case "file_history":
+      return history(result as FileHistoryResult);
+    case "team_pulse":
+      return pulse(result as TeamPulseResult);
+    case "my_stats":
+      return stats(result as MyStatsResult);
+    case "dependency_graph":
+      return graph(result as DependencyGraphResult);
+    case "knowledge_search":
+      return search(result as KnowledgeSearchResult);
+    case "decisions_list":
+      return decisionsTable(result as DecisionsListResult);
+    case "code_errors":
+      return errors(result as CodeErrorsResult);
+  }
+}
+
+export function memoryTable(memories: readonly MemoryEntry[], notes: readonly NoteEntry[]): string {
+  const parts: string[] = [];
+  if (memories.length) parts.push(table(["ID", "CATEGORY", "UPDATED", "CONTENT"], memories.map((m) => [m.id, m.category, new Date(m.updated_at).toISOString().slice(0, 10), m.content])));
+  if (notes.length) parts.push(table(["ID", "STATUS", "CREATED", "WHEN", "NOTE"], notes.map((n) => [n.id, n.status, new Date(n.created_at).toISOString().slice(0, 10), n.surface_condition ?? "next session", n.content])));
+  return parts.length ? parts.join("\n\n") : "the project memory is empty";
+}
+
+export function memorySearchTable(r: MemorySearchResult): string {
+  if (!r.results.length) return `nothing matches "${r.query}"`;
+  return table(["SOURCE", "ID", "RELEVANCE", "LABEL"], r.results.map((x) => [x.source, x.id, x.relevance, x.label]));
+}

@@ -1,0 +1,228 @@
+// What each key does. Ctrl+C and Ctrl+D are global: Ctrl+C interrupts the running answer or command
+// (closing its open question) and exits when pressed again within 2 s; Ctrl+D exits with an empty
+// prompt. Other keys go to the open dialog, else to the prompt: editing, history, completion, sending.
+import type { TurnEvent } from "../../main/agent/orchestrator.js";
+import { isIpuaroError } from "../../main/errors.js";
+import { complete } from "../input/completion.js";
+import type { CommandKey, KeyAction } from "../input/keymap.js";
+import type { LineEditor } from "../input/line-editor.js";
+import { span } from "../text/styled-text.js";
+import type { TuiApp } from "./tui-app.js";
+import { playTurn } from "./turn-runner.js";
+
+export const EXIT_CONFIRM_MS = 2000;
+/** An answer that took longer than this rings the bell when it completes (display.bellOnComplete). */
+export const BELL_AFTER_MS = 5000;
+export const DOUBLE_ESCAPE_MS = 500;
+const MAX_HINT_CANDIDATES = 12;
+
+type EditAction = CommandKey;
+
+const EDITS: Partial<Record<EditAction, (e: LineEditor) => void>> = {
+  newline: (e) => e.insert("\n"),
+  backspace: (e) => e.backspace(),
+  delete: (e) => e.deleteForward(),
+  left: (e) => e.left(),
+  right: (e) => e.right(),
+  home: (e) => e.home(),
+  end: (e) => e.end(),
+  wordLeft: (e) => e.wordLeft(),
+  wordRight: (e) => e.wordRight(),
+  deleteWordBefore: (e) => e.deleteWordBefore(),
+  killLineEnd: (e) => e.killToLineEnd(),
+  killLineStart: (e) => e.killToLineStart(),
+};
+
+export class InputController {
+  private turn: AbortController | null = null;
+  private readonly work = new Set<AbortController>();
+  private lastInterrupt = -Infinity;
+  private lastEscape = -Infinity;
+
+  constructor(
+    private readonly app: TuiApp,
+    private readonly bellOnComplete: boolean,
+    private readonly now: () => number = () => performance.now(),
+  ) {}
+
+  get busy(): boolean {
+    return this.turn !== null;
+  }
+
+  private get editor(): LineEditor {
+    return this.app.input.editor;
+  }
+
+  private hint(text: string | null, role: "muted" | "warn" = "muted"): void {
+    this.app.input.setHint(text === null ? null : [span(` ${text}`, role)]);
+  }
+
+  handle(action: KeyAction | null, text: string | undefined): void {
+    if (!action) return;
+    if (action.type === "interrupt") return this.interrupt();
+    if (action.type === "exit" && !this.app.topModal) {
+      if (this.editor.text) this.editor.deleteForward();
+      else void this.app.exit();
+      return this.app.requestRender();
+    }
+    const modal = this.app.topModal;
+    if (modal) {
+      modal.handleKey(action, text);
+      return this.app.requestRender();
+    }
+    this.onPromptKey(action);
+    this.app.requestRender();
+  }
+
+  private interrupt(): void {
+    const t = this.now();
+    const running = this.turn !== null || this.work.size > 0;
+    if (t - this.lastInterrupt < EXIT_CONFIRM_MS) {
+      void this.app.exit();
+      return;
+    }
+    this.lastInterrupt = t;
+    if (running) {
+      this.abortAll();
+      this.hint("Interrupted. Ctrl+C again within 2 s exits.", "warn");
+    } else {
+      this.editor.clear();
+      this.hint("Ctrl+C again within 2 s exits (Ctrl+D exits too).", "warn");
+    }
+    this.app.requestRender();
+  }
+
+  abortAll(): void {
+    this.turn?.abort();
+    for (const w of this.work) w.abort();
+    this.app.dismissModals();
+  }
+
+  private onPromptKey(action: KeyAction): void {
+    if (action.type !== "complete" && action.type !== "escape") this.hint(null);
+    switch (action.type) {
+      case "insert":
+        this.editor.insert(action.text);
+        return;
+      case "submit":
+        return this.submit();
+      case "up":
+        if (!this.editor.lineUp()) {
+          const prev = this.app.input.history.previous(this.editor.text);
+          if (prev !== null) this.editor.set(prev);
+        }
+        return;
+      case "down":
+        if (!this.editor.lineDown()) {
+          const next = this.app.input.history.next();
+          if (next !== null) this.editor.set(next);
+        }
+        return;
+      case "pageUp":
+        return this.app.chat.pageUp();
+      case "pageDown":
+        return this.app.chat.pageDown();
+      case "undo":
+        return this.command("/undo");
+      case "redraw":
+        this.app.screen.alloc();
+        return;
+      case "complete":
+        return void this.complete();
+      case "escape": {
+        const t = this.now();
+        if (this.app.input.hint) this.hint(null);
+        if (t - this.lastEscape < DOUBLE_ESCAPE_MS) {
+          this.lastEscape = -Infinity;
+          return this.command("/rewind");
+        }
+        this.lastEscape = t;
+        return;
+      }
+      default: {
+        const edit = EDITS[action.type];
+        if (edit) edit(this.editor);
+      }
+    }
+  }
+
+  private command(line: string): void {
+    if (!this.app.hasBackend) return this.hint("The project is still being prepared…", "warn");
+    void this.app.runCommand(line).then(() => this.app.requestRender());
+  }
+
+  private submit(): void {
+    const text = this.app.input.takeSubmission();
+    if (text === null || !text.trim()) return;
+    if (!this.app.hasBackend) {
+      this.editor.set(text);
+      return this.hint("The project is still being prepared…", "warn");
+    }
+    const isCommand = text.startsWith("/") && !text.startsWith("//");
+    if (this.busy && !isCommand) {
+      this.editor.set(text);
+      return this.hint("The agent is still working: wait for the answer, or Ctrl+C to interrupt it.", "warn");
+    }
+    this.app.input.history.push(text);
+    this.app.backend.addInput(text).catch((e: unknown) => this.app.notice("warn", `input history not saved: ${e instanceof Error ? e.message : String(e)}`));
+    if (isCommand) return this.command(text);
+    void this.play((signal) => this.app.backend.runTurn(text, signal), text);
+  }
+
+  private async complete(): Promise<void> {
+    if (!this.app.hasBackend) return;
+    const backend = this.app.backend;
+    const before = this.editor.text;
+    const result = await complete(before, this.editor.cursor, {
+      commands: () => this.app.commandNames(),
+      paths: () => backend.completionPaths(),
+      symbols: () => backend.completionSymbols(),
+    }).catch(() => null);
+    // The user kept typing while the index answered: that completion is stale.
+    if (!result || this.editor.text !== before) return;
+    this.editor.set(result.text, result.cursor);
+    const shown = result.candidates.slice(0, MAX_HINT_CANDIDATES).join("  ");
+    const more = result.candidates.length > MAX_HINT_CANDIDATES ? `  … ${result.candidates.length - MAX_HINT_CANDIDATES} more` : "";
+    this.hint(result.candidates.length ? shown + more : null);
+    this.app.requestRender();
+  }
+
+  /** Plays a turn; one at a time. */
+  async play(events: (signal: AbortSignal) => AsyncIterable<TurnEvent>, userText: string): Promise<void> {
+    if (this.turn) return;
+    const ctrl = new AbortController();
+    this.turn = ctrl;
+    this.app.transcript.addUser(userText);
+    this.app.chat.follow();
+    try {
+      let stream: AsyncIterable<TurnEvent>;
+      try {
+        stream = events(ctrl.signal);
+      } catch (error) {
+        this.app.notice("error", isIpuaroError(error) ? `${error.message}${error.suggestion ? `\n${error.suggestion}` : ""}` : String(error));
+        return;
+      }
+      const outcome = await playTurn(stream, {
+        transcript: this.app.transcript,
+        setActivity: (a) => (this.app.state.activity = a),
+        setContextPercent: (p) => (this.app.state.contextPercent = p),
+        changed: () => this.app.requestRender(),
+      });
+      if (this.bellOnComplete && outcome.reason === "answer" && outcome.timeMs >= BELL_AFTER_MS) this.app.bell();
+    } finally {
+      this.turn = null;
+      this.app.requestRender();
+    }
+  }
+
+  /** Work Ctrl+C can stop (reindex, compact). */
+  async cancellable<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const ctrl = new AbortController();
+    this.work.add(ctrl);
+    try {
+      return await work(ctrl.signal);
+    } finally {
+      this.work.delete(ctrl);
+    }
+  }
+}

@@ -1,0 +1,204 @@
+// The TUI's own commands (seed 000 "Команды"), declared as data: `/help` is generated from this list,
+// the key table and the tool registry. Everything else goes to the model in natural language.
+import { isIpuaroError } from "../../main/errors.js";
+import type { TurnEvent } from "../../main/agent/orchestrator.js";
+import type { NoticeLevel } from "../chat/transcript.js";
+import type { ModalHost } from "../dialogs/choice-dialog.js";
+import { pickSession } from "../dialogs/session-picker.js";
+import type { ProgressState } from "../widgets/progress-panel.js";
+import type { TuiBackend } from "./tui-backend.js";
+
+/** What a command may do to the app. */
+export interface CommandHost {
+  readonly backend: TuiBackend;
+  readonly modals: ModalHost;
+  notice(level: NoticeLevel, text: string): void;
+  /** Plays a turn in the chat (used by /eval); resolves when it ends. */
+  playEvents(events: (signal: AbortSignal) => AsyncIterable<TurnEvent>, userText: string): Promise<void>;
+  /** Runs work that Ctrl+C can cancel. */
+  cancellable<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T>;
+  showProgress(state: ProgressState | null): void;
+  /** Shows the backend's current session in the cleared chat (after /sessions load, /clear, /rewind). */
+  sessionChanged(): void;
+  /** Re-reads context fill and modes for the status bar. */
+  refreshStatus(): void;
+  clearChat(): void;
+  exit(): void;
+}
+
+export interface SlashCommand {
+  name: string;
+  args?: string;
+  summary: string;
+  /** May run while the agent works (read-only commands). */
+  whileBusy?: boolean;
+  run(host: CommandHost, args: string): Promise<void>;
+}
+
+export const KEY_HELP: ReadonlyArray<[string, string]> = [
+  ["Enter", "send"],
+  ["Alt+Enter, Ctrl+J, trailing \\", "new line (Shift+Enter where the terminal reports it)"],
+  ["↑/↓", "input history (of this session)"],
+  ["Tab", "complete paths, symbols and commands"],
+  ["Ctrl+C", "interrupt the answer or command; twice within 2 s: exit"],
+  ["Ctrl+D", "exit (the session is saved)"],
+  ["Ctrl+Z", "undo the last edit"],
+  ["PgUp/PgDn, mouse wheel", "scroll the chat"],
+  ["Esc", "close a dialog; Esc Esc: rewind"],
+];
+
+function errorText(error: unknown): string {
+  if (isIpuaroError(error)) return `${error.message}${error.suggestion ? `\n${error.suggestion}` : ""}`;
+  return error instanceof Error ? error.message : String(error);
+}
+
+export const SLASH_COMMANDS: readonly SlashCommand[] = [
+  {
+    name: "/help",
+    summary: "show commands, keys and the model's tools",
+    whileBusy: true,
+    async run(host) {
+      host.notice("info", helpText(host.backend));
+    },
+  },
+  {
+    name: "/clear",
+    summary: "start a fresh conversation (the old one stays in /sessions)",
+    async run(host) {
+      await host.backend.newSession();
+      host.clearChat();
+      host.sessionChanged();
+    },
+  },
+  {
+    name: "/undo",
+    summary: "take back the last edit (also Ctrl+Z)",
+    async run(host) {
+      const outcome = await host.backend.undo();
+      const level = outcome.status === "undone" ? "info" : outcome.status === "empty" ? "info" : "warn";
+      host.notice(level, outcome.status === "refused" ? `${outcome.message}\n\`\`\`diff\n${outcome.diff}\n\`\`\`` : outcome.message);
+    },
+  },
+  {
+    name: "/sessions",
+    summary: "list, load or delete this project's sessions",
+    async run(host) {
+      const sessions = await host.backend.listSessions();
+      const id = await pickSession(host.modals, { sessions, currentId: host.backend.session().id, remove: (x) => host.backend.deleteSession(x) });
+      if (!id || id === host.backend.session().id) return;
+      await host.backend.loadSession(id);
+      host.clearChat();
+      host.sessionChanged();
+      host.notice("info", `Loaded session ${id}.`);
+    },
+  },
+  {
+    name: "/status",
+    summary: "Redis, index, watcher, model, context and session stats",
+    whileBusy: true,
+    async run(host) {
+      const report = await host.backend.status();
+      const width = Math.max(...report.rows.map(([k]) => k.length));
+      host.notice("info", report.rows.map(([k, v]) => `**${k.padEnd(width)}**  ${v}`).join("\n"));
+    },
+  },
+  {
+    name: "/reindex",
+    summary: "index the project again (changed files only)",
+    async run(host) {
+      try {
+        const summary = await host.cancellable((signal) =>
+          host.backend.reindex((p) => host.showProgress({ label: p.phase, done: p.done, total: p.total, unit: "files" }), signal),
+        );
+        host.notice("info", summary);
+      } finally {
+        host.showProgress(null);
+      }
+    },
+  },
+  {
+    name: "/eval",
+    summary: "have the model check its last answer against the code",
+    async run(host) {
+      await host.playEvents((signal) => host.backend.evaluate(signal), "/eval");
+    },
+  },
+  {
+    name: "/auto-apply",
+    args: "on|off",
+    summary: "apply edits without asking (undo still works)",
+    async run(host, args) {
+      const arg = args.trim().toLowerCase();
+      if (arg !== "on" && arg !== "off" && arg !== "") throw new Error(`/auto-apply takes "on" or "off", not "${args.trim()}"`);
+      const on = arg === "" ? !host.backend.autoApply() : arg === "on";
+      host.backend.setAutoApply(on);
+      host.notice(on ? "warn" : "info", on ? "Auto-apply is on: edits are applied without asking (Ctrl+Z or /undo takes them back)." : "Auto-apply is off: every edit is shown for confirmation.");
+    },
+  },
+  {
+    name: "/compact",
+    args: "[focus]",
+    summary: "compress the conversation now, keeping [focus] in detail",
+    async run(host, args) {
+      const report = await host.cancellable((signal) => host.backend.compact(args.trim() || undefined, signal));
+      if (!report) return host.notice("info", "Nothing to compress yet.");
+      host.notice("info", `Context ${report.percentBefore}% → ${report.percentAfter}% (${report.summarisedMessages} messages summarised, ${report.stubbedResults} tool results cut).`);
+      if (report.summaryError) host.notice("warn", `The model could not write the summary (${report.summaryError}); a plain cut was used.`);
+      host.refreshStatus();
+    },
+  },
+  {
+    name: "/rewind",
+    summary: "go back to an earlier point of the conversation (also Esc Esc)",
+    async run(host) {
+      if (!host.backend.rewind) return host.notice("info", "Rewind is not available yet.");
+      const message = await host.backend.rewind();
+      host.clearChat();
+      host.sessionChanged();
+      if (message) host.notice("info", message);
+    },
+  },
+  {
+    name: "/exit",
+    summary: "leave ipuaro (the session is saved; also Ctrl+D)",
+    whileBusy: true,
+    async run(host) {
+      host.exit();
+    },
+  },
+];
+
+export function findCommand(name: string): SlashCommand | undefined {
+  return SLASH_COMMANDS.find((c) => c.name === name.toLowerCase());
+}
+
+export function helpText(backend: Pick<TuiBackend, "toolHelp">): string {
+  const cmds = SLASH_COMMANDS.map((c) => `- \`${c.name}${c.args ? ` ${c.args}` : ""}\` ${c.summary}`);
+  const keys = KEY_HELP.map(([k, v]) => `- **${k}** ${v}`);
+  const tools = backend.toolHelp().map((t) => `- \`${t.name}\` ${firstSentence(t.description)}`);
+  return ["# Commands", ...cmds, "", "# Keys", ...keys, "", "# What the model can do (ask in plain words)", ...tools].join("\n");
+}
+
+function firstSentence(text: string): string {
+  const m = /^(.+?[.!?])(\s|$)/.exec(text);
+  return m ? m[1]! : text;
+}
+
+/** Runs `/name args`; unknown commands and failures become notices. */
+export async function runSlashCommand(host: CommandHost, line: string, busy: boolean): Promise<void> {
+  const [name = ""] = line.trim().split(/\s+/);
+  const cmd = findCommand(name);
+  if (!cmd) {
+    host.notice("warn", `Unknown command ${name}. /help lists the commands; anything else is sent to the model as text.`);
+    return;
+  }
+  if (busy && !cmd.whileBusy) {
+    host.notice("warn", `${cmd.name} has to wait until the agent is done (Ctrl+C interrupts it).`);
+    return;
+  }
+  try {
+    await cmd.run(host, line.trim().slice(name.length));
+  } catch (error) {
+    host.notice("error", `${cmd.name}: ${errorText(error)}`);
+  }
+}

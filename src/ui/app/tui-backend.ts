@@ -1,0 +1,81 @@
+// Everything the TUI needs from the core, as one narrow interface: turns as event streams, the session
+// (history, input history, undo, /compact, /eval, the session list), the index and its watcher, and the
+// facts /status shows. runtime-backend.ts implements it over the real services; tests script it.
+import type { TurnEvent } from "../../main/agent/orchestrator.js";
+import type { CompactionReport } from "../../main/context/compression/compact-conversation.js";
+import type { ChatMessage } from "../../main/session/session-types.js";
+import type { SessionSummary } from "../../main/session/session-store.js";
+import type { UndoOutcome } from "../../main/session/undo-edit.js";
+
+export interface SessionView {
+  id: string;
+  createdAt: number;
+  /** The conversation on the active branch (for showing it after a load). */
+  messages(): ChatMessage[];
+  /** ↑/↓ history, oldest first. */
+  inputHistory(): string[];
+  /** Context fill of the last request, 0–100, or null before any. */
+  contextPercent(): number | null;
+}
+
+/** The index line of the status bar: `indexing 45%`, `watching`, `watcher ✗ …`. */
+export interface IndexState {
+  text: string | null;
+  level: "ok" | "busy" | "error";
+}
+
+export interface StatusReport {
+  /** `label: value` rows for /status. */
+  rows: Array<[string, string]>;
+}
+
+export interface ReindexProgress {
+  phase: string;
+  done: number;
+  total: number;
+}
+
+export interface ToolHelp {
+  name: string;
+  description: string;
+}
+
+export interface TuiBackend {
+  readonly projectName: string;
+  readonly root: string;
+  readonly model: string;
+  branch(): Promise<string | null>;
+  session(): SessionView;
+
+  runTurn(text: string, signal: AbortSignal): AsyncIterable<TurnEvent>;
+  /** `/eval`: throws a user-facing IpuaroError when there is no answer to check. */
+  evaluate(signal: AbortSignal): AsyncIterable<TurnEvent>;
+  undo(): Promise<UndoOutcome>;
+  compact(focus: string | undefined, signal: AbortSignal): Promise<(CompactionReport & { summaryError?: string }) | null>;
+  addInput(text: string): Promise<void>;
+
+  listSessions(): Promise<SessionSummary[]>;
+  loadSession(id: string): Promise<void>;
+  deleteSession(id: string): Promise<void>;
+  /** `/clear`: a fresh session (the old one stays in the list). */
+  newSession(): Promise<void>;
+
+  reindex(onProgress: (p: ReindexProgress) => void, signal: AbortSignal): Promise<string>;
+  status(): Promise<StatusReport>;
+  /** Listens to index/watcher state; returns the unsubscribe. */
+  onIndexState(listener: (s: IndexState) => void): () => void;
+
+  autoApply(): boolean;
+  setAutoApply(on: boolean): void;
+  toolHelp(): ToolHelp[];
+  /** How a call is titled in the chat (`get_lines src/a.ts 1-40`), for replaying a loaded session. */
+  toolTitle(name: string, args: Record<string, unknown>): string;
+  /** Paths and symbols for Tab completion. */
+  completionPaths(): Promise<readonly string[]>;
+  completionSymbols(): Promise<readonly string[]>;
+  /** `/rewind` and double Esc: set by the rewind feature; absent until it exists. */
+  rewind?: (() => Promise<string | void>) | undefined;
+
+  /** Saves what is still in memory and closes services (Ctrl+D, exit, signals). */
+  close(): Promise<void>;
+}

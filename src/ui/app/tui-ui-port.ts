@@ -1,0 +1,85 @@
+// The core's questions (UiPort) as TUI dialogs. Each one waits for a key; Esc (and Ctrl+C, which
+// closes every open dialog) gives the safe answer: reject the edit, don't run the command, abort on
+// an error, skip a conflicting edit.
+import type { ConflictChoice, ErrorChoice, UiPort } from "../../main/agent/ports.js";
+import type { IpuaroError } from "../../main/errors.js";
+import type { CommandDecision, CommandProposal, ConflictProposal, EditDecision, EditProposal } from "../../main/tools/tool-types.js";
+import type { Transcript } from "../chat/transcript.js";
+import { askChoice, type ModalHost } from "../dialogs/choice-dialog.js";
+import { askEditDecision, type ContentEditor } from "../dialogs/diff-dialog.js";
+import { renderDiff } from "../dialogs/diff-render.js";
+import { span, type StyledLine } from "../text/styled-text.js";
+
+export interface TuiUiPortOptions {
+  host: ModalHost;
+  transcript: Transcript;
+  editContent: ContentEditor;
+  diff: { syntax: boolean; inline: boolean; showDescription: boolean };
+  changed(): void;
+}
+
+export class TuiUiPort implements UiPort {
+  constructor(private readonly opts: TuiUiPortOptions) {}
+
+  confirmEdit(proposal: EditProposal): Promise<EditDecision> {
+    const { syntax, inline, showDescription } = this.opts.diff;
+    return askEditDecision(this.opts.host, proposal, { syntax, inline, showDescription, editContent: this.opts.editContent });
+  }
+
+  confirmCommand(proposal: CommandProposal): Promise<CommandDecision> {
+    const body: StyledLine[] = [[span("run "), span(`'${proposal.command}'`, "code", { bold: true }), span("?")]];
+    if (proposal.reason) body.push([], [span(proposal.reason, "muted")]);
+    return askChoice<CommandDecision>(this.opts.host, {
+      title: "A command that is not on the allow-list",
+      body,
+      choices: [
+        { key: "y", label: "once", value: "once" },
+        { key: "a", label: "always (adds it to your whitelist)", value: "always" },
+        { key: "n", label: "no", value: "no" },
+      ],
+      escape: "no",
+      titleRole: "warn",
+    });
+  }
+
+  chooseOnError(error: IpuaroError): Promise<ErrorChoice> {
+    const body: StyledLine[] = [[span(error.message)]];
+    if (error.suggestion) body.push([], [span(error.suggestion, "muted")]);
+    return askChoice<ErrorChoice>(this.opts.host, {
+      title: `${error.type} error`,
+      body,
+      choices: [
+        { key: "r", label: "retry", value: "retry" },
+        { key: "s", label: "skip", value: "skip" },
+        { key: "a", label: "abort", value: "abort" },
+      ],
+      escape: "abort",
+      titleRole: "error",
+    });
+  }
+
+  resolveConflict(request: ConflictProposal): Promise<ConflictChoice> {
+    const width = Math.max(40, (this.opts.host.screen.width as number) - 8);
+    const body: StyledLine[] = [
+      [span(`${request.path} changed on disk since the model read it. What changed:`)],
+      [],
+      ...renderDiff(request.diff, request.path, width),
+    ];
+    return askChoice<ConflictChoice>(this.opts.host, {
+      title: `Edit conflict: ${request.path}`,
+      body,
+      choices: [
+        { key: "a", label: "apply anyway", value: "apply" },
+        { key: "s", label: "skip", value: "skip" },
+        { key: "r", label: "regenerate", value: "regenerate" },
+      ],
+      escape: "skip",
+      titleRole: "warn",
+    });
+  }
+
+  notify(level: "info" | "warn" | "error", message: string): void {
+    this.opts.transcript.notice(level, message);
+    this.opts.changed();
+  }
+}

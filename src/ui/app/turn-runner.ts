@@ -1,0 +1,89 @@
+// Plays one turn's events into the chat: streamed text, tool calls as they are made and their results,
+// the stats line, context fill for the status bar, errors and retries as notices. A thrown error (the
+// model unreachable, Redis gone) ends the turn with an error entry instead of taking the UI down.
+import type { TurnEvent } from "../../main/agent/orchestrator.js";
+import { isIpuaroError } from "../../main/errors.js";
+import type { FinishReason } from "../../main/agent/events.js";
+import { Transcript, type AgentEntry } from "../chat/transcript.js";
+import type { Activity } from "../widgets/status-bar.js";
+
+export interface TurnSink {
+  transcript: Transcript;
+  setActivity(a: Activity): void;
+  setContextPercent(p: number): void;
+  changed(): void;
+}
+
+export interface TurnOutcome {
+  reason: FinishReason | "failed";
+  timeMs: number;
+}
+
+export async function playTurn(events: AsyncIterable<TurnEvent>, sink: TurnSink): Promise<TurnOutcome> {
+  const started = performance.now();
+  const t = sink.transcript;
+  const entry: AgentEntry = t.startAgent();
+  sink.setActivity("thinking");
+  sink.changed();
+  let reason: TurnOutcome["reason"] = "failed";
+  let timeMs: number | null = null;
+  try {
+    for await (const e of events) {
+      switch (e.type) {
+        case "text":
+          t.appendText(entry, e.text);
+          break;
+        case "tool-call":
+          t.toolCall(entry, e.callId, e.title);
+          break;
+        case "tool-result": {
+          const r = e.result;
+          t.toolResult(entry, r.callId, r.success, r.success ? r.display.summary : (r.error ?? r.display.summary));
+          break;
+        }
+        case "retry":
+          t.notice("info", `retrying: ${e.reason}`);
+          break;
+        case "loop-detected":
+          t.notice("warn", e.reason);
+          break;
+        case "error":
+          t.notice("error", `${e.error.type} error: ${e.error.message}${e.error.suggestion ? `\n${e.error.suggestion}` : ""} → ${e.choice}`);
+          break;
+        case "context":
+          if (e.tokensLimit > 0) sink.setContextPercent((e.tokensUsed / e.tokensLimit) * 100);
+          break;
+        case "compacted":
+          t.notice("info", `context ${e.report.percentBefore}% → ${e.report.percentAfter}% (compressed: ${e.report.summarisedMessages} messages summarised)`);
+          sink.setContextPercent(e.report.percentAfter);
+          break;
+        case "compaction-failed":
+          t.notice("warn", `context compression failed: ${e.message}`);
+          break;
+        case "finished": {
+          reason = e.reason;
+          timeMs = e.stats.timeMs;
+          const shown = Transcript.answerText(entry).trim();
+          const outcome = e.reason === "answer" || (e.text && shown.endsWith(e.text.trim())) ? undefined : e.text;
+          t.finish(entry, e.reason, e.stats, outcome);
+          break;
+        }
+        case "response":
+          break;
+      }
+      sink.changed();
+    }
+  } catch (error) {
+    const message = isIpuaroError(error)
+      ? `${error.type} error: ${error.message}${error.suggestion ? `\n${error.suggestion}` : ""}`
+      : `error: ${error instanceof Error ? error.message : String(error)}`;
+    t.finish(entry, "error", undefined, message);
+    reason = "failed";
+  }
+  if (entry.streaming) t.finish(entry, reason === "failed" ? "error" : reason, undefined);
+  sink.setActivity(reason === "failed" || reason === "error" ? "error" : "ready");
+  sink.changed();
+  // The turn's own measure when it reported one (the time the user waited for the answer).
+  return { reason, timeMs: timeMs ?? performance.now() - started };
+}
+

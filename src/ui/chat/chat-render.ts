@@ -1,0 +1,74 @@
+// One chat entry as styled rows at a given width (seed 000 "Структура экрана"):
+//
+//    User: объясни как работает авторизация
+//   Agent: [get_function src/auth/login.ts login]
+//          Авторизация построена на JWT...
+//          ⏱ 3.2s │ 1,247 tokens │ 1 tool call
+import { formatTurnStats } from "../../main/cli/turn-format.js";
+import { renderMarkdown } from "../text/markdown-render.js";
+import { span, wrapStyled, type StyledLine } from "../text/styled-text.js";
+import type { Role } from "../theme.js";
+import type { AgentBlock, ChatEntry } from "./transcript.js";
+
+/** Width of the label column (`Agent: `), so answers line up under each other. */
+export const LABEL_WIDTH = 8;
+const THINKING = "⟳ thinking…";
+
+function label(text: string, role: Role): StyledLine {
+  return [span(text.padStart(LABEL_WIDTH - 1) + " ", role)];
+}
+
+const pad = (): StyledLine => [{ text: " ".repeat(LABEL_WIDTH) }];
+
+/** Puts the label on the first row and the hanging indent on the others. */
+function withLabel(head: StyledLine, body: StyledLine[]): StyledLine[] {
+  if (body.length === 0) return [head];
+  return body.map((row, i) => [...(i === 0 ? head : pad()), ...row]);
+}
+
+function toolRow(b: Extract<AgentBlock, { kind: "tool" }>, width: number): StyledLine[] {
+  const line: StyledLine = [span(`[${b.title}]`, b.status === "error" ? "toolError" : "tool")];
+  if (b.status === "running") line.push(span(" …", "muted"));
+  else if (b.status === "error") line.push(span(` ✗ ${b.summary ?? "failed"}`, "toolError"));
+  else if (b.summary) line.push(span(` ${b.summary}`, "muted"));
+  return wrapStyled(line, width, [{ text: "  " }]);
+}
+
+function agentBody(entry: Extract<ChatEntry, { kind: "agent" }>, width: number, showStats: boolean): StyledLine[] {
+  const rows: StyledLine[] = [];
+  for (const b of entry.blocks) {
+    if (b.kind === "tool") rows.push(...toolRow(b, width));
+    else {
+      const text = b.text.replace(/^\n+/, "").trimEnd();
+      if (text.trim()) rows.push(...renderMarkdown(text, width));
+    }
+  }
+  if (entry.outcome) rows.push(...wrapStyled([span(entry.outcome, entry.reason === "error" ? "error" : "warn")], width));
+  if (entry.streaming) rows.push([span(THINKING, "muted")]);
+  else if (entry.stats && showStats) rows.push([span(formatTurnStats(entry.stats), "stats")]);
+  return rows;
+}
+
+export interface ChatRenderOptions {
+  showStats: boolean;
+  showToolCalls: boolean;
+}
+
+export function renderEntry(entry: ChatEntry, width: number, opts: ChatRenderOptions): StyledLine[] {
+  const inner = Math.max(8, width - LABEL_WIDTH);
+  switch (entry.kind) {
+    case "user": {
+      const body = entry.text.split("\n").flatMap((l) => wrapStyled([{ text: l }], inner));
+      return withLabel(label("User:", "user"), body);
+    }
+    case "agent": {
+      const visible = opts.showToolCalls ? entry : { ...entry, blocks: entry.blocks.filter((b) => b.kind !== "tool") };
+      return withLabel(label("Agent:", "agent"), agentBody(visible, inner, opts.showStats));
+    }
+    case "notice": {
+      const role: Role = entry.level === "error" ? "error" : entry.level === "warn" ? "warn" : "muted";
+      const body = entry.level === "info" ? renderMarkdown(entry.text, inner) : wrapStyled([span(entry.text, role)], inner);
+      return withLabel(label(entry.level === "info" ? "·" : entry.level === "warn" ? "!" : "✗", role), body);
+    }
+  }
+}

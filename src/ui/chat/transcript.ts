@@ -1,0 +1,114 @@
+// What the chat pane shows, as data: user messages, agent answers (text, tool calls as they run, the
+// stats line), and notices. The turn controller feeds it events; the chat view renders it. Every entry
+// carries a version so the view re-wraps only what changed.
+import type { FinishReason, TurnStats } from "../../main/agent/events.js";
+
+export type ToolCallStatus = "running" | "ok" | "error";
+
+export type AgentBlock =
+  | { kind: "text"; text: string }
+  | { kind: "tool"; callId: string; title: string; status: ToolCallStatus; summary?: string };
+
+export type NoticeLevel = "info" | "warn" | "error";
+
+export type ChatEntry =
+  | { kind: "user"; id: number; version: number; text: string; command?: string }
+  | {
+      kind: "agent";
+      id: number;
+      version: number;
+      blocks: AgentBlock[];
+      streaming: boolean;
+      stats?: TurnStats;
+      reason?: FinishReason;
+      /** The turn's closing text when it did not end with an answer (stopped, failed, interrupted). */
+      outcome?: string;
+    }
+  | { kind: "notice"; id: number; version: number; level: NoticeLevel; text: string };
+
+export type AgentEntry = Extract<ChatEntry, { kind: "agent" }>;
+
+export class Transcript {
+  private readonly list: ChatEntry[] = [];
+  private seq = 0;
+  /** Bumped on every change; the view compares it to skip work. */
+  revision = 0;
+
+  get entries(): readonly ChatEntry[] {
+    return this.list;
+  }
+
+  private touch(entry: ChatEntry): void {
+    entry.version++;
+    this.revision++;
+  }
+
+  clear(): void {
+    this.list.length = 0;
+    this.revision++;
+  }
+
+  /** Removes and returns every entry (to put them back after others). */
+  takeAll(): ChatEntry[] {
+    const all = this.list.splice(0, this.list.length);
+    this.revision++;
+    return all;
+  }
+
+  append(entries: readonly ChatEntry[]): void {
+    this.list.push(...entries);
+    this.revision++;
+  }
+
+  addUser(text: string, command?: string): void {
+    this.list.push({ kind: "user", id: ++this.seq, version: 0, text, ...(command ? { command } : {}) });
+    this.revision++;
+  }
+
+  startAgent(): AgentEntry {
+    const entry: AgentEntry = { kind: "agent", id: ++this.seq, version: 0, blocks: [], streaming: true };
+    this.list.push(entry);
+    this.revision++;
+    return entry;
+  }
+
+  notice(level: NoticeLevel, text: string): void {
+    this.list.push({ kind: "notice", id: ++this.seq, version: 0, level, text });
+    this.revision++;
+  }
+
+  appendText(entry: AgentEntry, text: string): void {
+    const last = entry.blocks[entry.blocks.length - 1];
+    if (last?.kind === "text") last.text += text;
+    else entry.blocks.push({ kind: "text", text });
+    this.touch(entry);
+  }
+
+  toolCall(entry: AgentEntry, callId: string, title: string): void {
+    entry.blocks.push({ kind: "tool", callId, title, status: "running" });
+    this.touch(entry);
+  }
+
+  toolResult(entry: AgentEntry, callId: string, ok: boolean, summary: string | undefined): void {
+    const block = entry.blocks.find((b): b is Extract<AgentBlock, { kind: "tool" }> => b.kind === "tool" && b.callId === callId);
+    if (!block) return;
+    block.status = ok ? "ok" : "error";
+    if (summary) block.summary = summary;
+    this.touch(entry);
+  }
+
+  finish(entry: AgentEntry, reason: FinishReason, stats: TurnStats | undefined, outcome?: string): void {
+    entry.streaming = false;
+    entry.reason = reason;
+    if (stats) entry.stats = stats;
+    if (outcome) entry.outcome = outcome;
+    // A call still running when the turn ended never got its result.
+    for (const b of entry.blocks) if (b.kind === "tool" && b.status === "running") b.status = "error";
+    this.touch(entry);
+  }
+
+  /** The visible text of an answer (for tests and copy). */
+  static answerText(entry: AgentEntry): string {
+    return entry.blocks.map((b) => (b.kind === "text" ? b.text : "")).join("");
+  }
+}

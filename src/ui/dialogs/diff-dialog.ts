@@ -1,0 +1,85 @@
+// Edit confirmation (seed 000 "Подтверждение изменений"): the file and line range, the model's
+// description, the diff with syntax and inline highlights, then `[Y] apply [N] reject [E] edit`. E opens
+// the proposed content in $EDITOR (or the inline editor) and applies what the user saved.
+import type { EditDecision, EditProposal } from "../../main/tools/tool-types.js";
+import type { KeyAction } from "../input/keymap.js";
+import { span, wrapStyled, type StyledLine } from "../text/styled-text.js";
+import { latinKey, type ModalHost } from "./choice-dialog.js";
+import { DialogBox, keyLegend, type Modal } from "./dialog-box.js";
+import { renderDiff, type DiffRenderOptions } from "./diff-render.js";
+
+/** Opens the content for editing; resolves with what the user saved, or null when they gave up. */
+export type ContentEditor = (content: string, path: string) => Promise<string | null>;
+
+export interface DiffDialogOptions extends DiffRenderOptions {
+  showDescription: boolean;
+  editContent: ContentEditor;
+}
+
+export function proposalTitle(p: EditProposal): string {
+  const what = p.newContent === null ? "delete" : p.tool === "create_file" ? "create" : p.tool;
+  const range = p.range ? (p.range.end >= p.range.start ? ` (lines ${p.range.start}-${p.range.end})` : ` (insert before line ${p.range.start})`) : "";
+  return `${what} ${p.path}${range}`;
+}
+
+export function askEditDecision(host: ModalHost, proposal: EditProposal, opts: DiffDialogOptions): Promise<EditDecision> {
+  return new Promise<EditDecision>((resolve) => {
+    const canEdit = proposal.newContent !== null;
+    const choices = [
+      { key: "y", label: "apply" },
+      { key: "n", label: "reject" },
+      ...(canEdit ? [{ key: "e", label: "edit" }] : []),
+    ];
+    let note: StyledLine | null = null;
+    const body = (width: number): StyledLine[] => {
+      const rows: StyledLine[] = [];
+      if (opts.showDescription && proposal.description) {
+        rows.push(...wrapStyled([span("Change: ", "muted"), { text: proposal.description }], width), []);
+      }
+      rows.push(...renderDiff(proposal.diff, proposal.path, width, opts));
+      return rows;
+    };
+    const frame = new DialogBox(host.screen, host.painter, {
+      title: [span(proposalTitle(proposal), "accent", { bold: true })],
+      body,
+      footer: () => [keyLegend(choices), ...(note ? [note] : [])],
+    });
+    let busy = false;
+    const modal: Modal = {
+      handleKey(action: KeyAction | null, ch: string | undefined) {
+        if (busy) return;
+        if (action?.type === "escape") return finish({ action: "reject", reason: "closed without a decision" });
+        if (frame.handleScroll(action)) return host.requestRender();
+        const key = action?.type === "insert" ? latinKey(ch) : null;
+        if (key === "y") return finish({ action: "apply" });
+        if (key === "n") return finish({ action: "reject" });
+        if (key === "e" && canEdit) void edit();
+      },
+      layout: () => frame.layout(),
+      cursor: () => null,
+      destroy: () => frame.destroy(),
+    };
+    const edit = async () => {
+      busy = true;
+      try {
+        const saved = await opts.editContent(proposal.newContent ?? "", proposal.path);
+        if (saved === null) {
+          note = [span(" Edit cancelled: the proposal is unchanged.", "muted")];
+          host.requestRender();
+          return;
+        }
+        finish({ action: "apply-edited", content: saved });
+      } catch (error) {
+        note = [span(` Could not edit: ${error instanceof Error ? error.message : String(error)}`, "error")];
+        host.requestRender();
+      } finally {
+        busy = false;
+      }
+    };
+    const finish = (decision: EditDecision) => {
+      host.close(modal);
+      resolve(decision);
+    };
+    host.open(modal);
+  });
+}

@@ -1,0 +1,95 @@
+// The fallback editor when $EDITOR/$VISUAL is not set: the proposed content in a dialog, edited with the
+// same line editor as the prompt (Enter = new line, arrows, word jumps). Ctrl+S saves, Esc cancels.
+import type { KeyAction } from "../input/keymap.js";
+import { LineEditor } from "../input/line-editor.js";
+import { span, type StyledLine } from "../text/styled-text.js";
+import type { ModalHost } from "./choice-dialog.js";
+import { DialogBox, keyLegend, type Modal } from "./dialog-box.js";
+
+const FULL_HEIGHT_MARGIN = 2;
+
+export function editInline(host: ModalHost, content: string, title: string): Promise<string | null> {
+  return new Promise<string | null>((resolve) => {
+    const editor = new LineEditor();
+    editor.set(content, 0);
+    let cursorOffset = 0;
+    let cursorCol = 0;
+    let frameRef: DialogBox | null = null;
+    const frame = new DialogBox(
+      host.screen,
+      host.painter,
+      {
+        title: [span(`Edit ${title}`, "accent", { bold: true })],
+        body: (w) => {
+          const at = editor.layout(w, 0, 0);
+          // Scrolled before the rows are cut, so the cursor's row is always on screen.
+          cursorOffset = frameRef?.ensureVisible(at.cursorRow) ?? at.cursorRow;
+          cursorCol = at.cursorCol;
+          return at.rows.map((r): StyledLine => [{ text: r }]);
+        },
+        footer: () => [[span(" [Ctrl+S]", "accent", { bold: true }), span(" save and apply  "), ...keyLegend([{ key: "Esc", label: "cancel" }])]],
+      },
+      { minHeight: (host.screen.height as number) - FULL_HEIGHT_MARGIN, scrollMarks: false },
+    );
+    frameRef = frame;
+    const apply = (action: KeyAction): boolean => {
+      switch (action.type) {
+        case "insert":
+          editor.insert(action.text);
+          return true;
+        case "submit":
+        case "newline":
+          editor.insert("\n");
+          return true;
+        case "complete":
+          editor.insert("  ");
+          return true;
+        case "backspace":
+          editor.backspace();
+          return true;
+        case "delete":
+          editor.deleteForward();
+          return true;
+        case "left":
+        case "right":
+        case "home":
+        case "end":
+        case "wordLeft":
+        case "wordRight":
+        case "deleteWordBefore":
+        case "killLineEnd":
+        case "killLineStart":
+          editor[action.type === "deleteWordBefore" ? "deleteWordBefore" : action.type === "killLineEnd" ? "killToLineEnd" : action.type === "killLineStart" ? "killToLineStart" : action.type]();
+          return true;
+        case "up":
+          return editor.lineUp() || true;
+        case "down":
+          return editor.lineDown() || true;
+        default:
+          return false;
+      }
+    };
+    const modal: Modal = {
+      handleKey(action) {
+        if (!action) return;
+        if (action.type === "escape") return finish(null);
+        if (action.type === "save") return finish(editor.text);
+        if (action.type === "pageUp" || action.type === "pageDown") {
+          frame.handleScroll(action);
+        } else if (!apply(action)) return;
+        host.requestRender();
+      },
+      layout: () => frame.layout(),
+      cursor: () => {
+        const origin = frame.bodyOrigin;
+        return origin ? { x: origin.x + cursorCol, y: origin.y + cursorOffset } : null;
+      },
+      destroy: () => frame.destroy(),
+    };
+    const finish = (value: string | null) => {
+      host.close(modal);
+      resolve(value);
+    };
+    host.open(modal);
+  });
+}

@@ -1,0 +1,90 @@
+// `/sessions`: the project's sessions, newest first. ↑/↓ select, Enter loads, D deletes (after a Y/N
+// confirmation; the current session cannot be deleted), Esc closes.
+import type { SessionSummary } from "../../main/session/session-store.js";
+import type { KeyAction } from "../input/keymap.js";
+import { fitLine, span, type StyledLine } from "../text/styled-text.js";
+import { latinKey, type ModalHost } from "./choice-dialog.js";
+import { DialogBox, keyLegend, type Modal } from "./dialog-box.js";
+
+export interface SessionPickerOptions {
+  sessions: SessionSummary[];
+  currentId: string;
+  remove(id: string): Promise<void>;
+  now?: number;
+}
+
+export function formatAge(ms: number): string {
+  const m = Math.floor(ms / 60_000);
+  if (m < 1) return "just now";
+  if (m < 60) return `${m}m ago`;
+  const h = Math.floor(m / 60);
+  if (h < 48) return `${h}h ago`;
+  return `${Math.floor(h / 24)}d ago`;
+}
+
+export function pickSession(host: ModalHost, opts: SessionPickerOptions): Promise<string | null> {
+  return new Promise<string | null>((resolve) => {
+    const list = [...opts.sessions];
+    let selected = Math.max(0, list.findIndex((s) => s.id === opts.currentId));
+    let confirming: string | null = null;
+    let note: StyledLine | null = null;
+    const now = opts.now ?? Date.now();
+    const row = (s: SessionSummary, i: number, width: number): StyledLine => {
+      const mark = s.id === opts.currentId ? "●" : " ";
+      const text = ` ${mark} ${s.id}  ${String(s.messages).padStart(4)} messages  ${formatAge(now - s.lastActivityAt)}`;
+      return fitLine([span(text, i === selected ? "selected" : undefined)], width);
+    };
+    const frame = new DialogBox(host.screen, host.painter, {
+      title: [span(`Sessions (${list.length})`, "accent", { bold: true })],
+      body: (w) => (list.length ? list.map((s, i) => row(s, i, w)) : [[span("No sessions yet.", "muted")]]),
+      footer: () => [
+        confirming
+          ? [span(` Delete session ${confirming}? `, "warn", { bold: true }), ...keyLegend([{ key: "y", label: "delete" }, { key: "n", label: "keep" }])]
+          : keyLegend([{ key: "Enter", label: "load" }, { key: "d", label: "delete" }, { key: "Esc", label: "close" }]),
+        ...(note ? [note] : []),
+      ],
+    });
+    const modal: Modal = {
+      handleKey(action: KeyAction | null, ch: string | undefined) {
+        const key = action?.type === "insert" ? latinKey(ch) : null;
+        if (confirming) {
+          if (key === "y") void remove(confirming);
+          else if (key === "n" || action?.type === "escape") confirming = null;
+          return host.requestRender();
+        }
+        if (action?.type === "escape") return finish(null);
+        if (action?.type === "up") selected = Math.max(0, selected - 1);
+        else if (action?.type === "down") selected = Math.min(list.length - 1, selected + 1);
+        else if (action?.type === "submit" && list[selected]) return finish(list[selected]!.id);
+        else if (key === "d" && list[selected]) {
+          if (list[selected]!.id === opts.currentId) note = [span(" The current session cannot be deleted; load another one first.", "warn")];
+          else confirming = list[selected]!.id;
+        } else return;
+        frame.ensureVisible(selected);
+        host.requestRender();
+      },
+      layout: () => frame.layout(),
+      cursor: () => null,
+      destroy: () => frame.destroy(),
+    };
+    const remove = async (id: string) => {
+      confirming = null;
+      try {
+        await opts.remove(id);
+        const i = list.findIndex((s) => s.id === id);
+        if (i !== -1) list.splice(i, 1);
+        selected = Math.min(selected, Math.max(0, list.length - 1));
+        note = [span(` Deleted ${id}.`, "muted")];
+      } catch (error) {
+        note = [span(` Could not delete ${id}: ${error instanceof Error ? error.message : String(error)}`, "error")];
+      }
+      frame.layout();
+      host.requestRender();
+    };
+    const finish = (value: string | null) => {
+      host.close(modal);
+      resolve(value);
+    };
+    host.open(modal);
+  });
+}

@@ -1,0 +1,244 @@
+// The prompt's text and cursor, without any terminal: every edit moves by grapheme cluster (an emoji or
+// a letter with its accent is one step, one Backspace), words are Unicode letters and digits, and the
+// text may hold several lines. layout() maps it to terminal rows for a given width.
+import { graphemes, stringWidth } from "../text/text-width.js";
+
+const WORD = /[\p{L}\p{N}_]/u;
+const TAB_AS_SPACES = "    ";
+
+export interface EditorLayout {
+  /** Terminal rows, each at most `width` cells. */
+  rows: string[];
+  cursorRow: number;
+  cursorCol: number;
+}
+
+export class LineEditor {
+  private value = "";
+  /** UTF-16 offset, always on a grapheme boundary. */
+  private pos = 0;
+
+  get text(): string {
+    return this.value;
+  }
+
+  get cursor(): number {
+    return this.pos;
+  }
+
+  set(text: string, cursor = text.length): void {
+    this.value = normalise(text);
+    this.pos = this.snap(Math.min(cursor, this.value.length));
+  }
+
+  clear(): void {
+    this.set("");
+  }
+
+  insert(text: string): void {
+    const t = normalise(text);
+    this.value = this.value.slice(0, this.pos) + t + this.value.slice(this.pos);
+    this.pos += t.length;
+  }
+
+  /** Boundaries of graphemes in the whole text (recomputed per edit: prompts are short). */
+  private bounds(): number[] {
+    const out = [0];
+    let at = 0;
+    for (const g of graphemes(this.value)) out.push((at += g.length));
+    return out;
+  }
+
+  private snap(offset: number): number {
+    const b = this.bounds();
+    let best = 0;
+    for (const x of b) if (x <= offset) best = x;
+    return best;
+  }
+
+  private prevBoundary(): number {
+    const b = this.bounds();
+    for (let i = b.length - 1; i >= 0; i--) if (b[i]! < this.pos) return b[i]!;
+    return 0;
+  }
+
+  private nextBoundary(): number {
+    for (const x of this.bounds()) if (x > this.pos) return x;
+    return this.value.length;
+  }
+
+  backspace(): void {
+    if (this.pos === 0) return;
+    const from = this.prevBoundary();
+    this.value = this.value.slice(0, from) + this.value.slice(this.pos);
+    this.pos = from;
+  }
+
+  deleteForward(): void {
+    if (this.pos >= this.value.length) return;
+    const to = this.nextBoundary();
+    this.value = this.value.slice(0, this.pos) + this.value.slice(to);
+  }
+
+  left(): void {
+    this.pos = this.prevBoundary();
+  }
+
+  right(): void {
+    this.pos = this.nextBoundary();
+  }
+
+  private lineStart(): number {
+    return this.value.lastIndexOf("\n", this.pos - 1) + 1;
+  }
+
+  private lineEnd(): number {
+    const nl = this.value.indexOf("\n", this.pos);
+    return nl === -1 ? this.value.length : nl;
+  }
+
+  home(): void {
+    this.pos = this.lineStart();
+  }
+
+  end(): void {
+    this.pos = this.lineEnd();
+  }
+
+  private isWordAt(offset: number): boolean {
+    const cp = this.value.codePointAt(offset);
+    return cp !== undefined && WORD.test(String.fromCodePoint(cp));
+  }
+
+  /** Start of the word before the cursor (Ctrl+Left, Alt+B). */
+  private wordStartBefore(): number {
+    const b = this.bounds().filter((x) => x < this.pos);
+    let i = b.length - 1;
+    while (i >= 0 && !this.isWordAt(b[i]!)) i--;
+    while (i > 0 && this.isWordAt(b[i - 1]!)) i--;
+    return i >= 0 ? b[i]! : 0;
+  }
+
+  /** End of the word after the cursor (Ctrl+Right, Alt+F). */
+  private wordEndAfter(): number {
+    const b = this.bounds().filter((x) => x >= this.pos);
+    let i = 0;
+    while (i < b.length - 1 && !this.isWordAt(b[i]!)) i++;
+    while (i < b.length - 1 && this.isWordAt(b[i]!)) i++;
+    return b[i] ?? this.value.length;
+  }
+
+  wordLeft(): void {
+    this.pos = this.wordStartBefore();
+  }
+
+  wordRight(): void {
+    this.pos = this.wordEndAfter();
+  }
+
+  deleteWordBefore(): void {
+    const from = this.wordStartBefore();
+    this.value = this.value.slice(0, from) + this.value.slice(this.pos);
+    this.pos = from;
+  }
+
+  killToLineEnd(): void {
+    const end = this.lineEnd();
+    // At the end of a line, Ctrl+K joins the next one (like readline on a multi-line buffer).
+    this.value = this.value.slice(0, this.pos) + this.value.slice(end === this.pos ? end + 1 : end);
+  }
+
+  killToLineStart(): void {
+    const start = this.lineStart();
+    this.value = this.value.slice(0, start) + this.value.slice(this.pos);
+    this.pos = start;
+  }
+
+  get onFirstLine(): boolean {
+    return this.value.lastIndexOf("\n", this.pos - 1) === -1;
+  }
+
+  get onLastLine(): boolean {
+    return this.value.indexOf("\n", this.pos) === -1;
+  }
+
+  /** Moves to the previous/next line at the same column; false when there is none (history takes over). */
+  lineUp(): boolean {
+    if (this.onFirstLine) return false;
+    const col = stringWidth(this.value.slice(this.lineStart(), this.pos));
+    this.pos = this.lineStart() - 1;
+    this.pos = this.atColumn(this.lineStart(), col);
+    return true;
+  }
+
+  lineDown(): boolean {
+    if (this.onLastLine) return false;
+    const col = stringWidth(this.value.slice(this.lineStart(), this.pos));
+    this.pos = this.lineEnd() + 1;
+    this.pos = this.atColumn(this.pos, col);
+    return true;
+  }
+
+  private atColumn(start: number, col: number): number {
+    const nl = this.value.indexOf("\n", start);
+    const line = this.value.slice(start, nl === -1 ? undefined : nl);
+    let used = 0;
+    let offset = start;
+    for (const g of graphemes(line)) {
+      const w = stringWidth(g);
+      if (used + w > col) break;
+      used += w;
+      offset += g.length;
+    }
+    return offset;
+  }
+
+  /**
+   * Rows for a box `width` cells wide whose first row starts after `firstIndent` cells (the prompt) and
+   * the others after `indent`. Rows break by grapheme; the cursor sits on the row it will type into.
+   */
+  layout(width: number, firstIndent: number, indent = firstIndent): EditorLayout {
+    const rows: string[] = [];
+    let cursorRow = 0;
+    let cursorCol = firstIndent;
+    let offset = 0;
+    const lines = this.value.split("\n");
+    lines.forEach((line, li) => {
+      let row = "";
+      let used = rows.length === 0 ? firstIndent : indent;
+      const startRow = () => (rows.length === 0 ? firstIndent : indent);
+      for (const g of graphemes(line)) {
+        const w = stringWidth(g);
+        if (used + w > width && row !== "") {
+          rows.push(row);
+          row = "";
+          used = startRow();
+        }
+        if (offset === this.pos) {
+          cursorRow = rows.length;
+          cursorCol = used;
+        }
+        row += g;
+        used += w;
+        offset += g.length;
+      }
+      if (offset === this.pos) {
+        // At the end of a full row the cursor goes to the start of the next one.
+        if (used >= width) {
+          rows.push(row);
+          row = "";
+          used = startRow();
+        }
+        cursorRow = rows.length;
+        cursorCol = used;
+      }
+      rows.push(row);
+      if (li < lines.length - 1) offset += 1; // the "\n"
+    });
+    return { rows, cursorRow, cursorCol };
+  }
+}
+
+function normalise(text: string): string {
+  return text.replace(/\r\n?/g, "\n").replace(/\t/g, TAB_AS_SPACES);
+}

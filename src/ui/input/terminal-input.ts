@@ -1,0 +1,121 @@
+// The input stream blessed reads, sitting in front of the real stdin (or a test's fake). It forwards raw
+// mode and pause/resume to the source, and rewrites what blessed's key parser cannot understand:
+// - bracketed paste (`ESC[200~ … ESC[201~`): the text is passed on with line breaks as `\n`, and
+//   `pasting` is true while it is parsed, so pasted newlines and tabs are text, not Enter and Tab;
+// - Alt+Enter (`ESC CR`), Shift/Ctrl+Enter in CSI-u or modifyOtherKeys form: become `\n` (new line).
+import { EventEmitter } from "node:events";
+
+const PASTE_START = "\x1b[200~";
+const PASTE_END = "\x1b[201~";
+/** A sequence split across reads is held this long at most (then passed on as it is). */
+const HOLD_MS = 25;
+const NEWLINE_KEYS = /\x1b\r|\x1b\[13;[2-8]u|\x1b\[27;[2-8];13~/g;
+
+export interface InputSource extends EventEmitter {
+  isTTY?: boolean;
+  isRaw?: boolean;
+  setRawMode?(mode: boolean): unknown;
+  resume(): unknown;
+  pause(): unknown;
+}
+
+export class TerminalInput extends EventEmitter {
+  readonly isTTY = true;
+  /** True while the keys of a bracketed paste are being emitted. */
+  pasting = false;
+  destroyed = false;
+  private raw = false;
+  private inPaste = false;
+  private held = "";
+  private holdTimer: NodeJS.Timeout | null = null;
+  private readonly onSourceData = (chunk: Buffer | string) => this.feed(typeof chunk === "string" ? chunk : chunk.toString("utf8"));
+
+  constructor(private readonly source: InputSource) {
+    super();
+    source.on("data", this.onSourceData);
+  }
+
+  get isRaw(): boolean {
+    return this.raw;
+  }
+
+  setRawMode(mode: boolean): this {
+    this.raw = mode;
+    this.source.setRawMode?.(mode);
+    return this;
+  }
+
+  resume(): this {
+    this.source.resume();
+    return this;
+  }
+
+  pause(): this {
+    this.source.pause();
+    return this;
+  }
+
+  /** Detaches from the source (the source itself is left to its owner). */
+  detach(): void {
+    this.source.off("data", this.onSourceData);
+    if (this.holdTimer) clearTimeout(this.holdTimer);
+    this.destroyed = true;
+  }
+
+  /** Feeds raw terminal input (tests call this directly). */
+  feed(text: string): void {
+    if (this.holdTimer) {
+      clearTimeout(this.holdTimer);
+      this.holdTimer = null;
+    }
+    let data = this.held + text;
+    this.held = "";
+    const tail = partialMarker(data);
+    if (tail) {
+      this.held = data.slice(data.length - tail);
+      data = data.slice(0, data.length - tail);
+      this.holdTimer = setTimeout(() => {
+        this.holdTimer = null;
+        const rest = this.held;
+        this.held = "";
+        this.emitSegment(rest, this.inPaste);
+      }, HOLD_MS);
+    }
+    while (data) {
+      const marker = this.inPaste ? PASTE_END : PASTE_START;
+      const at = data.indexOf(marker);
+      const part = at === -1 ? data : data.slice(0, at);
+      this.emitSegment(part, this.inPaste);
+      if (at === -1) break;
+      this.inPaste = !this.inPaste;
+      data = data.slice(at + marker.length);
+    }
+  }
+
+  private emitSegment(text: string, paste: boolean): void {
+    if (!text) return;
+    if (paste) {
+      this.pasting = true;
+      try {
+        this.emit("data", Buffer.from(text.replace(/\r\n?/g, "\n"), "utf8"));
+      } finally {
+        this.pasting = false;
+      }
+      return;
+    }
+    this.emit("data", Buffer.from(text.replace(NEWLINE_KEYS, "\n"), "utf8"));
+  }
+}
+
+/** Length of a trailing prefix of a paste marker (3+ chars, so a lone Esc press is never held). */
+function partialMarker(data: string): number {
+  for (let n = Math.min(PASTE_START.length - 1, data.length); n >= 3; n--) {
+    const tail = data.slice(data.length - n);
+    if (PASTE_START.startsWith(tail) || PASTE_END.startsWith(tail)) return n;
+  }
+  return 0;
+}
+
+/** Terminal modes ipuaro turns on for the session and off on every exit path. */
+export const BRACKETED_PASTE_ON = "\x1b[?2004h";
+export const BRACKETED_PASTE_OFF = "\x1b[?2004l";

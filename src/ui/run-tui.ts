@@ -1,0 +1,213 @@
+// `ipuaro [path]`: the full-screen session. Before the screen: config, Redis and the model check (which
+// may ask to pull the model on the plain terminal). Then the UI comes up at once and the project is
+// indexed inside it (progress bar; the size question above limits.maxFilesWarning), the watcher starts,
+// the project's last session (or a new one) is opened, and the app runs until the user leaves.
+import fs from "node:fs";
+import path from "node:path";
+import { resolveProjectRoot } from "../main/cli/commands/index-command.js";
+import { prepareModel, type ReadyModel } from "../main/cli/model-setup.js";
+import { loadConfig } from "../main/config/loader.js";
+import type { IpuaroConfig } from "../main/config/schema.js";
+import { errorMessage, FatalError } from "../main/errors.js";
+import { ProjectIndexer } from "../main/indexing/project-indexer.js";
+import { ProjectWatcher } from "../main/indexing/project-watcher.js";
+import { openSession, type SessionChoice } from "../main/session/open-session.js";
+import { openProjectStore, type OpenedProjectStore } from "../main/store/open-project-store.js";
+import type { ToolRegistry } from "../main/tools/registry.js";
+import { TuiApp } from "./app/tui-app.js";
+import type { TerminalStreams } from "./app/screen-setup.js";
+import { askChoice } from "./dialogs/choice-dialog.js";
+import { askText } from "./dialogs/text-prompt.js";
+import { RuntimeBackend } from "./runtime/runtime-backend.js";
+import { installTerminalGuard } from "./terminal-guard.js";
+
+export interface RunTuiOptions {
+  /** Start a new session instead of the project's last one. */
+  new?: boolean;
+  session?: string;
+  /** Do not ask before indexing more than limits.maxFilesWarning files. */
+  yes?: boolean;
+  streams?: TerminalStreams;
+  /** The model's tools (tests); default: the registry's TOOLS. */
+  registry?: ToolRegistry;
+}
+
+interface Project {
+  root: string;
+  config: IpuaroConfig;
+  opened: OpenedProjectStore;
+  indexer: ProjectIndexer;
+}
+
+function sessionChoice(opts: RunTuiOptions): SessionChoice {
+  if (opts.new && opts.session !== undefined) throw new FatalError("--new and --session exclude each other", 2);
+  if (opts.session !== undefined) return { kind: "id", id: opts.session };
+  return opts.new ? { kind: "new" } : { kind: "last" };
+}
+
+async function openProject(root: string): Promise<Project> {
+  const { config } = loadConfig({ projectRoot: root });
+  const opened = await openProjectStore(config, root);
+  return { root, config, opened, indexer: new ProjectIndexer(root, config, opened.store) };
+}
+
+async function closeProject(p: Project, watcher: ProjectWatcher | null): Promise<void> {
+  await watcher?.stop().catch(() => {});
+  await p.indexer.close().catch(() => {});
+  await p.opened.release().catch(() => {});
+}
+
+/** Above the size limit: continue, narrow to a subfolder (it becomes the project), or stop. */
+async function confirmSize(app: TuiApp, p: Project, count: number): Promise<string | null> {
+  const limit = p.config.limits.maxFilesWarning;
+  const choice = await askChoice(app, {
+    title: "A large project",
+    body: `${count.toLocaleString("en-US")} files to index (more than limits.maxFilesWarning = ${limit.toLocaleString("en-US")}). The first index of a project this size takes a while.`,
+    choices: [
+      { key: "c", label: "continue", value: "continue" as const },
+      { key: "s", label: "choose a subdirectory", value: "sub" as const },
+      { key: "x", label: "cancel", value: "cancel" as const },
+    ],
+    escape: "cancel" as const,
+    titleRole: "warn",
+  });
+  if (choice === "cancel") return null;
+  if (choice === "continue") return p.root;
+  const sub = await askText(app, {
+    title: "Index a subdirectory",
+    question: `A folder inside ${p.root} (it becomes the project):`,
+    validate: (text) => {
+      const abs = path.resolve(p.root, text);
+      const ok = abs.startsWith(p.root + path.sep) && fs.existsSync(abs) && fs.statSync(abs).isDirectory();
+      return ok ? null : `not a folder inside ${p.root}: ${text || "(empty)"}`;
+    },
+  });
+  return sub === null ? null : fs.realpathSync(path.resolve(p.root, sub));
+}
+
+interface PrepareContext {
+  app: TuiApp;
+  project: Project;
+  model: ReadyModel;
+  opts: RunTuiOptions;
+  choice: SessionChoice;
+  setProject(p: Project): void;
+  setWatcher(w: ProjectWatcher | null): void;
+}
+
+async function prepare(ctx: PrepareContext): Promise<RuntimeBackend | null> {
+  const { app, opts, choice, setProject, setWatcher } = ctx;
+  let p = ctx.project;
+  let model = ctx.model;
+  const progress = (label: string, done = 0, total = 0) => app.showProgress({ label, done, total, unit: "files" });
+  progress("scanning…");
+  let timed = await p.indexer.scan((n) => progress(`scanning… ${n} files`));
+  if (timed.scan.entries.length > p.config.limits.maxFilesWarning && !opts.yes) {
+    const chosen = await confirmSize(app, p, timed.scan.entries.length);
+    if (chosen === null) return null;
+    if (chosen !== p.root) {
+      await closeProject(p, null);
+      p = await openProject(chosen);
+      setProject(p);
+      app.state.project = p.opened.store.projectName;
+      // The subfolder may have its own config (another model or host).
+      model = await prepareModel(p.config, { interactive: false, log: (line) => app.notice("info", line) });
+      timed = await p.indexer.scan((n) => progress(`scanning… ${n} files`));
+    }
+  }
+  // Subscribed before the run, so files changed while it indexes are caught up afterwards.
+  let watcher: ProjectWatcher | null = new ProjectWatcher({ indexer: p.indexer, redis: p.opened.redis });
+  try {
+    await watcher.listen();
+  } catch (error) {
+    app.notice("warn", `The file watcher could not start (${errorMessage(error)}); the index is refreshed after ipuaro's own edits only. /reindex picks up other changes.`);
+    watcher = null;
+  }
+  setWatcher(watcher);
+  const stats = await app.cancellable(async (signal) => {
+    try {
+      return await p.indexer.index(
+        timed,
+        (e) => (e.phase === "index" ? progress("indexing", e.done, e.total) : e.phase === "graph" ? progress("building the dependency graph…") : undefined),
+        signal,
+      );
+    } catch (error) {
+      // Ctrl+C during the first index: leave quietly (the next start carries on from what was written).
+      if (signal.aborted) return null;
+      throw error;
+    }
+  });
+  app.showProgress(null);
+  if (!stats) return null;
+  if (stats.parsed > 0 || stats.removed > 0) app.notice("info", `Indexed ${stats.files.toLocaleString("en-US")} files (${stats.parsed} parsed) in ${stats.totalSeconds.toFixed(1)} s.`);
+  try {
+    await watcher?.start();
+  } catch (error) {
+    app.notice("warn", `The file watcher stopped: ${errorMessage(error)}`);
+  }
+  const { session, repairedCalls } = await openSession({ redis: p.opened.redis, projectName: p.opened.store.projectName, root: p.root, config: p.config, choice });
+  if (repairedCalls) app.notice("info", `${repairedCalls} call(s) the last run left unfinished were marked cancelled.`);
+  return new RuntimeBackend({ root: p.root, config: p.config, opened: p.opened, indexer: p.indexer, watcher, model, ui: app.uiPort, session, ...(opts.registry ? { registry: opts.registry } : {}) });
+}
+
+export async function runTui(target: string, opts: RunTuiOptions = {}): Promise<number> {
+  const choice = sessionChoice(opts);
+  const streams = opts.streams ?? { input: process.stdin, output: process.stdout };
+  if (!opts.streams && (!process.stdin.isTTY || !process.stdout.isTTY)) {
+    throw new FatalError("the full-screen UI needs a terminal; for scripts use `ipuaro run -p \"…\" [path]`", 2);
+  }
+  let project = await openProject(resolveProjectRoot(target));
+  let watcher: ProjectWatcher | null = null;
+  let model: ReadyModel;
+  try {
+    // Checked on the plain terminal: a missing model may be pulled here, with its own progress bar.
+    model = await prepareModel(project.config, { interactive: true, log: (line) => process.stderr.write(`${line}\n`) });
+  } catch (error) {
+    await closeProject(project, null);
+    throw error;
+  }
+  const { config } = project;
+  const app = new TuiApp({
+    streams,
+    theme: config.display.theme,
+    project: project.opened.store.projectName,
+    display: config.display,
+    edit: { syntaxHighlight: config.edit.syntaxHighlight, inlineHighlights: config.edit.diffFormat === "inline-highlights", showDescription: config.edit.showDescription },
+  });
+  app.state.autoApply = config.edit.autoApply;
+  let backend: RuntimeBackend | null = null;
+  const guard = installTerminalGuard({
+    output: streams.output,
+    input: streams.input,
+    leaveScreen: () => app.destroy(),
+    onSignal: async () => {
+      if (backend) await backend.close();
+      else await closeProject(project, watcher);
+    },
+  });
+  try {
+    const ready = prepare({ app, project, model, opts, choice, setProject: (p) => (project = p), setWatcher: (w) => (watcher = w) });
+    const first = await Promise.race([ready.then((b) => ({ backend: b })), app.done.then((code) => ({ exited: code }))]);
+    if ("exited" in first) {
+      // Left while the project was being prepared: whatever was opened is closed here.
+      ready.then((b) => b?.close(), () => {}).catch(() => {});
+      await closeProject(project, watcher);
+      return first.exited;
+    }
+    if (!first.backend) {
+      await app.exit(1);
+      await closeProject(project, watcher);
+      return 1;
+    }
+    backend = first.backend;
+    app.attach(backend);
+    return await app.done;
+  } catch (error) {
+    guard.restore();
+    if (!backend) await closeProject(project, watcher);
+    throw error;
+  } finally {
+    guard.restore();
+    guard.uninstall();
+  }
+}

@@ -1,0 +1,44 @@
+// Keeps Redis in step with ipuaro's own writes while the TUI runs. With the watcher live, a write is
+// registered as ipuaro's and refreshIndex waits for the watcher to report those paths (no second index
+// run racing it); without a watcher, or when it stays silent, a warm re-index does the work.
+import type { IndexServices } from "../../main/session/live-session.js";
+import type { ProjectIndexer } from "../../main/indexing/project-indexer.js";
+import type { ProjectWatchEvent, ProjectWatcher } from "../../main/indexing/project-watcher.js";
+
+/** How long the watcher gets to report a written path before a warm re-index is run instead. */
+export const WATCHER_REPORT_TIMEOUT_MS = 5000;
+
+function reportedPaths(e: ProjectWatchEvent): string[] {
+  if (e.type === "renamed") return e.from ? [e.path, e.from] : [e.path];
+  if (e.type === "created" || e.type === "updated" || e.type === "deleted" || e.type === "ignored") return [e.path];
+  return [];
+}
+
+export function liveIndexServices(indexer: ProjectIndexer, watcher: () => ProjectWatcher | null): IndexServices {
+  const warm = async () => void (await indexer.index(await indexer.scan()));
+  return {
+    registerOwnWrite(path, hash) {
+      watcher()?.ownWrites.register(path, hash);
+    },
+    async refreshIndex(paths) {
+      const w = watcher();
+      if (!w?.running) return warm();
+      const waiting = new Set(paths);
+      const seen = await new Promise<boolean>((resolve) => {
+        const timer = setTimeout(() => {
+          off();
+          resolve(false);
+        }, WATCHER_REPORT_TIMEOUT_MS);
+        const off = w.on((e) => {
+          for (const p of reportedPaths(e)) waiting.delete(p);
+          if (waiting.size === 0) {
+            clearTimeout(timer);
+            off();
+            resolve(true);
+          }
+        });
+      });
+      if (!seen) await warm();
+    },
+  };
+}

@@ -1,0 +1,268 @@
+// TuiBackend over the real services: the agent runtime (orchestrator + session recorder), the session
+// store, the indexer and its watcher, the model client. Loading or starting a session rebuilds the
+// runtime around it; everything else is a thin call through.
+import { createAgentRuntime, type AgentRuntime } from "../../main/agent/agent-runtime.js";
+import type { UiPort } from "../../main/agent/ports.js";
+import { summaryText } from "../../main/cli/index-report.js";
+import type { ReadyModel } from "../../main/cli/model-setup.js";
+import type { IpuaroConfig } from "../../main/config/schema.js";
+import { errorMessage } from "../../main/errors.js";
+import type { ProjectIndexer } from "../../main/indexing/project-indexer.js";
+import { ProjectWatcher, type ProjectWatchEvent } from "../../main/indexing/project-watcher.js";
+import { openProjectGit } from "../../main/git/project-git.js";
+import type { LiveSession } from "../../main/session/live-session.js";
+import { openSession, sessionStoreFor, type SessionChoice } from "../../main/session/open-session.js";
+import { indexReaderOf, scanSymbols } from "../../main/store/index-queries.js";
+import type { OpenedProjectStore } from "../../main/store/open-project-store.js";
+import type { ToolRegistry } from "../../main/tools/registry.js";
+import type { IndexState, ReindexProgress, SessionView, StatusReport, TuiBackend } from "../app/tui-backend.js";
+import { liveIndexServices } from "./live-index-services.js";
+import { statusRows } from "./status-report.js";
+
+/** Completion lists are re-read at most this often (and after every watcher batch). */
+const COMPLETION_TTL_MS = 30_000;
+
+export interface RuntimeBackendOptions {
+  root: string;
+  config: IpuaroConfig;
+  opened: OpenedProjectStore;
+  indexer: ProjectIndexer;
+  watcher: ProjectWatcher | null;
+  model: ReadyModel;
+  ui: UiPort;
+  session: LiveSession;
+  /** The model's tools; default: the registry's TOOLS. */
+  registry?: ToolRegistry;
+}
+
+interface Cached<T> {
+  at: number;
+  value: Promise<T>;
+}
+
+export class RuntimeBackend implements TuiBackend {
+  readonly projectName: string;
+  readonly root: string;
+  readonly model: string;
+  rewind: TuiBackend["rewind"] = undefined;
+  private runtime: AgentRuntime;
+  private auto: boolean;
+  private watcherError: string | null = null;
+  private paths: Cached<readonly string[]> | null = null;
+  private symbols: Cached<readonly string[]> | null = null;
+  private readonly listeners = new Set<(s: IndexState) => void>();
+  private watcher: ProjectWatcher | null;
+  private offWatcher: (() => void) | null;
+
+  constructor(private readonly opts: RuntimeBackendOptions) {
+    this.projectName = opts.opened.store.projectName;
+    this.root = opts.root;
+    this.model = opts.config.llm.model;
+    this.auto = opts.config.edit.autoApply;
+    this.watcher = opts.watcher;
+    this.runtime = this.build(opts.session);
+    this.offWatcher = this.watcher?.on((e) => this.onWatch(e)) ?? null;
+  }
+
+  private build(session: LiveSession): AgentRuntime {
+    const { root, config, opened, model, ui, indexer } = this.opts;
+    return createAgentRuntime({
+      root,
+      config,
+      store: opened.store,
+      ui,
+      llm: model.llm,
+      estimator: model.estimator,
+      autoApply: () => this.auto,
+      session,
+      index: liveIndexServices(indexer, () => this.watcher),
+      ...(this.opts.registry ? { registry: this.opts.registry } : {}),
+    });
+  }
+
+  private onWatch(e: ProjectWatchEvent): void {
+    if (e.type === "error") this.watcherError = e.error.message;
+    else if (e.type === "ready" || e.type === "recovered") this.watcherError = null;
+    if (e.type === "batch") {
+      this.paths = null;
+      this.symbols = null;
+    }
+    if (e.type === "error" || e.type === "ready" || e.type === "recovered") this.emitIndexState();
+  }
+
+  indexState(): IndexState {
+    if (!this.watcher?.running) return { text: "not watching", level: "error" };
+    if (this.watcherError) return { text: `watcher ✗ ${this.watcherError}`, level: "error" };
+    return { text: "watching", level: "ok" };
+  }
+
+  private emitIndexState(): void {
+    const s = this.indexState();
+    for (const l of this.listeners) l(s);
+  }
+
+  onIndexState(listener: (s: IndexState) => void): () => void {
+    this.listeners.add(listener);
+    listener(this.indexState());
+    return () => this.listeners.delete(listener);
+  }
+
+  async branch(): Promise<string | null> {
+    const git = await openProjectGit(this.root).catch(() => null);
+    if (!git?.ok) return null;
+    const status = await git.git.status().catch(() => null);
+    return status?.branch ?? (status?.detached ? "detached" : null);
+  }
+
+  session(): SessionView {
+    const s = this.runtime.session;
+    return {
+      id: s.id,
+      createdAt: s.state.meta.createdAt,
+      messages: () => s.messages(),
+      inputHistory: () => [...s.state.inputHistory],
+      contextPercent: () => (s.state.context.tokensLimit > 0 && s.state.context.tokensUsed > 0 ? (s.state.context.tokensUsed / s.state.context.tokensLimit) * 100 : null),
+    };
+  }
+
+  runTurn(text: string, signal: AbortSignal) {
+    return this.runtime.orchestrator.runTurn(text, signal);
+  }
+
+  evaluate(signal: AbortSignal) {
+    return this.runtime.evaluate(signal);
+  }
+
+  undo() {
+    return this.runtime.undo();
+  }
+
+  compact(focus: string | undefined, signal: AbortSignal) {
+    return this.runtime.compact({ ...(focus ? { focus } : {}), signal });
+  }
+
+  addInput(text: string): Promise<void> {
+    return this.runtime.session.addInput(text);
+  }
+
+  private sessions() {
+    return sessionStoreFor(this.opts.opened.redis, this.projectName, this.opts.config);
+  }
+
+  listSessions() {
+    return this.sessions().list();
+  }
+
+  private async switchTo(choice: SessionChoice): Promise<void> {
+    const { session } = await openSession({ redis: this.opts.opened.redis, projectName: this.projectName, root: this.root, config: this.opts.config, choice });
+    await this.runtime.session.saveState().catch(() => {});
+    this.runtime = this.build(session);
+  }
+
+  loadSession(id: string): Promise<void> {
+    return this.switchTo({ kind: "id", id });
+  }
+
+  newSession(): Promise<void> {
+    return this.switchTo({ kind: "new" });
+  }
+
+  async deleteSession(id: string): Promise<void> {
+    if (id === this.runtime.session.id) throw new Error("the current session cannot be deleted");
+    await this.sessions().delete(id);
+  }
+
+  /**
+   * A full (warm) index run. The live index keeps the graph in memory, so the watcher is stopped for the
+   * run and a fresh one, subscribed before it, takes over afterwards (it catches what changed meanwhile).
+   */
+  async reindex(onProgress: (p: ReindexProgress) => void, signal: AbortSignal): Promise<string> {
+    const { indexer, opened } = this.opts;
+    const old = this.watcher;
+    this.offWatcher?.();
+    this.offWatcher = null;
+    this.watcher = null;
+    await old?.stop();
+    const fresh = old ? new ProjectWatcher({ indexer, redis: opened.redis }) : null;
+    try {
+      await fresh?.listen();
+      onProgress({ phase: "scanning", done: 0, total: 0 });
+      const timed = await indexer.scan((n) => onProgress({ phase: `scanning… ${n} files`, done: 0, total: 0 }));
+      const stats = await indexer.index(
+        timed,
+        (p) => onProgress(p.phase === "graph" ? { phase: "building the dependency graph…", done: 0, total: 0 } : { phase: "indexing", done: p.done, total: p.total }),
+        signal,
+      );
+      this.paths = null;
+      this.symbols = null;
+      return summaryText(this.projectName, stats);
+    } finally {
+      if (fresh) {
+        this.watcher = fresh;
+        this.offWatcher = fresh.on((e) => this.onWatch(e));
+        await fresh.start().catch((error: unknown) => (this.watcherError = errorMessage(error)));
+      }
+      this.emitIndexState();
+    }
+  }
+
+  async status(): Promise<StatusReport> {
+    return { rows: await statusRows({ backend: this, opened: this.opts.opened, config: this.opts.config, model: this.opts.model, session: this.runtime.session, watcherState: this.indexState() }) };
+  }
+
+  autoApply(): boolean {
+    return this.auto;
+  }
+
+  setAutoApply(on: boolean): void {
+    this.auto = on;
+  }
+
+  toolHelp() {
+    return this.runtime.registry.tools.map((t) => ({ name: t.name, description: t.description }));
+  }
+
+  toolTitle(name: string, args: Record<string, unknown>): string {
+    return this.runtime.registry.get(name)?.titleFor(args) ?? name;
+  }
+
+  private cached<T>(slot: "paths" | "symbols", load: () => Promise<T>): Promise<T> {
+    const hit = this[slot] as Cached<T> | null;
+    if (hit && performance.now() - hit.at < COMPLETION_TTL_MS) return hit.value;
+    const value = load();
+    (this as unknown as Record<string, Cached<T>>)[slot] = { at: performance.now(), value };
+    value.catch(() => (this[slot] = null));
+    return value;
+  }
+
+  completionPaths(): Promise<readonly string[]> {
+    return this.cached("paths", async () => (await this.opts.opened.store.listPaths()).sort());
+  }
+
+  completionSymbols(): Promise<readonly string[]> {
+    return this.cached("symbols", async () => {
+      const names = new Set<string>();
+      for await (const chunk of scanSymbols(indexReaderOf(this.opts.opened.store))) for (const [name] of chunk) names.add(name);
+      return [...names].sort();
+    });
+  }
+
+  async close(): Promise<void> {
+    this.offWatcher?.();
+    const steps: Array<[string, () => Promise<unknown>]> = [
+      ["saving the session", () => this.runtime.session.saveState()],
+      ["stopping the watcher", async () => this.watcher?.stop()],
+      ["stopping the index workers", () => this.opts.indexer.close()],
+      ["closing Redis", () => this.opts.opened.release()],
+    ];
+    const failures: string[] = [];
+    for (const [what, step] of steps) {
+      try {
+        await step();
+      } catch (error) {
+        failures.push(`${what}: ${errorMessage(error)}`);
+      }
+    }
+    if (failures.length) throw new Error(failures.join("; "));
+  }
+}

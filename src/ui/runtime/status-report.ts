@@ -1,0 +1,56 @@
+// The rows of `/status`: Redis, index size, watcher, model, context and the session's stats. Each row
+// is measured on its own, so one failing source (Redis gone) shows as that row's error, not a failure.
+import type { ReadyModel } from "../../main/cli/model-setup.js";
+import type { IpuaroConfig } from "../../main/config/schema.js";
+import { errorMessage } from "../../main/errors.js";
+import type { LiveSession } from "../../main/session/live-session.js";
+import type { OpenedProjectStore } from "../../main/store/open-project-store.js";
+import type { IndexState, TuiBackend } from "../app/tui-backend.js";
+
+export interface StatusSources {
+  backend: Pick<TuiBackend, "projectName" | "root" | "autoApply">;
+  opened: OpenedProjectStore;
+  config: IpuaroConfig;
+  model: ReadyModel;
+  session: LiveSession;
+  watcherState: IndexState;
+}
+
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+const int = (n: number) => n.toLocaleString("en-US");
+
+async function measured(fn: () => Promise<string>): Promise<string> {
+  try {
+    return await fn();
+  } catch (error) {
+    return `✗ ${errorMessage(error)}`;
+  }
+}
+
+export async function statusRows(s: StatusSources): Promise<Array<[string, string]>> {
+  const { opened, session, config, model } = s;
+  const redis = measured(async () => {
+    const t = performance.now();
+    await opened.redis.ping();
+    const managed = opened.managed ? ` (ipuaro's own redis-server, pid ${opened.managed.pid})` : "";
+    return `${opened.description}${managed}, ping ${(performance.now() - t).toFixed(1)} ms`;
+  });
+  const index = measured(async () => {
+    const [paths, bytes] = await Promise.all([opened.store.listPaths(), opened.store.projectMemoryBytes()]);
+    return `${int(paths.length)} files, ${mb(bytes)} in Redis`;
+  });
+  const ctx = session.state.context;
+  const pct = ctx.tokensLimit > 0 ? ` (${Math.round((ctx.tokensUsed / ctx.tokensLimit) * 100)}%)` : "";
+  const st = session.state.stats;
+  return [
+    ["Project", `${s.backend.projectName} — ${s.backend.root}`],
+    ["Redis", await redis],
+    ["Index", await index],
+    ["Watcher", s.watcherState.text ?? "—"],
+    ["Model", `${config.llm.model} at ${config.llm.host}, context window ${int(model.contextWindow)} tokens`],
+    ["Context", `${int(ctx.tokensUsed)} / ${int(ctx.tokensLimit)} tokens${pct}, ${ctx.loadedFiles.length} files loaded`],
+    ["Session", `${session.id}: ${st.turns} turns, ${int(st.totalTokens)} tokens, ${(st.totalTime / 1000).toFixed(1)} s`],
+    ["Tools", `${st.toolCalls} calls, ${st.editsApplied} edits applied, ${st.editsRejected} rejected, ${st.undos} undone, ${st.compactions} compactions`],
+    ["Auto-apply", s.backend.autoApply() ? "on" : "off"],
+  ];
+}

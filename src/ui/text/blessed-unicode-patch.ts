@@ -1,0 +1,53 @@
+// blessed 0.1.81 counts emoji as 1 cell (notes-dependencies gotcha 19): the character after one is then
+// overwritten, and the cursor drifts. This makes blessed use text-width.ts for every width decision:
+// `charWidth` (the screen skips the cell after a wide character), the `combining` table (zero-width code
+// points join the previous cell), and `chars.all` (content gets a filler cell after each wide character,
+// BMP emoji such as ✅ included).
+import blessed from "blessed";
+import { codePointWidth } from "./text-width.js";
+
+interface BlessedUnicode {
+  charWidth(str: string | number, i?: number): number;
+  codePointAt(str: string, i: number): number;
+  combining: Record<number, boolean>;
+  chars: { all: RegExp };
+  ipuaroPatched?: boolean;
+}
+
+const TAB = 0x09;
+
+function wideClass(): string {
+  // Every code point text-width.ts calls wide, as compact ranges for a /u character class.
+  const ranges: Array<[number, number]> = [];
+  const scan = (from: number, to: number) => {
+    for (let cp = from; cp <= to; cp++) {
+      if (cp >= 0xd800 && cp <= 0xdfff) continue;
+      if (codePointWidth(cp) !== 2) continue;
+      const last = ranges[ranges.length - 1];
+      if (last && last[1] === cp - 1) last[1] = cp;
+      else ranges.push([cp, cp]);
+    }
+  };
+  scan(0x1100, 0xffff);
+  scan(0x16fe0, 0x1faff);
+  ranges.push([0x20000, 0x2fffd], [0x30000, 0x3fffd]);
+  const hex = (cp: number) => `\\u{${cp.toString(16)}}`;
+  return ranges.map(([a, b]) => (a === b ? hex(a) : `${hex(a)}-${hex(b)}`)).join("");
+}
+
+/** Idempotent; call before the first screen is created. */
+export function patchBlessedUnicode(): void {
+  const unicode = (blessed as unknown as { unicode: BlessedUnicode }).unicode;
+  if (unicode.ipuaroPatched) return;
+  const original = unicode.charWidth.bind(unicode);
+  unicode.charWidth = (str, i) => {
+    const cp = typeof str === "number" ? str : unicode.codePointAt(str, i ?? 0);
+    if (cp === TAB) return original(str, i);
+    return codePointWidth(cp);
+  };
+  const zeroWidth = (cp: number) => cp >= 0x300 && codePointWidth(cp) === 0;
+  for (let cp = 0x300; cp <= 0xffff; cp++) if (zeroWidth(cp)) unicode.combining[cp] = true;
+  for (let cp = 0xe0000; cp <= 0xe01ef; cp++) if (zeroWidth(cp)) unicode.combining[cp] = true;
+  unicode.chars.all = new RegExp(`([${wideClass()}])`, "gu");
+  unicode.ipuaroPatched = true;
+}

@@ -1,0 +1,61 @@
+// Markdown-ish rendering of the model's answers for the chat pane: fenced code blocks with syntax
+// highlighting, headings, lists with a hanging indent, `inline code` and **bold**. Only the display wraps;
+// the stored text stays whole. An unclosed fence (an answer still streaming) renders as code so far.
+import { highlightLine, initialState, languageOf, type HighlightState } from "./highlight.js";
+import { compactLine, span, wrapStyled, type Span, type StyledLine } from "./styled-text.js";
+
+const FENCE = /^\s*(```+|~~~+)\s*([\w+#.-]*)/;
+const HEADING = /^(#{1,6})\s+(.*)$/;
+const LIST_ITEM = /^(\s*)([-*+]|\d+[.)])\s+/;
+const CODE_GUTTER: Span = { text: "│ ", role: "muted" };
+
+/** `inline code` and **bold** inside one line of prose. */
+export function renderInline(text: string): StyledLine {
+  const out: Span[] = [];
+  const re = /(`+)([^`]*?)\1|\*\*([^*]+)\*\*/g;
+  let last = 0;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    if (m.index > last) out.push({ text: text.slice(last, m.index) });
+    if (m[2] !== undefined) out.push(span(m[2], "code"));
+    else out.push({ text: m[3]!, bold: true });
+    last = m.index + m[0].length;
+  }
+  if (last < text.length) out.push({ text: text.slice(last) });
+  return compactLine(out);
+}
+
+export function renderMarkdown(text: string, width: number): StyledLine[] {
+  const rows: StyledLine[] = [];
+  let fence: { marker: string; lang: ReturnType<typeof languageOf>; state: HighlightState } | null = null;
+  for (const line of text.split("\n")) {
+    const f = FENCE.exec(line);
+    if (fence) {
+      if (f && f[1]!.startsWith(fence.marker) && !f[2]) {
+        fence = null;
+        continue;
+      }
+      const r = highlightLine(line, fence.lang, fence.state);
+      fence.state = r.state;
+      rows.push(...wrapStyled([CODE_GUTTER, ...r.spans], width, [CODE_GUTTER]));
+      continue;
+    }
+    if (f) {
+      fence = { marker: f[1]!, lang: languageOf(f[2] || "plain"), state: initialState() };
+      if (f[2]) rows.push([span(`╭ ${f[2]}`, "muted")]);
+      continue;
+    }
+    const h = HEADING.exec(line);
+    if (h) {
+      rows.push(...wrapStyled([span(h[2]!, "heading")], width));
+      continue;
+    }
+    const item = LIST_ITEM.exec(line);
+    if (item) {
+      const indent = " ".repeat(item[0].length);
+      rows.push(...wrapStyled(renderInline(line), width, [{ text: indent }]));
+      continue;
+    }
+    rows.push(...wrapStyled(renderInline(line), width));
+  }
+  return rows;
+}

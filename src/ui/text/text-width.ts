@@ -1,0 +1,163 @@
+// Terminal cell widths of text, as a modern terminal (tmux, xterm with wcwidth from Unicode 9+) draws it:
+// East Asian wide/fullwidth and emoji-presentation characters take 2 cells, combining marks and format
+// characters none. The cursor moves by grapheme cluster, so an emoji with its modifiers is one step.
+// blessed is patched (blessed-unicode-patch.ts) to agree with these numbers.
+
+/** Ranges of East Asian Wide (W) and Fullwidth (F) characters outside the emoji set. */
+const WIDE_RANGES: ReadonlyArray<readonly [number, number]> = [
+  [0x1100, 0x115f],
+  [0x2329, 0x232a],
+  [0x2e80, 0x303e],
+  [0x3041, 0x33ff],
+  [0x3400, 0x4dbf],
+  [0x4e00, 0x9fff],
+  [0xa000, 0xa4cf],
+  [0xa960, 0xa97f],
+  [0xac00, 0xd7a3],
+  [0xf900, 0xfaff],
+  [0xfe10, 0xfe19],
+  [0xfe30, 0xfe6f],
+  [0xff00, 0xff60],
+  [0xffe0, 0xffe6],
+  [0x16fe0, 0x16fe4],
+  [0x17000, 0x18cff],
+  [0x1b000, 0x1b2ff],
+  [0x20000, 0x2fffd],
+  [0x30000, 0x3fffd],
+];
+
+const EMOJI_PRESENTATION = /\p{Emoji_Presentation}/u;
+const ZERO_WIDTH = /[\p{Mn}\p{Me}\p{Cf}]/u;
+const REGIONAL_INDICATOR_FIRST = 0x1f1e6;
+const REGIONAL_INDICATOR_LAST = 0x1f1ff;
+
+function inWideRange(cp: number): boolean {
+  let lo = 0;
+  let hi = WIDE_RANGES.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const [a, b] = WIDE_RANGES[mid]!;
+    if (cp < a) hi = mid - 1;
+    else if (cp > b) lo = mid + 1;
+    else return true;
+  }
+  return false;
+}
+
+/** Cells one code point takes: 0 (control, combining, format), 1 or 2. */
+export function codePointWidth(cp: number): 0 | 1 | 2 {
+  if (cp === 0) return 0;
+  if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0)) return 0;
+  if (cp < 0x300) return 1; // Latin, fast path
+  if (cp >= 0x1160 && cp <= 0x11ff) return 0; // Hangul medial vowels and final consonants join the syllable
+  const ch = String.fromCodePoint(cp);
+  if (ZERO_WIDTH.test(ch)) return 0;
+  if (inWideRange(cp)) return 2;
+  // A lone regional indicator is narrow; a flag (two of them) then takes 2 cells like in most terminals.
+  if (cp >= REGIONAL_INDICATOR_FIRST && cp <= REGIONAL_INDICATOR_LAST) return 1;
+  if (cp >= 0x231a && EMOJI_PRESENTATION.test(ch)) return 2;
+  return 1;
+}
+
+/** Width of a string as the sum of its code points (how blessed lays cells out, and most terminals too). */
+export function stringWidth(text: string): number {
+  let width = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0x20 && c < 0x7f) {
+      width++;
+      continue;
+    }
+    const cp = text.codePointAt(i)!;
+    if (cp > 0xffff) i++;
+    width += codePointWidth(cp);
+  }
+  return width;
+}
+
+const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+
+/** User-perceived characters: what one cursor step or one Backspace covers. */
+export function graphemes(text: string): string[] {
+  if (/^[\x20-\x7e]*$/.test(text)) return text.split("");
+  return Array.from(segmenter.segment(text), (s) => s.segment);
+}
+
+/** Offsets (UTF-16) at which grapheme clusters start, plus text.length. */
+export function graphemeBoundaries(text: string): number[] {
+  const out: number[] = [];
+  let at = 0;
+  for (const g of graphemes(text)) {
+    out.push(at);
+    at += g.length;
+  }
+  out.push(at);
+  return out;
+}
+
+/** The longest prefix of `text` that fits in `width` cells (never splits a grapheme). */
+export function fitToWidth(text: string, width: number): { head: string; rest: string; width: number } {
+  let used = 0;
+  let cut = 0;
+  for (const g of graphemes(text)) {
+    const w = stringWidth(g);
+    if (used + w > width) break;
+    used += w;
+    cut += g.length;
+  }
+  return { head: text.slice(0, cut), rest: text.slice(cut), width: used };
+}
+
+/** Cuts to `width` cells, ending in `…` when something was cut. */
+export function truncateToWidth(text: string, width: number): string {
+  if (width <= 0) return "";
+  if (stringWidth(text) <= width) return text;
+  return `${fitToWidth(text, width - 1).head}…`;
+}
+
+/**
+ * Wraps plain text to `width` cells: breaks after spaces when a word fits on the next row, else inside
+ * the word (long paths, CJK). Newlines in the text start new rows. Returns at least one row.
+ */
+export function wrapText(text: string, width: number): string[] {
+  const rows: string[] = [];
+  for (const line of text.split("\n")) rows.push(...wrapLine(line, Math.max(1, width)));
+  return rows;
+}
+
+function wrapLine(line: string, width: number): string[] {
+  if (stringWidth(line) <= width) return [line];
+  const rows: string[] = [];
+  let row = "";
+  let rowWidth = 0;
+  // Index in `row` just after the last space, to move the tail word to the next row.
+  let breakAt = -1;
+  for (const g of graphemes(line)) {
+    const w = stringWidth(g);
+    if (rowWidth + w > width) {
+      if (g === " ") {
+        // The space that overflows is the break itself.
+        rows.push(row);
+        row = "";
+        rowWidth = 0;
+        breakAt = -1;
+        continue;
+      }
+      if (breakAt > 0 && stringWidth(row.slice(breakAt)) + w <= width) {
+        rows.push(row.slice(0, breakAt));
+        row = row.slice(breakAt);
+        rowWidth = stringWidth(row);
+      } else {
+        rows.push(row);
+        row = "";
+        rowWidth = 0;
+      }
+      breakAt = -1;
+    }
+    row += g;
+    rowWidth += w;
+    if (g === " ") breakAt = row.length;
+  }
+  rows.push(row);
+  return rows;
+}

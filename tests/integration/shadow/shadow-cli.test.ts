@@ -1,0 +1,121 @@
+// `ipuaro analyze`, `ipuaro memory` and `ipuaro decisions` run in-process on a commander program with
+// only these commands registered, their output captured: JSON for scripts, tables for people, the
+// seed's envelope and exit code 1 for errors.
+import path from "node:path";
+import { Command } from "commander";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { registerAnalyzeCommand } from "../../../src/main/cli/commands/analyze-command.js";
+import { registerDecisionsCommand } from "../../../src/main/cli/commands/decisions-command.js";
+import { registerMemoryCommand } from "../../../src/main/cli/commands/memory-command.js";
+import { decide } from "../../../src/main/tools/decide.js";
+import { memoryNote } from "../../../src/main/tools/memory-note.js";
+import { memoryWrite } from "../../../src/main/tools/memory-write.js";
+import { useRedisServer } from "../../helpers/redis-server.js";
+import { call, type Json } from "./shadow-calls.js";
+import { buildShadowFixture, DISCOUNT, ENGINE, PRICE, type ShadowFixture } from "./shadow-fixture.js";
+
+const server = useRedisServer();
+let fx: ShadowFixture;
+
+beforeAll(async () => {
+  fx = await buildShadowFixture(server().url);
+  await call(memoryWrite, { category: "CONFIG_VALUES", content: "Prices are stored as integer cents." }, fx.ctx);
+  await call(memoryNote, { content: "Check the cents migration next time." }, fx.ctx);
+  await call(decide, { title: "Money as integer cents", description: "All amounts are integer cents so rounding never drifts.", status: "accepted", tags: ["money"] }, fx.ctx);
+  await call(decide, { title: "Replace the legacy engine", description: "Rewrite runEngine as a pure pricing pipeline later on." }, fx.ctx);
+}, 60_000);
+afterAll(async () => {
+  await fx?.close();
+});
+
+async function ipuaro(...args: string[]): Promise<{ out: string; err: string; code: number }> {
+  let out = "";
+  let err = "";
+  let code = 0;
+  const io = {
+    out: (t: string) => void (out += `${t}\n`),
+    err: (t: string) => void (err += `${t}\n`),
+    exit: (c: number) => void (code = c),
+    env: { ...process.env, IPUARO_REDIS_URL: server().url, XDG_CONFIG_HOME: path.join(fx.root, ".no-user-config") },
+  };
+  const program = new Command().exitOverride();
+  registerAnalyzeCommand(program, io);
+  registerMemoryCommand(program, io);
+  registerDecisionsCommand(program, io);
+  await program.parseAsync(["node", "ipuaro", ...args]);
+  return { out, err, code };
+}
+
+const json = async (...args: string[]): Promise<Json> => {
+  const r = await ipuaro(...args);
+  expect(r.err).toBe("");
+  expect(r.code).toBe(0);
+  return JSON.parse(r.out);
+};
+
+describe("ipuaro analyze", () => {
+  it("prints the analyses as the tool's JSON", async () => {
+    const hot = await json("analyze", "hotspots", fx.root, "--json", "--limit", "3");
+    expect(hot.hotspots.map((h: Json) => h.file).slice(0, 2)).toEqual([PRICE, ENGINE]);
+    expect(hot.hotspots).toHaveLength(3);
+    const risk = await json("analyze", "predict_change", fx.root, "--target", ENGINE, "--json");
+    expect(risk).toMatchObject({ target: ENGINE, risk_level: "critical" });
+    const graph = await json("analyze", "dependency_graph", fx.root, "-t", PRICE, "--depth", "2", "--json");
+    expect(graph.co_changed_with[0]).toMatchObject({ file: DISCOUNT, frequency: 0.71, coupling: 0.83 });
+    const pulse = await json("analyze", "team_pulse", fx.root, "--timeframe", "7d", "--json");
+    expect(pulse.trend).toBe("improving");
+  });
+
+  it("prints readable tables", async () => {
+    const r = await ipuaro("analyze", "hotspots", fx.root, "--limit", "2");
+    const lines = r.out.trim().split("\n");
+    expect(lines[0]).toMatch(/^FILE\s+SCORE\s+LEVEL\s+EDITS\s+ERRORS\s+REWORK\s+COMPLEXITY\s+LAST EDIT$/);
+    expect(lines[1]).toMatch(new RegExp(`^${PRICE.replace(/[./]/g, "\\$&")}\\s+0\\.\\d+\\s+high\\s+9\\s+6\\s+2\\s+1\\s+\\d{4}-\\d{2}-\\d{2}$`));
+    expect(lines.at(-1)).toMatch(/^\d+ files changed in 30d$/);
+    const graph = await ipuaro("analyze", "dependency_graph", fx.root, "--target", PRICE);
+    expect(graph.out).toMatch(/CHANGES WITH\s+FREQUENCY\s+COUPLING\s+SHARED\s+LAST\n/);
+    expect(graph.out).toMatch(new RegExp(`${DISCOUNT.replace(/[./]/g, "\\$&")}\\s+0\\.71\\s+0\\.83\\s+5`));
+  });
+
+  it("reports bad arguments with the seed's envelope and exit code 1", async () => {
+    const r = await ipuaro("analyze", "hotspots", fx.root, "--timeframe", "1y", "--json");
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.out)).toMatchObject({ error: true, code: "SHADOW_ERR_INVALID_TIMEFRAME", details: { retryable: false } });
+    const plain = await ipuaro("analyze", "heatmap", fx.root);
+    expect(plain.code).toBe(1);
+    expect(plain.err).toMatch(/^ipuaro: SHADOW_ERR_INVALID_QUERY: query "heatmap"; use one of hotspots, predict_change/);
+  });
+});
+
+describe("ipuaro memory", () => {
+  it("lists, searches and deletes facts and notes", async () => {
+    const list = await json("memory", "list", fx.root, "--json");
+    expect(list.memories.map((m: Json) => m.content)).toEqual(["Prices are stored as integer cents."]);
+    expect(list.notes.map((n: Json) => [n.content, n.status])).toEqual([["Check the cents migration next time.", "active"]]);
+    const table = await ipuaro("memory", "list", fx.root);
+    expect(table.out).toMatch(/^ID\s+CATEGORY\s+UPDATED\s+CONTENT\nmemory:[0-9a-f]{12}\s+CONFIG_VALUES\s+\d{4}-\d{2}-\d{2}\s+Prices are stored as integer cents\./);
+    const found = await json("memory", "search", "cents", fx.root, "--sources", "memory,decisions", "--json");
+    expect(found.results.map((x: Json) => x.source).sort()).toEqual(["decision", "memory", "memory"]);
+    const id = list.memories[0].id;
+    expect(await json("memory", "delete", id, fx.root, "--json")).toEqual({ deleted: id });
+    const again = await ipuaro("memory", "delete", id, fx.root, "--json");
+    expect(again.code).toBe(1);
+    expect(JSON.parse(again.out).code).toBe("SHADOW_ERR_FILE_NOT_FOUND");
+    const bad = await ipuaro("memory", "search", "cents", fx.root, "--sources", "web", "--json");
+    expect(JSON.parse(bad.out).code).toBe("SHADOW_ERR_INVALID_SOURCES");
+  });
+});
+
+describe("ipuaro decisions", () => {
+  it("lists decisions newest first, filtered by status", async () => {
+    const all = await json("decisions", fx.root, "--json");
+    expect(all.total).toBe(2);
+    expect(all.decisions.map((d: Json) => d.title)).toEqual(["Replace the legacy engine", "Money as integer cents"]);
+    const accepted = await json("decisions", fx.root, "--status", "accepted", "--json");
+    expect(accepted.decisions).toEqual([expect.objectContaining({ id: 1, status: "accepted", tags: ["money"] })]);
+    const table = await ipuaro("decisions", fx.root);
+    expect(table.out).toMatch(/^ID\s+STATUS\s+DATE\s+TITLE\s+TAGS\n2\s+proposed\s+\d{4}-\d{2}-\d{2}\s+Replace the legacy engine/);
+    const bad = await ipuaro("decisions", fx.root, "--status", "done", "--json");
+    expect(JSON.parse(bad.out).code).toBe("SHADOW_ERR_INVALID_STATUS");
+  });
+});

@@ -1,0 +1,254 @@
+// Slash commands and global keys on real frames: /help from the registries, /sessions (load, delete),
+// /status, Ctrl+Z undo, /auto-apply, /clear, /rewind and Esc Esc, Ctrl+C/Ctrl+D exits, the bell,
+// scrolling with PgUp/PgDn and the mouse wheel, and a loaded session's conversation.
+import { afterEach, describe, expect, it } from "vitest";
+import { KEYS } from "../helpers/headless-terminal.js";
+import { ScriptedBackend, gate, stats } from "./scripted-backend.js";
+import { startUi, type UiHarness } from "./ui-harness.js";
+
+let h: UiHarness | null = null;
+afterEach(() => {
+  h?.close();
+  h = null;
+});
+
+async function command(ui: UiHarness, line: string): Promise<void> {
+  ui.t.type(line, KEYS.enter);
+  await ui.t.waitFor(() => ui.app.input.editor.text === "", `${line} to be taken`);
+}
+
+describe("commands", () => {
+  it("/help lists the commands, the keys and the model's tools", async () => {
+    h = await startUi({ cols: 100, rows: 50 });
+    await command(h, "/help");
+    await h.t.waitForText("Commands");
+    for (const text of ["/undo take back the last edit", "/sessions list, load or delete", "/auto-apply on|off", "/compact [focus]", "Ctrl+Z undo the last edit", "get_lines Read lines of a file.", "edit_lines Replace lines"]) {
+      await h.t.waitForText(text);
+    }
+  });
+
+  it("/sessions loads another session (its conversation is shown) and deletes one after Y", async () => {
+    const backend = new ScriptedBackend();
+    const now = Date.now();
+    backend.sessions.push(
+      { id: "20240101-090000-bbbb", createdAt: now - 3_600_000, lastActivityAt: now - 3_600_000, input: ["старый вопрос"], messages: [
+        { role: "user", content: "где Money?", timestamp: now },
+        { role: "assistant", content: "В money.ts.", timestamp: now },
+      ] },
+      { id: "20230101-090000-cccc", createdAt: now - 86_400_000 * 3, lastActivityAt: now - 86_400_000 * 3, input: [], messages: [] },
+    );
+    h = await startUi({ backend, cols: 100 });
+    await command(h, "/sessions");
+    await h.t.waitForText("Sessions (3)");
+    await h.t.waitForText("● 20250101-100000-aaaa");
+    await h.t.waitForText("20240101-090000-bbbb     2 messages  1h ago");
+    h.t.type(KEYS.down, KEYS.down, "d");
+    await h.t.waitForText("Delete session 20230101-090000-cccc?");
+    h.t.type("y");
+    await h.t.waitForText("Deleted 20230101-090000-cccc.");
+    expect(backend.sessions.map((s) => s.id)).not.toContain("20230101-090000-cccc");
+    // The selection stays on the row after the deleted one's predecessor: bbbb.
+    h.t.type(KEYS.enter);
+    await h.t.waitForText("Loaded session 20240101-090000-bbbb.");
+    await h.t.waitForText("User: где Money?");
+    await h.t.waitForText("Agent: В money.ts.");
+    expect(backend.current.id).toBe("20240101-090000-bbbb");
+    h.t.type(KEYS.up);
+    await h.t.waitForText("> старый вопрос");
+  });
+
+  it("the current session cannot be deleted from the picker; Esc closes it", async () => {
+    h = await startUi();
+    await command(h, "/sessions");
+    await h.t.waitForText("Sessions (1)");
+    h.t.type("d");
+    await h.t.waitForText("The current session cannot be deleted");
+    h.t.type(KEYS.escape);
+    await h.t.waitForNoText("Sessions (1)");
+  });
+
+  it("/status shows the backend's rows", async () => {
+    h = await startUi();
+    await command(h, "/status");
+    await h.t.waitForText("Redis  unix:///tmp/redis.sock (ok)");
+    await h.t.waitForText("Model  qwen2.5-coder:7b-instruct");
+  });
+
+  it("Ctrl+Z undoes the last edit and shows what happened", async () => {
+    h = await startUi();
+    h.backend.undoOutcome = { status: "empty", message: "Nothing to undo: this session has no applied edits." };
+    h.t.type(KEYS.ctrlZ);
+    await h.t.waitForText("Nothing to undo: this session has no applied edits.");
+    expect(h.backend.undoCalls).toBe(1);
+  });
+
+  it("/auto-apply on|off toggles the mode and the status bar mark; a bad argument is explained", async () => {
+    h = await startUi({ cols: 100 });
+    await command(h, "/auto-apply on");
+    await h.t.waitForText("[auto-apply]");
+    expect(h.backend.auto).toBe(true);
+    await command(h, "/auto-apply off");
+    await h.t.waitForNoText("[auto-apply]");
+    await command(h, "/auto-apply maybe");
+    await h.t.waitForText('/auto-apply: /auto-apply takes "on" or "off", not "maybe"');
+  });
+
+  it("/clear starts a fresh session with an empty chat", async () => {
+    h = await startUi();
+    h.backend.turns.push(async function* () {
+      yield { type: "finished", reason: "answer", text: "ответ", stats: stats() };
+    });
+    h.t.type("вопрос", KEYS.enter);
+    await h.t.waitForText("User: вопрос");
+    await h.t.waitForText("1,247 tokens");
+    await command(h, "/clear");
+    await h.t.waitForNoText("User: вопрос");
+    expect(h.backend.current.id).toBe("new-1");
+  });
+
+  it("/rewind says it is not available until the rewind feature sets the hook; Esc Esc calls the hook", async () => {
+    h = await startUi();
+    await command(h, "/rewind");
+    await h.t.waitForText("Rewind is not available yet.");
+    let calls = 0;
+    h.backend.rewind = async () => {
+      calls++;
+      return "Rewound to before «вопрос».";
+    };
+    h.t.type(KEYS.escape);
+    await h.t.settle();
+    h.t.type(KEYS.escape);
+    await h.t.waitForText("Rewound to before «вопрос».");
+    expect(calls).toBe(1);
+  });
+
+  it("/eval plays the check as a turn; /compact reports when there is nothing to compress", async () => {
+    h = await startUi();
+    h.backend.turns.push(async function* () {
+      yield { type: "text", text: "## Confirmed\n- Money is in money.ts" };
+      yield { type: "finished", reason: "answer", text: "", stats: stats() };
+    });
+    await command(h, "/eval");
+    await h.t.waitForText("User: /eval");
+    await h.t.waitForText("- Money is in money.ts");
+    expect(h.backend.sent).toEqual(["/eval"]);
+    await h.t.waitForText("1,247 tokens");
+    await command(h, "/compact auth");
+    await h.t.waitForText("Nothing to compress yet.");
+  });
+
+  it("an unknown command is explained and not sent to the model", async () => {
+    h = await startUi();
+    await command(h, "/frobnicate");
+    await h.t.waitForText("Unknown command /frobnicate.");
+    expect(h.backend.sent).toEqual([]);
+  });
+});
+
+describe("keys", () => {
+  it("Ctrl+C interrupts a running answer; a second press within 2 s exits and closes the backend", async () => {
+    h = await startUi();
+    const never = gate();
+    let aborted = false;
+    h.backend.turns.push(async function* ({ signal }) {
+      yield { type: "text", text: "Думаю" };
+      signal.addEventListener("abort", () => {
+        aborted = true;
+        never.open();
+      });
+      await never.wait;
+      yield { type: "finished", reason: "cancelled", text: "Думаю\n[interrupted]", stats: stats() };
+    });
+    h.t.type("долгий вопрос", KEYS.enter);
+    await h.t.waitForText("Agent: Думаю");
+    h.t.type(KEYS.ctrlC);
+    await h.t.waitForText("Interrupted. Ctrl+C again within 2 s exits.");
+    await h.t.waitForText("[interrupted]");
+    expect(aborted).toBe(true);
+    h.t.type(KEYS.ctrlC);
+    expect(await h.app.done).toBe(0);
+    expect(h.backend.closed).toBe(true);
+  });
+
+  it("Ctrl+C on an idle prompt clears it and only warns; Ctrl+D on an empty prompt exits", async () => {
+    h = await startUi();
+    h.t.type("черновик");
+    await h.t.waitForText("> черновик");
+    h.t.type(KEYS.ctrlC);
+    await h.t.waitForText("Ctrl+C again within 2 s exits (Ctrl+D exits too).");
+    expect(h.app.input.editor.text).toBe("");
+    h.t.type("x");
+    await h.t.waitForNoText("Ctrl+C again");
+    h.t.type(KEYS.ctrlD); // not empty: deletes forward (nothing after the cursor)
+    await h.t.settle();
+    expect(h.backend.closed).toBe(false);
+    h.t.type(KEYS.backspace, KEYS.ctrlD);
+    expect(await h.app.done).toBe(0);
+    expect(h.backend.closed).toBe(true);
+  });
+
+  it("exits with 1 and reports it after the screen is gone when closing the backend fails", async () => {
+    const reports: string[] = [];
+    h = await startUi({ reportError: (t) => reports.push(t) });
+    h.backend.close = async () => {
+      throw new Error("Redis went away");
+    };
+    h.t.type(KEYS.ctrlD);
+    expect(await h.app.done).toBe(1);
+    expect(reports).toEqual(["ipuaro: while closing: Redis went away\n"]);
+  });
+
+  it("refuses a second message while the agent works, keeping what was typed", async () => {
+    h = await startUi();
+    const release = gate();
+    h.backend.turns.push(async function* () {
+      await release.wait;
+      yield { type: "finished", reason: "answer", text: "ok", stats: stats() };
+    });
+    h.t.type("первый", KEYS.enter);
+    await h.t.waitForText("User: первый");
+    h.t.type("второй", KEYS.enter);
+    await h.t.waitForText("The agent is still working");
+    expect(h.app.input.editor.text).toBe("второй");
+    release.open();
+  });
+
+  it("rings the bell when a long answer completes, not after a short one", async () => {
+    h = await startUi();
+    let bells = 0;
+    h.t.term.onBell(() => bells++);
+    h.backend.turns.push(async function* () {
+      yield { type: "finished", reason: "answer", text: "quick", stats: stats({ timeMs: 800 }) };
+    });
+    h.backend.turns.push(async function* () {
+      yield { type: "finished", reason: "answer", text: "slow", stats: stats({ timeMs: 12_000 }) };
+    });
+    h.t.type("a", KEYS.enter);
+    await h.t.waitForText("⏱ 0.8s");
+    h.t.type("b", KEYS.enter);
+    await h.t.waitForText("⏱ 12.0s");
+    await h.t.waitFor(() => bells === 1, "one bell");
+  });
+
+  it("scrolls the chat with PgUp/PgDn and the mouse wheel, and follows new text at the bottom", async () => {
+    h = await startUi({ cols: 60, rows: 12 });
+    h.backend.turns.push(async function* () {
+      yield { type: "text", text: Array.from({ length: 30 }, (_, i) => `строка ${i + 1}`).join("\n") };
+      yield { type: "finished", reason: "answer", text: "", stats: stats() };
+    });
+    h.t.type("много", KEYS.enter);
+    await h.t.waitForText("1,247 tokens");
+    expect(h.t.find("строка 30")).not.toBeNull();
+    expect(h.t.find("строка 1 ")).toBeNull();
+    h.t.type(KEYS.pageUp);
+    await h.t.waitForText("more lines (PgDn)");
+    expect(h.t.find("строка 30")).toBeNull();
+    h.t.type(KEYS.pageDown, KEYS.pageDown, KEYS.pageDown);
+    await h.t.waitForText("строка 30");
+    // SGR mouse: wheel up (button 64) over the chat.
+    h.t.type("\x1b[<64;10;5M", "\x1b[<64;10;5M");
+    await h.t.waitForText("more lines (PgDn)");
+    h.t.type("\x1b[<65;10;5M", "\x1b[<65;10;5M");
+    await h.t.waitForNoText("more lines (PgDn)");
+  });
+});

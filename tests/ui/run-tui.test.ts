@@ -1,0 +1,94 @@
+// The whole `ipuaro [path]` start-up in-process, on a headless terminal, against a real Redis and the
+// fake Ollama: the size question (→ a subdirectory), indexing inside the UI, the watcher, a streamed
+// answer, /status from the real services, Tab completion from the Redis index, Ctrl+D.
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { runTui } from "../../src/ui/run-tui.js";
+import { FakeOllama } from "../helpers/fake-ollama.js";
+import { createHeadlessTerminal, KEYS, type HeadlessTerminal } from "../helpers/headless-terminal.js";
+import { buildAcmeShop } from "../helpers/indexed-project.js";
+import { useRedisServer } from "../helpers/redis-server.js";
+import { removeDir } from "../helpers/temp-dir.js";
+
+const server = useRedisServer();
+let root: string;
+let fake: FakeOllama;
+let t: HeadlessTerminal | null = null;
+
+beforeAll(async () => {
+  root = buildAcmeShop();
+  fs.writeFileSync(path.join(root, ".ipuaro.json"), JSON.stringify({ limits: { maxFilesWarning: 5 }, indexing: { workers: 1 } }));
+  fake = await new FakeOllama().start();
+});
+afterAll(async () => {
+  await fake?.close();
+  removeDir(root);
+});
+afterEach(() => {
+  vi.unstubAllEnvs();
+  t?.dispose();
+  t = null;
+});
+
+function stubEnv(): void {
+  vi.stubEnv("IPUARO_REDIS_URL", server().url);
+  vi.stubEnv("OLLAMA_HOST", fake.url);
+  vi.stubEnv("XDG_CONFIG_HOME", path.join(root, ".xdg"));
+  vi.stubEnv("IPUARO_HOME", path.join(root, ".home"));
+  vi.stubEnv("NO_COLOR", "");
+  vi.stubEnv("EDITOR", "");
+}
+
+describe("runTui", () => {
+  it("asks about a large project, indexes the chosen subdirectory inside the UI, answers, and exits on Ctrl+D", async () => {
+    stubEnv();
+    t = createHeadlessTerminal({ cols: 100, rows: 30 });
+    const exited = runTui(root, { streams: t.streams, new: true });
+    await t.waitForText("A large project", 20_000);
+    await t.waitForText("(more than limits.maxFilesWarning = 5)");
+    await t.waitForText("[C] continue  [S] choose a subdirectory  [X] cancel");
+    t.type("s");
+    await t.waitForText("Index a subdirectory");
+    t.type("nope", KEYS.enter);
+    await t.waitForText("not a folder inside");
+    t.type(KEYS.backspace.repeat(4), "packages/core", KEYS.enter);
+    await t.waitForText("[watching]", 20_000);
+    expect(t.lines()[0]).toMatch(/\[project: [^\]]*core\]/);
+    await t.waitForText("Indexed ");
+
+    fake.reply().text("Здравствуйте! Чем помочь?");
+    t.type("Привет", KEYS.enter);
+    await t.waitForText("Agent: Здравствуйте! Чем помочь?", 20_000);
+    await t.waitForText("tokens │ 0 tool calls");
+    expect(fake.chatRequests).toHaveLength(1);
+
+    t.type("/status", KEYS.enter);
+    await t.waitForText("Redis");
+    await t.waitForText(`Model       qwen2.5-coder:7b-instruct at`);
+    await t.waitFor(() => /Index\s+\d+ files, [\d.]+ MB in Redis/.test(t!.text()), "the index row");
+    await t.waitForText("Watcher     watching");
+
+    t.type("/reindex", KEYS.enter);
+    await t.waitForText("unchanged", 20_000);
+    await t.waitForText("[watching]");
+
+    t.type("src/mo", KEYS.tab);
+    await t.waitForText("> src/money.ts");
+    t.type("\x15", "где Mon", KEYS.tab); // Ctrl+U clears the prompt; symbols come from the index too
+    await t.waitForText("> где Money");
+    t.type("\x15"); // Ctrl+U: clear the prompt
+    await t.waitFor(() => t!.lines()[29]!.trim() === ">", "an empty prompt");
+    t.type(KEYS.ctrlD);
+    expect(await exited).toBe(0);
+  }, 60_000);
+
+  it("stops without indexing when the size question is cancelled", async () => {
+    stubEnv();
+    t = createHeadlessTerminal({ cols: 100, rows: 30 });
+    const exited = runTui(root, { streams: t.streams, new: true });
+    await t.waitForText("A large project", 20_000);
+    t.type("x");
+    expect(await exited).toBe(1);
+  }, 60_000);
+});

@@ -1,0 +1,247 @@
+// Text handling without a terminal: cell widths, grapheme steps, wrapping with styles, the line editor,
+// the highlighter, the diff's inline marks, completion, the input stream rewrites.
+import { createTwoFilesPatch } from "diff";
+import { describe, expect, it } from "vitest";
+import { complete, pathMatches, tokenBefore } from "../../src/ui/input/completion.js";
+import { InputHistory } from "../../src/ui/input/input-history.js";
+import { KeyDecoder } from "../../src/ui/input/keymap.js";
+import { LineEditor } from "../../src/ui/input/line-editor.js";
+import { TerminalInput } from "../../src/ui/input/terminal-input.js";
+import { markInlineChanges, parseUnifiedDiff, renderDiff } from "../../src/ui/dialogs/diff-render.js";
+import { highlightLines, languageOf } from "../../src/ui/text/highlight.js";
+import { renderMarkdown } from "../../src/ui/text/markdown-render.js";
+import { lineText, lineWidth, wrapStyled } from "../../src/ui/text/styled-text.js";
+import { codePointWidth, graphemes, stringWidth, truncateToWidth, wrapText } from "../../src/ui/text/text-width.js";
+import { EventEmitter } from "node:events";
+
+describe("cell widths", () => {
+  it.each([
+    ["abc", 3],
+    ["привет", 6],
+    ["世界", 4],
+    ["😀", 2],
+    ["✅", 2],
+    ["❤", 1],
+    ["e\u0301", 1],
+    ["🇷🇺", 2],
+    ["ｱ", 1],
+    ["Ａ", 2],
+  ])("%s is %i cells", (text, width) => {
+    expect(stringWidth(text)).toBe(width);
+  });
+
+  it("treats combining marks, ZWJ and variation selectors as zero width", () => {
+    expect(codePointWidth(0x301)).toBe(0);
+    expect(codePointWidth(0x200d)).toBe(0);
+    expect(codePointWidth(0xfe0f)).toBe(0);
+    expect(codePointWidth(0x1f600)).toBe(2);
+  });
+
+  it("steps by grapheme: an emoji with a skin tone, a flag, a letter with an accent", () => {
+    expect(graphemes("a👍🏽🇷🇺é")).toEqual(["a", "👍🏽", "🇷🇺", "é"]);
+  });
+
+  it("wraps by words and breaks long words, never splitting a wide character", () => {
+    expect(wrapText("привет мир и ещё", 8)).toEqual(["привет ", "мир и ", "ещё"]);
+    expect(wrapText("世界世界世", 5)).toEqual(["世界", "世界", "世"]);
+    expect(wrapText("averyveryverylongword", 8)).toEqual(["averyver", "yverylon", "gword"]);
+    expect(truncateToWidth("привет мир", 6)).toBe("приве…");
+  });
+
+  it("wraps styled spans keeping their styles, with a hanging indent", () => {
+    const rows = wrapStyled([{ text: "one two ", role: "user" }, { text: "three four", role: "agent" }], 10, [{ text: "  " }]);
+    expect(rows.map(lineText)).toEqual(["one two ", "  three ", "  four"]);
+    expect(rows[1]![1]).toEqual({ text: "three ", role: "agent" });
+    expect(rows.every((r) => lineWidth(r) <= 10)).toBe(true);
+  });
+});
+
+describe("line editor", () => {
+  it("edits Cyrillic by character and emoji by grapheme", () => {
+    const e = new LineEditor();
+    e.insert("привет мир");
+    e.left();
+    e.left();
+    e.left();
+    e.backspace();
+    e.insert("Ж");
+    expect(e.text).toBe("приветЖмир");
+    e.set("a👍🏽b");
+    e.left();
+    e.backspace();
+    expect(e.text).toBe("ab");
+  });
+
+  it("jumps and deletes by Unicode words", () => {
+    const e = new LineEditor();
+    e.insert("найди где-то AuthManager");
+    e.wordLeft();
+    expect(e.text.slice(e.cursor)).toBe("AuthManager");
+    e.wordLeft();
+    expect(e.text.slice(e.cursor)).toBe("то AuthManager");
+    e.deleteWordBefore();
+    expect(e.text).toBe("найди то AuthManager");
+    e.home();
+    e.wordRight();
+    expect(e.cursor).toBe("найди".length);
+  });
+
+  it("moves between lines at the same column and lays rows out with the cursor", () => {
+    const e = new LineEditor();
+    e.insert("первая строка\nвторая");
+    expect(e.lineUp()).toBe(true);
+    expect(e.text.slice(0, e.cursor)).toBe("первая");
+    expect(e.lineUp()).toBe(false);
+    const l = e.layout(10, 2);
+    expect(l.rows).toEqual(["первая с", "трока", "вторая"]);
+    expect(l).toMatchObject({ cursorRow: 0, cursorCol: 8 });
+    e.set("12345678");
+    expect(e.layout(10, 2)).toMatchObject({ rows: ["12345678", ""], cursorRow: 1, cursorCol: 2 });
+  });
+
+  it("kills to the end and the start of the line", () => {
+    const e = new LineEditor();
+    e.insert("abc def");
+    e.left();
+    e.left();
+    e.killToLineEnd();
+    expect(e.text).toBe("abc d");
+    e.killToLineStart();
+    expect(e.text).toBe("");
+  });
+
+  it("keeps a draft while walking the history", () => {
+    const h = new InputHistory(["a", "b"]);
+    expect(h.previous("draft")).toBe("b");
+    expect(h.previous("b")).toBe("a");
+    expect(h.previous("a")).toBeNull();
+    expect(h.next()).toBe("b");
+    expect(h.next()).toBe("draft");
+    expect(h.next()).toBeNull();
+  });
+});
+
+describe("keys", () => {
+  it("joins surrogate halves into one character and maps Enter, Ctrl+J and the control keys", () => {
+    const d = new KeyDecoder();
+    expect(d.decode("\ud83d", undefined)).toBeNull();
+    expect(d.decode("\ude00", undefined)).toEqual({ type: "insert", text: "😀" });
+    expect(d.decode("\r", { name: "enter", sequence: "\r" })).toBeNull();
+    expect(d.decode("\r", { name: "return", sequence: "\r" })).toEqual({ type: "submit" });
+    expect(d.decode("\n", { name: "linefeed", sequence: "\n" })).toEqual({ type: "newline" });
+    expect(d.decode("\x03", { name: "c", ctrl: true })).toEqual({ type: "interrupt" });
+    expect(d.decode("\x1a", { name: "z", ctrl: true })).toEqual({ type: "undo" });
+    expect(d.decode(undefined, { name: "left", ctrl: true })).toEqual({ type: "wordLeft" });
+    expect(d.decode("ж", { name: undefined })).toEqual({ type: "insert", text: "ж" });
+    expect(d.decode("\t", { name: "tab" }, true)).toEqual({ type: "insert", text: "\t" });
+  });
+
+  it("rewrites Alt/Shift+Enter to a new line and passes bracketed paste as text", () => {
+    const source = Object.assign(new EventEmitter(), { resume() {}, pause() {} });
+    const input = new TerminalInput(source);
+    const seen: Array<[string, boolean]> = [];
+    input.on("data", (b: Buffer) => seen.push([b.toString("utf8"), input.pasting]));
+    source.emit("data", Buffer.from("a\x1b\rb\x1b[13;2uc"));
+    source.emit("data", Buffer.from("x\x1b[200~l1\r\nl2\x1b[20"));
+    source.emit("data", Buffer.from("1~y"));
+    expect(seen).toEqual([
+      ["a\nb\nc", false],
+      ["x", false],
+      ["l1\nl2", true],
+      ["y", false],
+    ]);
+  });
+});
+
+describe("highlighting", () => {
+  it("colours keywords, strings, numbers, comments, types and calls, across lines", () => {
+    const rows = highlightLines(["const a: Money = parse(`x ${n + 1}`); /* start", "still comment */ return 0x1f;"], "ts");
+    const roleOf = (row: number, text: string) => rows[row]!.find((s) => s.text.includes(text))?.role;
+    expect(roleOf(0, "const")).toBe("keyword");
+    expect(roleOf(0, "Money")).toBe("type");
+    expect(roleOf(0, "parse")).toBe("func");
+    expect(roleOf(0, "`x ")).toBe("string");
+    expect(roleOf(0, "1")).toBe("number");
+    expect(roleOf(0, "/* start")).toBe("comment");
+    expect(roleOf(1, "still comment */")).toBe("comment");
+    expect(roleOf(1, "return")).toBe("keyword");
+    expect(roleOf(1, "0x1f")).toBe("number");
+  });
+
+  it("tells JSON keys from values and picks the language from a path or fence tag", () => {
+    const [row] = highlightLines(['{"name": "ipuaro", "ok": true}'], "json");
+    expect(row!.find((s) => s.text === '"name"')?.role).toBe("type");
+    expect(row!.find((s) => s.text === '"ipuaro"')?.role).toBe("string");
+    expect(languageOf("src/a.tsx")).toBe("ts");
+    expect(languageOf("typescript")).toBe("ts");
+    expect(languageOf("README.md")).toBe("plain");
+  });
+
+  it("renders markdown-ish answers: code fences with a gutter, inline code, bold, headings", () => {
+    const rows = renderMarkdown("# Итог\nСм. `money.ts` и **важно**.\n```ts\nconst x = 1;\n```\nконец", 40);
+    expect(rows.map(lineText)).toEqual(["Итог", "См. money.ts и важно.", "╭ ts", "│ const x = 1;", "конец"]);
+    expect(rows[1]!.find((s) => s.text === "money.ts")?.role).toBe("code");
+    expect(rows[1]!.find((s) => s.text === "важно")?.bold).toBe(true);
+  });
+});
+
+describe("diff rendering", () => {
+  const diff = createTwoFilesPatch("a/x.ts", "b/x.ts", "const a = jwt.verify(token);\nkeep();\n", "const a = this.verifyToken(token);\nkeep();\nadded();\n");
+
+  it("parses line numbers and pairs -/+ lines for inline marks", () => {
+    const lines = markInlineChanges(parseUnifiedDiff(diff));
+    const del = lines.find((l) => l.kind === "del")!;
+    const add = lines.find((l) => l.kind === "add" && l.text.startsWith("const"))!;
+    expect(del.oldNo).toBe(1);
+    expect(add.newNo).toBe(1);
+    expect(del.changed!.map(([a, b]) => del.text.slice(a, b))).toEqual(["jwt.verify"]);
+    expect(add.changed!.map(([a, b]) => add.text.slice(a, b))).toEqual(["this.verifyToken"]);
+    expect(lines.find((l) => l.text === "added();")!.changed).toBeUndefined();
+  });
+
+  it("lays strong backgrounds on the changed words only, and wraps long lines under the code", () => {
+    const rows = renderDiff(diff, "x.ts", 60);
+    const addRow = rows.find((r) => lineText(r).includes("this.verifyToken"))!;
+    const strong = addRow.filter((s) => s.bg === "diffAddStrong").map((s) => s.text).join("");
+    expect(strong).toBe("this.verifyToken");
+    expect(addRow.find((s) => s.text === "const")).toMatchObject({ role: "keyword", bg: "diffAddLine" });
+    const long = createTwoFilesPatch("a", "b", "x\n", `${"y".repeat(100)}\n`);
+    const wrapped = renderDiff(long, "a.txt", 40).filter((r) => lineText(r).includes("y"));
+    expect(wrapped.length).toBe(Math.ceil(100 / (40 - 7))); // the 7-cell gutter stays free
+    expect(wrapped.every((r) => lineWidth(r) <= 40)).toBe(true);
+    expect(wrapped.map((r) => lineText(r).trim().replace(/^1 \+ /, "")).join("")).toBe("y".repeat(100));
+  });
+
+  it("does not mark words inside a line that was rewritten entirely", () => {
+    const rewrite = createTwoFilesPatch("a", "b", "alpha beta gamma\n", "one two three four\n");
+    const lines = markInlineChanges(parseUnifiedDiff(rewrite));
+    expect(lines.every((l) => l.changed === undefined)).toBe(true);
+  });
+});
+
+describe("completion", () => {
+  const source = {
+    commands: () => ["/help", "/undo", "/auto-apply"],
+    paths: async () => ["src/auth/login.ts", "src/auth/logout.ts", "src/index.ts", "README.md"],
+    symbols: async () => ["login", "logout", "LoginForm"],
+  };
+
+  it("finds the word before the cursor", () => {
+    expect(tokenBefore("open src/au", 11)).toEqual({ start: 5, token: "src/au" });
+    expect(tokenBefore("(`src", 5)).toEqual({ start: 2, token: "src" });
+  });
+
+  it("completes one folder level at a time, then the file with a trailing space", async () => {
+    expect(pathMatches("src/", ["src/auth/login.ts", "src/index.ts"])).toEqual(["src/auth/", "src/index.ts"]);
+    expect(await complete("see src/a", 9, source)).toEqual({ text: "see src/auth/", cursor: 13, candidates: [] });
+    expect(await complete("see src/auth/login", 18, source)).toEqual({ text: "see src/auth/login.ts ", cursor: 22, candidates: [] });
+    const both = await complete("see src/auth/lo", 15, source);
+    expect(both).toMatchObject({ text: "see src/auth/log", candidates: ["src/auth/login.ts", "src/auth/logout.ts"] });
+  });
+
+  it("completes symbols and commands", async () => {
+    expect(await complete("where is logo", 13, source)).toMatchObject({ text: "where is logout " });
+    expect(await complete("/un", 3, source)).toMatchObject({ text: "/undo " });
+    expect(await complete("x /un", 5, source)).toBeNull();
+  });
+});
