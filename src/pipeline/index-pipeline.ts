@@ -4,7 +4,7 @@
 import path from "node:path";
 import type { GraphFacts, IndexedRecord, IndexTask, KnownFileState } from "../workers/protocol.js";
 import type { ComplexityScore } from "../workers/ast-types.js";
-import { buildGraph, TimeSlicer, type GraphInput } from "./graph/graph-builder.js";
+import { GraphAccumulator, TimeSlicer } from "./graph/graph-builder.js";
 import { ImportResolver } from "./graph/import-resolver.js";
 import { internalSpecifierMatchers, loadProjectLayout } from "./graph/project-layout.js";
 import { encodeStat, type IndexStorePort, type RecordBatch } from "./index-store-port.js";
@@ -91,8 +91,9 @@ export async function runIndex(opts: IndexRunOptions): Promise<IndexStats> {
   const layout = loadProjectLayout(root, paths);
   const internalSpecifiers = internalSpecifierMatchers(layout);
 
-  // Text files parsed this run; their facts feed the graph pass.
-  const fresh = new Map<string, FactsRecord>();
+  // Text files parsed this run go into the graph as they arrive, while the workers keep parsing.
+  const graph = new GraphAccumulator(new ImportResolver(present, layout), layout);
+  let parsedText = 0;
   /** Unchanged files whose facts must come back from the store for the graph pass. */
   const unchangedText: string[] = [];
   const removedOrBroken: string[] = [...known.keys()].filter((p) => !present.has(p));
@@ -124,8 +125,12 @@ export async function runIndex(opts: IndexRunOptions): Promise<IndexStats> {
     stats.bytes += result.bytes;
     const batch = emptyBatch();
     for (const r of result.records) {
-      applyRecord(r, batch, stats, fresh, removedOrBroken, known);
+      applyRecord(r, batch, stats, removedOrBroken, known);
       if (r.kind === "unchanged") unchangedText.push(r.path);
+      else if (r.kind === "text") {
+        graph.add(r.path, { facts: r.facts, complexity: r.complexity });
+        parsedText++;
+      }
     }
     if (batch.files.length || batch.stat.length || batch.remove.length) write(batch);
     done += group.length;
@@ -143,13 +148,11 @@ export async function runIndex(opts: IndexRunOptions): Promise<IndexStats> {
   stats.stages.parse = threadParse / pool.size / 1000;
 
   const graphStart = performance.now();
-  const needGraph = fresh.size > 0 || stale.length > 0 || stats.schemaReset || known.size === 0;
+  const needGraph = parsedText > 0 || stale.length > 0 || stats.schemaReset || known.size === 0;
   if (needGraph) {
     opts.onProgress?.({ phase: "graph", done: 0, total: paths.length });
-    const inputs = await collectGraphInputs(store, fresh, unchangedText);
-    const resolver = new ImportResolver(new Set(inputs.keys()), layout);
-    const graph = await buildGraph(inputs, resolver, layout);
-    const { meta, indexFields } = await serialiseGraph(graph);
+    await addStoredFacts(store, graph, unchangedText);
+    const { meta, indexFields } = await serialiseGraph(await graph.finish());
     await store.writeGraph(meta, indexFields, true);
     stats.graphRebuilt = true;
   }
@@ -169,7 +172,6 @@ function applyRecord(
   r: IndexedRecord,
   batch: RecordBatch,
   stats: IndexStats,
-  fresh: Map<string, FactsRecord>,
   drop: string[],
   known: Map<string, KnownFileState>,
 ): void {
@@ -181,7 +183,6 @@ function applyRecord(
       batch.ast.push([r.path, r.astJson]);
       batch.stat.push([r.path, encodeStat(r)]);
       batch.facts.push([r.path, r.factsJson]);
-      fresh.set(r.path, { facts: r.facts, complexity: r.complexity });
       return;
     }
     case "unchanged": {
@@ -216,22 +217,20 @@ function applyRecord(
   }
 }
 
-/** Facts for every text file: this run's from memory, the unchanged ones read back from the store. */
-async function collectGraphInputs(store: IndexStorePort, fresh: Map<string, FactsRecord>, unchanged: string[]): Promise<Map<string, GraphInput>> {
-  const inputs = new Map<string, GraphInput>(fresh);
+/** Unchanged files join the graph with the facts stored by an earlier run. */
+async function addStoredFacts(store: IndexStorePort, graph: GraphAccumulator, unchanged: string[]): Promise<void> {
   const slicer = new TimeSlicer();
   for (let i = 0; i < unchanged.length; i += FACTS_READ_CHUNK) {
     const rows = await store.getFacts(unchanged.slice(i, i + FACTS_READ_CHUNK));
     for (const [p, json] of rows) {
       try {
-        inputs.set(p, JSON.parse(json) as FactsRecord);
+        graph.add(p, JSON.parse(json) as FactsRecord);
       } catch {
         // A damaged record only costs this file its graph edges until it is parsed again.
       }
+      await slicer.maybeYield();
     }
-    await slicer.maybeYield();
   }
-  return inputs;
 }
 
 export function relPath(root: string, abs: string): string {

@@ -144,35 +144,70 @@ async function refineCallTargets(files: Map<string, GraphInput>, calls: Map<stri
   }
 }
 
-export async function buildGraph(files: Map<string, GraphInput>, resolver: ImportResolver, layout: ProjectLayout): Promise<GraphOutput> {
-  const slicer = new TimeSlicer();
-  const dependencies = new Map<string, string[]>();
-  const dependents = new Map<string, string[]>();
-  const symbols = new Map<string, SymbolLocation[]>();
-  const calls = new Map<string, ResolvedCall[]>();
-  for (const [p, { facts }] of files) {
-    const { deps, importedFrom } = resolveFileImports(p, facts, resolver);
-    dependencies.set(p, deps);
-    for (const d of deps) {
-      const list = dependents.get(d);
-      if (list) list.push(p);
-      else dependents.set(d, [p]);
-    }
+/**
+ * Builds the graph file by file, so the per-file part (import resolution, symbols, calls) can run while
+ * the workers are still parsing; `finish` does what needs every file (dependents, barrels, meta).
+ */
+export class GraphAccumulator {
+  private readonly files = new Map<string, GraphInput>();
+  private readonly dependencies = new Map<string, string[]>();
+  private readonly symbols = new Map<string, SymbolLocation[]>();
+  private readonly calls = new Map<string, ResolvedCall[]>();
+
+  constructor(
+    private readonly resolver: ImportResolver,
+    private readonly layout: ProjectLayout,
+  ) {}
+
+  add(p: string, input: GraphInput): void {
+    const { facts } = input;
+    this.files.set(p, input);
+    const { deps, importedFrom } = resolveFileImports(p, facts, this.resolver);
+    this.dependencies.set(p, deps);
     for (const s of facts.symbols) {
       const loc = { path: p, line: s.line, kind: s.kind };
-      const list = symbols.get(s.name);
+      const list = this.symbols.get(s.name);
       if (list) list.push(loc);
-      else symbols.set(s.name, [loc]);
+      else this.symbols.set(s.name, [loc]);
     }
-    if (facts.calls.length) calls.set(p, resolveCalls(p, facts, importedFrom));
+    if (facts.calls.length) this.calls.set(p, resolveCalls(p, facts, importedFrom));
+  }
+
+  has(p: string): boolean {
+    return this.files.has(p);
+  }
+
+  async finish(): Promise<GraphOutput> {
+    const slicer = new TimeSlicer();
+    const dependents = new Map<string, string[]>();
+    for (const [p, deps] of this.dependencies) {
+      // The resolver saw every scanned path; an edge to a file that turned out binary or non-UTF-8 goes.
+      const kept = deps.filter((d) => this.files.has(d));
+      if (kept.length !== deps.length) this.dependencies.set(p, kept);
+      for (const d of kept) {
+        const list = dependents.get(d);
+        if (list) list.push(p);
+        else dependents.set(d, [p]);
+      }
+      await slicer.maybeYield();
+    }
+    await refineCallTargets(this.files, this.calls, this.resolver, slicer);
+    const entries = packageEntrySet(this.layout, this.resolver);
+    const meta = new Map<string, FileMeta>();
+    for (const [p, { complexity }] of this.files) {
+      meta.set(p, buildMeta(p, complexity, this.dependencies.get(p) ?? [], (dependents.get(p) ?? []).sort(), entries));
+      await slicer.maybeYield();
+    }
+    return { meta, dependencies: this.dependencies, symbols: this.symbols, calls: this.calls };
+  }
+}
+
+export async function buildGraph(files: Map<string, GraphInput>, resolver: ImportResolver, layout: ProjectLayout): Promise<GraphOutput> {
+  const acc = new GraphAccumulator(resolver, layout);
+  const slicer = new TimeSlicer();
+  for (const [p, input] of files) {
+    acc.add(p, input);
     await slicer.maybeYield();
   }
-  await refineCallTargets(files, calls, resolver, slicer);
-  const entries = packageEntrySet(layout, resolver);
-  const meta = new Map<string, FileMeta>();
-  for (const [p, { complexity }] of files) {
-    meta.set(p, buildMeta(p, complexity, dependencies.get(p) ?? [], (dependents.get(p) ?? []).sort(), entries));
-    await slicer.maybeYield();
-  }
-  return { meta, dependencies, symbols, calls };
+  return acc.finish();
 }
