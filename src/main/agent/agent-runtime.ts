@@ -2,7 +2,9 @@
 // context, the session the conversation is kept in, and the orchestrator. The headless `run` command
 // and the TUI both start from here.
 import type { IpuaroConfig } from "../config/schema.js";
+import { createSessionCheckpoints, type SessionCheckpoints } from "../checkpoints/index.js";
 import type { CompactionReport } from "../context/compression/compact-conversation.js";
+import { summariseWithModel } from "../context/compression/conversation-summary.js";
 import { buildInitialContext } from "../context/initial-context.js";
 import type { LlmClient, LlmMessage } from "../llm/ollama-client.js";
 import { buildSystemPrompt } from "../llm/system-prompt.js";
@@ -48,6 +50,8 @@ export interface AgentRuntime {
   evaluate(signal?: AbortSignal): AsyncGenerator<TurnEvent, TurnStats>;
   /** `/undo`: takes back the session's newest edit. */
   undo(): Promise<UndoOutcome>;
+  /** Checkpoints per user turn and rewind (`checkpoints.rewind`: points, preview, rewind, restoreCancelledTurn). */
+  checkpoints: SessionCheckpoints;
 }
 
 export function createAgentRuntime(opts: AgentRuntimeOptions): AgentRuntime {
@@ -68,6 +72,20 @@ export function createAgentRuntime(opts: AgentRuntimeOptions): AgentRuntime {
     last = `${base}\n\n${context.text}`;
     return last;
   };
+  const checkpoints = createSessionCheckpoints({
+    session,
+    root: opts.root,
+    config: opts.config,
+    store: opts.store,
+    index: opts.index,
+    onNotice: (message) => opts.ui.notify("warn", message),
+    // After a rewind the orchestrator continues from the session's new history.
+    onHistoryChanged: () => orchestrator.replaceHistory(session.llmHistory()),
+    ...(opts.config.context.compressionMethod === "truncate"
+      ? {}
+      : { summarise: async ({ transcript, focus }) => (await summariseWithModel(opts.llm, { transcript, ...(focus ? { focus } : {}) })).text }),
+    countTokens: (history) => opts.estimator.estimateMessages(history),
+  });
   const orchestrator = new Orchestrator({
     llm: opts.llm,
     registry,
@@ -79,6 +97,7 @@ export function createAgentRuntime(opts: AgentRuntimeOptions): AgentRuntime {
     history: session.llmHistory(),
     recorder,
     systemPrompt,
+    onTurnStart: () => checkpoints.beginTurn(),
   });
 
   return {
@@ -101,6 +120,7 @@ export function createAgentRuntime(opts: AgentRuntimeOptions): AgentRuntime {
       return orchestrator.runTurn(evalPrompt(answer.content), signal, { command: "eval" });
     },
     undo: () => session.undo(opts.index),
+    checkpoints,
   };
 }
 

@@ -29,6 +29,8 @@ export interface OrchestratorOptions {
   history?: LlmMessage[];
   /** The session: each step is recorded before the next happens; it also compresses the context. */
   recorder?: ConversationRecorder;
+  /** Called once the user message is stored, before anything runs for it (the turn's checkpoint, issue 8). */
+  onTurnStart?: () => Promise<void>;
 }
 
 /** What a turn yields: the agent's events plus the session's context reports. */
@@ -81,6 +83,7 @@ export class Orchestrator {
     };
     // Persist-before-act: the message is stored before any request is made for it.
     await recorder?.userMessage(userText, opts);
+    await this.opts.onTurnStart?.();
     this.history.push({ role: "user", content: userText });
     const doom = new DoomLoopDetector();
     const known = (name: string) => this.opts.registry.has(name);

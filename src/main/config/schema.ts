@@ -104,6 +104,22 @@ export const ConfigSchema = z
         workers: z.number().int().min(1).max(64).nullable().describe("Worker threads; null = number of cores"),
       })
       .strict(),
+    checkpoints: z
+      .object({
+        mode: z
+          .enum(["tools", "shadow-git"])
+          .describe('"tools": back up files ipuaro edits and files commands change; "shadow-git": also snapshot every file per turn in a git dir of ipuaro\'s own (falls back to tools above 20,000 files or 3 s per snapshot)'),
+        maxFileBytes: z.number().int().min(1).describe("Files larger than this are not backed up (a rewind reports them as not restorable)"),
+        keep: z.number().int().min(1).max(10_000).describe("Checkpoints kept per session; older user messages can only be rewound in the conversation"),
+      })
+      .strict()
+      .describe("Checkpoints per user turn, for rewinding the code and the conversation"),
+    ui: z
+      .object({
+        restoreOnCancel: z.boolean().describe("Esc during a turn that has produced nothing yet cancels it and puts the message back in the input"),
+      })
+      .strict()
+      .describe("Interactive behaviour of the TUI"),
   })
   .strict();
 

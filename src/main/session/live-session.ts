@@ -1,13 +1,14 @@
 // One session in use: its state in memory, every change written through to Redis before the caller
 // goes on. The conversation grows as a chain of entries from `head`; the model's view of it comes from
 // session-tree.ts. Also the tools' services: undo entries, and undo itself.
+import { checkpointHooksFor } from "../checkpoints/tool-hooks.js";
 import type { LlmMessage } from "../llm/ollama-client.js";
 import { forgetRead } from "../tools/read-snapshots.js";
 import { newToolSessionState, type EditRecord, type ToolServices, type ToolSessionState } from "../tools/tool-types.js";
 import { newEntryId, type SessionStore } from "./session-store.js";
 import { activePath, lastCallNumber, messageEntries, modelView, repairDanglingCalls, toLlmMessages, type ViewMessage } from "./session-tree.js";
 import type { ChatMessage, CompactionRecord, SessionEntry, SessionState } from "./session-types.js";
-import { undoLastEdit, type UndoOutcome } from "./undo-edit.js";
+import { textOf, undoLastEdit, type UndoOutcome } from "./undo-edit.js";
 import type { UndoStack } from "./undo-stack.js";
 
 /** ↑/↓ history kept per session. */
@@ -92,6 +93,25 @@ export class LiveSession {
     await this.write({ kind: "compaction", id: newEntryId(), parentId: this.state.head, timestamp: now, compaction: record }, now);
   }
 
+  /**
+   * Makes `id` the head (null: before the first message). A rewind of the conversation: the entries after
+   * it stay in the tree as a branch of their own, and the next message continues from `id`. The last
+   * request's token count no longer describes the history, so it is dropped.
+   */
+  async moveHead(id: string | null): Promise<void> {
+    if (id !== null && !this.state.entries.has(id)) throw new Error(`session ${this.id}: no entry ${id}`);
+    const previous = this.state.head;
+    this.state.head = id;
+    delete this.state.context.measuredMessages;
+    this.state.lastActivityAt = Date.now();
+    try {
+      await this.store.save(this.state);
+    } catch (error) {
+      this.state.head = previous;
+      throw error;
+    }
+  }
+
   /** Stats and context only (no entry changed). */
   async saveState(): Promise<void> {
     this.state.lastActivityAt = Date.now();
@@ -166,6 +186,9 @@ export class LiveSession {
     if (outcome.status === "undone") {
       // The model's copy of the file is no longer what is on disk.
       forgetRead(this.toolState, outcome.entry.filePath);
+      // Checkpoints (issue 8): what undo wrote is ipuaro's own content, not a change made by hand.
+      const restored = textOf(outcome.entry.previousContent);
+      await checkpointHooksFor(this.toolState)?.afterWrite(outcome.entry.filePath, restored === null ? null : Buffer.from(restored, "utf8"));
       this.state.stats.undos++;
       await this.saveState();
     }

@@ -66,6 +66,12 @@ export interface ChatMessage {
   stats?: MessageStats;
   /** Set when the user message came from a command rather than typing. */
   command?: "eval";
+  /**
+   * A note ipuaro added for the model (sent as a user message), not something the user typed: after a
+   * rewind, which files disagree with the conversation, or a summary of the part rewound away. Not a
+   * rewind point; UIs show it as a notice.
+   */
+  note?: "rewind";
 }
 
 /** How a compaction rewrote what the model sees; the entries themselves stay untouched in the tree. */

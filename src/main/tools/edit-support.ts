@@ -5,6 +5,7 @@ import fs from "node:fs";
 import fsp from "node:fs/promises";
 import path from "node:path";
 import { hashContent } from "../../pipeline/watch/content-hash.js";
+import { checkpointHooksFor } from "../checkpoints/tool-hooks.js";
 import { AtomicWriteError, deleteFileAtomic, writeFileAtomic } from "../fs/atomic-write.js";
 import { isTaintingWrite } from "../security/index.js";
 import { changedRegion, dominantEol, inFileEols, splitWithEols, textLines, unifiedDiff, type LineRange } from "./edit-text.js";
@@ -225,6 +226,9 @@ export async function confirmAndWrite(ctx: ToolContext, change: PlannedChange): 
     description: change.description ?? defaultDescription(change.tool, rel, change.range),
     tool: change.tool,
   };
+  // Checkpoints (issue 8): the file's content before its first write in this turn is backed up first.
+  const checkpoints = checkpointHooksFor(ctx.session);
+  await checkpoints?.beforeWrite(rel);
   await ctx.services.recordEdit(record);
   ctx.services.registerOwnWrite(rel, newHash);
   try {
@@ -235,6 +239,7 @@ export async function confirmAndWrite(ctx: ToolContext, change: PlannedChange): 
     if (error.reason === "EXISTS") return fail("CONFLICT", `${rel} appeared on disk while the change waited; nothing was written. Read it and use edit_lines.`);
     return fail("INTERNAL", `could not ${bytes === null ? "delete" : "write"} ${rel} (${error.message}); the file was left unchanged`);
   }
+  await checkpoints?.afterWrite(rel, bytes);
   await ctx.services.refreshIndex([rel]);
   const finalLines = text === null ? null : textLines(text);
   if (text === null || newHash === null) forgetRead(ctx.session, rel);

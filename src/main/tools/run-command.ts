@@ -3,6 +3,7 @@
 // It runs with bash (the shell the policy models) in its own process group, stdin from /dev/null;
 // abort and `commands.timeout` kill the whole group. A non-zero exit is a result, not a tool error.
 import { z } from "zod";
+import { checkpointHooksFor } from "../checkpoints/tool-hooks.js";
 import { addToUserWhitelist, loadCommandLists, type CommandLists } from "../config/command-lists.js";
 import { errorMessage } from "../errors.js";
 import { headAndTail, cleanTerminalOutput } from "../exec/output-text.js";
@@ -58,14 +59,21 @@ export async function approveCommand(command: string, ctx: ToolContext): Promise
 }
 
 /** Runs an approved command line in the project root with the session's abort signal and timeout. */
-export function runApprovedCommand(command: string, ctx: ToolContext): Promise<ProcessGroupResult> {
-  return runInProcessGroup({
-    command,
-    cwd: ctx.root,
-    env: commandEnvironment(),
-    timeoutMs: ctx.config.commands.timeout,
-    ...(ctx.signal ? { signal: ctx.signal } : {}),
-  });
+export async function runApprovedCommand(command: string, ctx: ToolContext): Promise<ProcessGroupResult> {
+  // Checkpoints (issue 8): files the command creates, changes or deletes join the turn's checkpoint, so
+  // a rewind undoes what the model did through the shell too (run_tests runs through here as well).
+  const watch = await checkpointHooksFor(ctx.session)?.beforeCommand();
+  try {
+    return await runInProcessGroup({
+      command,
+      cwd: ctx.root,
+      env: commandEnvironment(),
+      timeoutMs: ctx.config.commands.timeout,
+      ...(ctx.signal ? { signal: ctx.signal } : {}),
+    });
+  } finally {
+    await watch?.finish();
+  }
 }
 
 export function formatDuration(ms: number): string {

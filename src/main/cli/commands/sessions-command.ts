@@ -1,5 +1,7 @@
-// `ipuaro sessions [list | show ID | delete ID] [path] [--json]`: the project's saved conversations.
+// `ipuaro sessions [list | show ID | delete ID | prune] [path] [--json]`: the project's saved conversations
+// (prune: the checkpoint backups no session needs any more).
 import type { Command } from "commander";
+import { collectGarbage, formatBytes } from "../../checkpoints/index.js";
 import { loadConfig } from "../../config/loader.js";
 import { sessionNotFound, sessionStoreFor } from "../../session/open-session.js";
 import { formatSession, formatSessionList, sessionJson } from "../../session/session-report.js";
@@ -65,9 +67,23 @@ export function registerSessionsCommand(program: Command): void {
     .argument("[path]", "project root", ".")
     .option("--json", 'print {"deleted": id}')
     .action(async (id: string, target: string, opts: JsonOption) => {
-      await withSessions(target, async (store) => {
+      await withSessions(target, async (store, opened) => {
         if (!(await store.delete(id))) throw sessionNotFound(id, store.projectName);
+        // Checkpoint backups only this session needed go too (after a day's grace, see blob-gc.ts).
+        await collectGarbage(opened.redis).catch(() => null);
         print(opts.json ? JSON.stringify({ deleted: id }) : `deleted session ${id}`);
+      });
+    });
+
+  sessions
+    .command("prune")
+    .description("free the file history: delete checkpoint backups no session refers to (older than a day)")
+    .argument("[path]", "project root", ".")
+    .option("--json", 'print {"removedBlobs", "freedBytes", "keptBlobs", "keptBytes"}')
+    .action(async (target: string, opts: JsonOption) => {
+      await withSessions(target, async (_store, opened) => {
+        const r = await collectGarbage(opened.redis);
+        print(opts.json ? JSON.stringify(r) : `removed ${r.removedBlobs} backup(s), freed ${formatBytes(r.freedBytes)}; ${r.keptBlobs} kept (${formatBytes(r.keptBytes)})`);
       });
     });
 }

@@ -1,0 +1,106 @@
+// Which files a code rewind to a checkpoint touches, and how each is judged. In tools mode every file
+// the session tracks is compared with its record in the checkpoint (or its first record). A checkpoint
+// with a shadow-git snapshot also covers every file the snapshot holds: the files that differ between
+// it and a fresh snapshot of the work tree are restored from git's objects.
+import type { BlobStore } from "./blob-store.js";
+import type { CheckpointTracker } from "./checkpoint-tracker.js";
+import type { CheckpointData, FileRecord, OnConflict } from "./checkpoint-types.js";
+import type { DiskFile } from "./disk-file.js";
+import { restoreFiles, type RestoreItem, type RestoreOptions, type RestoreOutcome, type RestoreTarget } from "./restore-files.js";
+import type { ShadowGit } from "./shadow-git.js";
+
+const GIT_REGULAR = 0o100000;
+const GIT_TYPE_MASK = 0o170000;
+
+function diskSha(disk: DiskFile): string | null | undefined {
+  if (disk.kind === "absent") return null;
+  return disk.kind === "file" ? disk.sha256 : undefined;
+}
+
+/** What restoring a tools-mode record means: write the blob, delete the file, or report it cannot. */
+export function recordTarget(record: FileRecord, blobs: BlobStore): RestoreTarget {
+  if (record.state === "skipped") return { kind: "unrestorable", reason: record.reason };
+  if (record.state === "absent") return { kind: "absent", ...(record.realParentDir ? { realParentDir: record.realParentDir } : {}) };
+  return { kind: "file", sha256: record.blob, mode: record.mode, realParentDir: record.realParentDir, load: () => blobs.get(record.blob) };
+}
+
+/** The disk holds ipuaro's last write, or what the latest checkpoint recorded. Non-regular files are left to the safety checks. */
+function knownTo(tracker: CheckpointTracker, rel: string): (disk: DiskFile) => boolean {
+  return (disk) => {
+    const sha = diskSha(disk);
+    if (sha === undefined) return true;
+    const written = tracker.lastWritten(rel);
+    if (written !== undefined && written === sha) return true;
+    const latest = tracker.latestRecord(rel);
+    if (latest?.state === "file") return latest.blob === sha;
+    if (latest?.state === "absent") return sha === null;
+    return false;
+  };
+}
+
+/** Per-listing cache: one fresh shadow snapshot serves every checkpoint compared against it. */
+export interface PlanCache {
+  shadowTree?: Promise<string>;
+}
+
+async function shadowItems(tracker: CheckpointTracker, checkpoint: CheckpointData, cache: PlanCache): Promise<{ items: RestoreItem[]; covered: Set<string> }> {
+  const shadow: ShadowGit = tracker.shadowGit();
+  cache.shadowTree ??= shadow.init().then(() => shadow.currentTree());
+  const tree = await cache.shadowTree;
+  const target = checkpoint.shadowCommit!;
+  const latest = [...tracker.checkpoints()].reverse().find((c) => c.shadowCommit)?.shadowCommit ?? target;
+  const [changes, sinceLatest, targetPaths, treePaths] = await Promise.all([shadow.changes(target, tree), shadow.changes(latest, tree), shadow.paths(target), shadow.paths(tree)]);
+  const changedSinceLatest = new Set(sinceLatest.map((c) => c.path));
+  const items: RestoreItem[] = changes.map((c) => {
+    const from = c.from;
+    let t: RestoreTarget;
+    if (!from) t = { kind: "absent" };
+    else if ((from.mode & GIT_TYPE_MASK) !== GIT_REGULAR) t = { kind: "unrestorable", reason: "not_regular" };
+    else t = { kind: "file", gitOid: from.oid, mode: from.mode & 0o777, load: () => shadow.readBlob(from.oid) };
+    const rel = c.path;
+    return {
+      path: rel,
+      target: t,
+      known: (disk: DiskFile) => {
+        if (!changedSinceLatest.has(rel)) return true;
+        const sha = diskSha(disk);
+        const written = tracker.lastWritten(rel);
+        return sha === undefined || (written !== undefined && written === sha);
+      },
+    };
+  });
+  return { items, covered: new Set([...targetPaths, ...treePaths]) };
+}
+
+/** The restore items of a rewind to `checkpoint`, tools records and shadow snapshot merged (shadow first). */
+export async function restoreItems(tracker: CheckpointTracker, blobs: BlobStore, checkpoint: CheckpointData, cache: PlanCache = {}): Promise<{ items: RestoreItem[]; warnings: string[] }> {
+  const warnings: string[] = [];
+  let shadow: { items: RestoreItem[]; covered: Set<string> } = { items: [], covered: new Set() };
+  if (checkpoint.shadowCommit) {
+    try {
+      shadow = await shadowItems(tracker, checkpoint, cache);
+    } catch (error) {
+      warnings.push(`the shadow-git snapshot could not be read (${error instanceof Error ? error.message : String(error)}); only files ipuaro tracked itself are restored`);
+    }
+  }
+  const items = [...shadow.items];
+  for (const rel of tracker.trackedFiles()) {
+    if (shadow.covered.has(rel)) continue;
+    const record = tracker.recordAt(checkpoint, rel);
+    if (!record) continue;
+    items.push({ path: rel, target: recordTarget(record, blobs), known: knownTo(tracker, rel) });
+  }
+  items.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return { items, warnings };
+}
+
+export async function planAndRestore(
+  tracker: CheckpointTracker,
+  checkpoint: CheckpointData,
+  opts: Omit<RestoreOptions, "root" | "maxFileBytes"> & { onConflict: OnConflict },
+  cache: PlanCache = {},
+): Promise<RestoreOutcome & { warnings: string[] }> {
+  const { items, warnings } = await restoreItems(tracker, tracker.blobs, checkpoint, cache);
+  const outcome = await restoreFiles(items, { ...opts, root: tracker.root, maxFileBytes: tracker.settings.maxFileBytes });
+  return { ...outcome, warnings };
+}

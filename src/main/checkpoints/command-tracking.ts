@@ -1,0 +1,105 @@
+// What a run_command / run_tests call did to the project's files. Before the command: a stat-only walk
+// of the project and the index's stats (size, mtime, hash per file). After it: a second walk. Every
+// file created, changed or deleted joins the turn's checkpoint (if it is not there yet) with its
+// content from before the command:
+//   created                       → "absent" (a rewind deletes it);
+//   changed/deleted, and the index held that very version (same size and mtime as on disk before the
+//   command, bytes rebuilt to the index's hash)  → backed up from the Redis copy;
+//   anything else (a file the index does not hold, or held at another version) → "not_indexed",
+//   listed by the rewind preview as something it cannot restore.
+// The content the command left is recorded as ipuaro's own write, so a rewind does not take it for a
+// change made by hand.
+import path from "node:path";
+import { hashContent } from "../../pipeline/watch/content-hash.js";
+import type { CheckpointTracker } from "./checkpoint-tracker.js";
+import type { FileRecord } from "./checkpoint-types.js";
+import { readDiskFile, realDir } from "./disk-file.js";
+import { absPath } from "./file-snapshot.js";
+import { indexedBytes } from "./index-copy.js";
+import { diffWalks, walkProject, type WalkEntry } from "./project-walk.js";
+
+/** Past this many files the project is not walked around commands (a notice says so). */
+export const COMMAND_WALK_LIMIT = 50_000;
+
+export interface CommandWatch {
+  /** Call once the command has ended (whatever its outcome). Never throws. */
+  finish(): Promise<void>;
+}
+
+interface IndexedStat {
+  size: number;
+  mtimeMs: number;
+  hash: string;
+}
+
+async function preCommandRecord(tracker: CheckpointTracker, rel: string, pre: WalkEntry, indexed: IndexedStat | undefined, now: number): Promise<FileRecord | "unchanged"> {
+  if (pre.kind !== "file") return { state: "skipped", reason: "not_regular", at: now };
+  if (pre.size > tracker.settings.maxFileBytes) return { state: "skipped", reason: "too_large", size: pre.size, at: now };
+  const index = tracker.index;
+  // The index's copy is only the pre-command content if the index had caught up with the disk.
+  if (!index || !indexed || indexed.size !== pre.size || indexed.mtimeMs !== Math.floor(pre.mtimeMs)) {
+    return { state: "skipped", reason: "not_indexed", size: pre.size, at: now };
+  }
+  const bytes = await indexedBytes(index, rel, indexed);
+  if (!bytes) return { state: "skipped", reason: "not_indexed", size: pre.size, at: now };
+  const abs = absPath(tracker.root, rel);
+  const disk = await readDiskFile(abs, tracker.settings.maxFileBytes);
+  // Touched but not changed (mtime only): nothing to track.
+  if (disk.kind === "file" && disk.bytes && (await hashContent(disk.bytes)) === indexed.hash) return "unchanged";
+  const blob = await tracker.blobs.put(bytes);
+  const parent = (await realDir(path.dirname(abs))) ?? path.dirname(abs);
+  return { state: "file", blob, mode: pre.mode, size: pre.size, mtimeMs: pre.mtimeMs, ino: pre.ino, realParentDir: parent, at: now };
+}
+
+/** sha256 of what is at `rel` now (null: nothing); undefined for what ipuaro would not restore anyway. */
+async function contentNow(tracker: CheckpointTracker, rel: string): Promise<string | null | undefined> {
+  const disk = await readDiskFile(absPath(tracker.root, rel), tracker.settings.maxFileBytes);
+  if (disk.kind === "absent") return null;
+  return disk.kind === "file" ? disk.sha256 : undefined;
+}
+
+export async function startCommandWatch(tracker: CheckpointTracker, opts: { exclude: string[] }): Promise<CommandWatch | null> {
+  const walk = () => walkProject(tracker.root, { ignorePatterns: tracker.ignorePatterns, limit: COMMAND_WALK_LIMIT, exclude: opts.exclude });
+  const before = await walk();
+  if (!before) {
+    tracker.notice(`the project has more than ${COMMAND_WALK_LIMIT} files: changes made by commands are not tracked for rewind`);
+    return null;
+  }
+  const indexed: Map<string, IndexedStat> = tracker.index ? await tracker.index.getAllStats() : new Map();
+  return {
+    finish: () =>
+      tracker.runSerial(async () => {
+        try {
+          const current = tracker.running;
+          if (!current) return;
+          const after = await walk();
+          if (!after) return;
+          const diff = diffWalks(before, after);
+          const now = Date.now();
+          const records: Array<[string, FileRecord]> = [];
+          const written: Array<[string, string | null]> = [];
+          for (const rel of diff.created) {
+            if (!(rel in current.files)) {
+              const parent = await realDir(path.dirname(absPath(tracker.root, rel)));
+              records.push([rel, { state: "absent", ...(parent ? { realParentDir: parent } : {}), at: now }]);
+            }
+            const sha = await contentNow(tracker, rel);
+            if (sha !== undefined) written.push([rel, sha]);
+          }
+          for (const rel of [...diff.changed, ...diff.deleted]) {
+            if (!(rel in current.files)) {
+              const record = await preCommandRecord(tracker, rel, before.get(rel)!, indexed.get(rel), now);
+              if (record === "unchanged") continue;
+              records.push([rel, record]);
+            }
+            const sha = await contentNow(tracker, rel);
+            if (sha !== undefined) written.push([rel, sha]);
+          }
+          await tracker.track(records);
+          await tracker.storeWritten(written);
+        } catch (error) {
+          tracker.notice(`could not record the command's file changes (a rewind may not undo them): ${error instanceof Error ? error.message : String(error)}`);
+        }
+      }),
+  };
+}

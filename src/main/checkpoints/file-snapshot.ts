@@ -1,0 +1,61 @@
+// One tracked file into a checkpoint record: missing → "absent"; a symlink or other non-regular file,
+// or one over checkpoints.maxFileBytes → "skipped"; otherwise its bytes go to the blob store. A file
+// untouched since its previous record (same size, mtime, inode, mode, and not modified in the moments
+// before that record was made) reuses the record without being read again.
+import fsp from "node:fs/promises";
+import path from "node:path";
+import type { BlobStore } from "./blob-store.js";
+import type { FileRecord } from "./checkpoint-types.js";
+import { isMissing, readDiskFile, realDir } from "./disk-file.js";
+
+/**
+ * A file modified this close to the moment it was hashed may have changed again within the same
+ * mtime tick; its record is not trusted for reuse.
+ */
+export const MTIME_SLACK_MS = 1000;
+
+export interface SnapshotOptions {
+  root: string;
+  rel: string;
+  blobs: BlobStore;
+  maxFileBytes: number;
+  previous?: FileRecord | undefined;
+  now?: number;
+}
+
+export function absPath(root: string, rel: string): string {
+  return path.join(root, ...rel.split("/"));
+}
+
+export async function snapshotFile(opts: SnapshotOptions): Promise<FileRecord> {
+  const now = opts.now ?? Date.now();
+  const abs = absPath(opts.root, opts.rel);
+  const parent = await realDir(path.dirname(abs)).catch(() => null);
+  let st;
+  try {
+    st = await fsp.lstat(abs);
+  } catch (error) {
+    if (!isMissing(error)) throw error;
+    return { state: "absent", ...(parent ? { realParentDir: parent } : {}), at: now };
+  }
+  if (!st.isFile()) return { state: "skipped", reason: "not_regular", at: now };
+  if (st.size > opts.maxFileBytes) return { state: "skipped", reason: "too_large", size: st.size, at: now };
+  const prev = opts.previous;
+  if (
+    prev?.state === "file" &&
+    prev.size === st.size &&
+    prev.mtimeMs === st.mtimeMs &&
+    prev.ino === st.ino &&
+    prev.mode === (st.mode & 0o7777) &&
+    prev.realParentDir === parent &&
+    prev.mtimeMs < prev.at - MTIME_SLACK_MS
+  ) {
+    return prev;
+  }
+  const disk = await readDiskFile(abs, opts.maxFileBytes);
+  if (disk.kind === "absent") return { state: "absent", ...(parent ? { realParentDir: parent } : {}), at: now };
+  if (disk.kind !== "file") return { state: "skipped", reason: "not_regular", at: now };
+  if (!disk.bytes) return { state: "skipped", reason: "too_large", size: disk.size, at: now };
+  const blob = await opts.blobs.put(disk.bytes);
+  return { state: "file", blob, mode: disk.mode, size: disk.size, mtimeMs: disk.mtimeMs, ino: disk.ino, realParentDir: parent ?? path.dirname(abs), at: now };
+}

@@ -1,0 +1,263 @@
+// Putting files back as a checkpoint recorded them (seed 002 §3.2), in this order for each file:
+//  1. a record that could not be backed up (too large, not regular, not in the index) → skipped;
+//  2. the disk already holds the recorded content → nothing to do;
+//  3. the disk holds neither what ipuaro last wrote nor the latest checkpoint's record → conflict: the
+//     user changed it outside ipuaro; left alone unless onConflict is "overwrite";
+//  4. never through a symlink, into a non-regular file, into a file with other hard links, or into a
+//     folder whose realpath moved (a folder swapped for a symlink) → skipped;
+//  5. a record of "did not exist" deletes the file;
+//  6. otherwise the bytes are written back (atomic temp + rename) after the path was opened with
+//     O_NOFOLLOW and its dev/ino checked against lstat, and the recorded mode restored.
+// A dry run stops after 4 and counts the lines each file would gain and lose.
+import { constants } from "node:fs";
+import fsp from "node:fs/promises";
+import path from "node:path";
+import { diffArrays } from "diff";
+import { hashContent } from "../../pipeline/watch/content-hash.js";
+import { AtomicWriteError, deleteFileAtomic, writeFileAtomic } from "../fs/atomic-write.js";
+import { sha256 } from "./blob-store.js";
+import type { FileChange, OnConflict, RecordSkipReason, SkippedFile } from "./checkpoint-types.js";
+import { errnoOf, isMissing, readDiskFile, realDir, type DiskFile } from "./disk-file.js";
+import { absPath } from "./file-snapshot.js";
+
+export type RestoreTarget =
+  | {
+      kind: "file";
+      /** Identity of the content: sha256 (blob store) and/or git object id (shadow git). */
+      sha256?: string;
+      gitOid?: string;
+      mode?: number;
+      realParentDir?: string;
+      /** The bytes to write; null when the backup is gone. */
+      load(): Promise<Buffer | null>;
+    }
+  | { kind: "absent"; realParentDir?: string }
+  | { kind: "unrestorable"; reason: RecordSkipReason };
+
+export interface RestoreItem {
+  path: string;
+  target: RestoreTarget;
+  /** The disk holds content ipuaro knows (its own last write, or the latest checkpoint's): not a conflict. */
+  known(disk: DiskFile): boolean;
+}
+
+export interface RestoreOptions {
+  root: string;
+  onConflict: OnConflict;
+  dryRun: boolean;
+  /** Files bigger than this are not read into memory for line counts. */
+  maxFileBytes: number;
+  /** Called just before each write or delete (hash of the new content as the index computes it; null = delete). */
+  registerOwnWrite?(path: string, hash: string | null): void;
+}
+
+export interface RestoreOutcome {
+  /** Files restored, created or deleted (planned, on a dry run). */
+  changes: FileChange[];
+  /** Left alone because they changed outside ipuaro (with what a restore would have changed). */
+  conflicts: FileChange[];
+  skipped: SkippedFile[];
+  /** sha256 now on disk per written path (null = deleted), for the tracker's "last written" record. */
+  written: Array<[string, string | null]>;
+}
+
+const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
+const NONBLOCK = constants.O_NONBLOCK ?? 0;
+/** Line counts are given up on (whole sides counted) past this long a diff. */
+const DIFF_TIMEOUT_MS = 200;
+
+export function isTargetContent(target: RestoreTarget, disk: DiskFile): boolean {
+  if (target.kind === "absent") return disk.kind === "absent";
+  if (target.kind !== "file" || disk.kind !== "file") return false;
+  if (target.sha256 !== undefined) return target.sha256 === disk.sha256;
+  return target.gitOid !== undefined && target.gitOid === disk.gitOid;
+}
+
+function splitLines(bytes: Buffer | null): string[] {
+  if (!bytes || bytes.length === 0 || bytes.includes(0)) return [];
+  const lines = bytes.toString("utf8").replace(/^\uFEFF/, "").split(/\r?\n/);
+  if (lines[lines.length - 1] === "") lines.pop();
+  return lines;
+}
+
+/** Lines a restore adds and removes, going from the disk's content to the recorded one. */
+export function countLineChanges(from: Buffer | null, to: Buffer | null): { insertions: number; deletions: number } {
+  const a = splitLines(from);
+  const b = splitLines(to);
+  let head = 0;
+  while (head < a.length && head < b.length && a[head] === b[head]) head++;
+  let tail = 0;
+  while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
+  const midA = a.slice(head, a.length - tail);
+  const midB = b.slice(head, b.length - tail);
+  if (midA.length === 0 || midB.length === 0) return { insertions: midB.length, deletions: midA.length };
+  const parts = diffArrays(midA, midB, { timeout: DIFF_TIMEOUT_MS });
+  if (!parts) return { insertions: midB.length, deletions: midA.length };
+  let insertions = 0;
+  let deletions = 0;
+  for (const p of parts) {
+    if (p.added) insertions += p.count;
+    else if (p.removed) deletions += p.count;
+  }
+  return { insertions, deletions };
+}
+
+/** The folder `rel` should be in, as a real path: `realRoot` joined with its folders. */
+function expectedParent(realRoot: string, rel: string): string {
+  const dir = path.posix.dirname(rel);
+  return dir === "." ? realRoot : path.join(realRoot, ...dir.split("/"));
+}
+
+/** Why the path cannot be written safely, or null. */
+async function safetyProblem(realRoot: string, rel: string, disk: DiskFile, target: RestoreTarget): Promise<SkippedFile | null> {
+  if (disk.kind === "symlink") return { path: rel, reason: "symlink" };
+  if (disk.kind === "not_regular") return { path: rel, reason: "not_regular" };
+  if (disk.kind === "file" && disk.nlink > 1) return { path: rel, reason: "hard_link", detail: `${disk.nlink} links` };
+  const expected = expectedParent(realRoot, rel);
+  const recorded = target.kind === "unrestorable" ? undefined : target.realParentDir;
+  // The nearest folder that exists must be exactly where the project's own folders put it.
+  let relDir = path.posix.dirname(rel);
+  for (;;) {
+    const want = relDir === "." ? realRoot : path.join(realRoot, ...relDir.split("/"));
+    const real = await realDir(want);
+    if (real !== null) {
+      if (real !== want) return { path: rel, reason: "parent_moved", detail: `${relDir} resolves to ${real}` };
+      break;
+    }
+    if (relDir === ".") return { path: rel, reason: "parent_moved", detail: "the project folder is gone" };
+    relDir = path.posix.dirname(relDir);
+  }
+  if (recorded && recorded !== expected && (await realDir(expected)) !== null) {
+    return { path: rel, reason: "parent_moved", detail: `recorded in ${recorded}, now ${expected}` };
+  }
+  return null;
+}
+
+/** Opens the path without following a symlink and checks it is the single-link regular file lstat sees. */
+async function verifiedInPlace(abs: string, rel: string): Promise<SkippedFile | null> {
+  let handle;
+  try {
+    handle = await fsp.open(abs, constants.O_RDONLY | NOFOLLOW | NONBLOCK);
+  } catch (error) {
+    if (errnoOf(error) === "ELOOP") return { path: rel, reason: "symlink" };
+    if (isMissing(error)) return null; // gone meanwhile: writing creates it, deleting has nothing to do
+    throw error;
+  }
+  try {
+    const fst = await handle.stat();
+    const lst = await fsp.lstat(abs);
+    if (lst.isSymbolicLink()) return { path: rel, reason: "symlink" };
+    if (!fst.isFile()) return { path: rel, reason: "not_regular" };
+    if (fst.dev !== lst.dev || fst.ino !== lst.ino) return { path: rel, reason: "io_error", detail: "the file was replaced while being restored" };
+    if (fst.nlink > 1) return { path: rel, reason: "hard_link", detail: `${fst.nlink} links` };
+    return null;
+  } finally {
+    await handle.close();
+  }
+}
+
+async function chmodNoFollow(abs: string, mode: number): Promise<void> {
+  const handle = await fsp.open(abs, constants.O_RDONLY | NOFOLLOW | NONBLOCK);
+  try {
+    if (((await handle.stat()).mode & 0o7777) !== mode) await handle.chmod(mode);
+  } finally {
+    await handle.close();
+  }
+}
+
+function ioSkip(rel: string, error: unknown): SkippedFile {
+  return { path: rel, reason: "io_error", detail: error instanceof Error ? error.message : String(error) };
+}
+
+async function applyOne(item: RestoreItem, abs: string, disk: DiskFile, realRoot: string, opts: RestoreOptions): Promise<{ skipped: SkippedFile } | { written: string | null }> {
+  const { target } = item;
+  const rel = item.path;
+  if (target.kind === "absent") {
+    const problem = await verifiedInPlace(abs, rel);
+    if (problem) return { skipped: problem };
+    opts.registerOwnWrite?.(rel, null);
+    try {
+      await deleteFileAtomic(abs);
+    } catch (error) {
+      if (error instanceof AtomicWriteError && error.reason === "MISSING") return { written: null };
+      return { skipped: ioSkip(rel, error) };
+    }
+    return { written: null };
+  }
+  if (target.kind !== "file") throw new Error("unreachable");
+  const bytes = await target.load();
+  if (!bytes) return { skipped: { path: rel, reason: "missing_backup", detail: "the backup is gone from the file history" } };
+  const exists = disk.kind !== "absent";
+  if (exists) {
+    const problem = await verifiedInPlace(abs, rel);
+    if (problem) return { skipped: problem };
+  } else {
+    await fsp.mkdir(path.dirname(abs), { recursive: true });
+    // The folders just made must be the project's own: nothing swapped in a symlink meanwhile.
+    const want = expectedParent(realRoot, rel);
+    if ((await realDir(path.dirname(abs))) !== want) return { skipped: { path: rel, reason: "parent_moved", detail: `${path.posix.dirname(rel)} moved while being created` } };
+  }
+  opts.registerOwnWrite?.(rel, await hashContent(bytes));
+  try {
+    await writeFileAtomic(abs, bytes, { exclusive: !exists });
+    if (target.mode !== undefined) await chmodNoFollow(abs, target.mode);
+  } catch (error) {
+    if (error instanceof AtomicWriteError && error.reason === "SYMLINK") return { skipped: { path: rel, reason: "symlink" } };
+    return { skipped: ioSkip(rel, error) };
+  }
+  return { written: sha256(bytes) };
+}
+
+export async function restoreFiles(items: readonly RestoreItem[], opts: RestoreOptions): Promise<RestoreOutcome> {
+  const out: RestoreOutcome = { changes: [], conflicts: [], skipped: [], written: [] };
+  const realRoot = await fsp.realpath(opts.root);
+  for (const item of items) {
+    const rel = item.path;
+    const { target } = item;
+    if (target.kind === "unrestorable") {
+      out.skipped.push({ path: rel, reason: target.reason });
+      continue;
+    }
+    const abs = absPath(opts.root, rel);
+    let disk: DiskFile;
+    try {
+      disk = await readDiskFile(abs, opts.maxFileBytes);
+    } catch (error) {
+      out.skipped.push(ioSkip(rel, error));
+      continue;
+    }
+    if (isTargetContent(target, disk)) continue;
+    const action: FileChange["action"] = target.kind === "absent" ? "delete" : disk.kind === "absent" ? "create" : "restore";
+    const counts = async (): Promise<FileChange> => {
+      const from = disk.kind === "file" ? disk.bytes : null;
+      const to = target.kind === "file" ? await target.load() : null;
+      return { path: rel, action, ...countLineChanges(from, to) };
+    };
+    if (!item.known(disk) && opts.onConflict === "skip") {
+      out.conflicts.push(await counts());
+      continue;
+    }
+    const problem = await safetyProblem(realRoot, rel, disk, target);
+    if (problem) {
+      out.skipped.push(problem);
+      continue;
+    }
+    const change = await counts();
+    if (opts.dryRun) {
+      out.changes.push(change);
+      continue;
+    }
+    let result;
+    try {
+      result = await applyOne(item, abs, disk, realRoot, opts);
+    } catch (error) {
+      result = { skipped: ioSkip(rel, error) };
+    }
+    if ("skipped" in result) out.skipped.push(result.skipped);
+    else {
+      out.changes.push(change);
+      out.written.push([rel, result.written]);
+    }
+  }
+  return out;
+}

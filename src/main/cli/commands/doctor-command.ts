@@ -1,0 +1,104 @@
+// `ipuaro doctor [path] [--json]`: is everything ipuaro needs there? Redis, Ollama, the configured model,
+// the project's index, and how much space the file history (checkpoint backups) takes. Exit code 1 when
+// a check fails; warnings (e.g. not indexed yet) do not fail.
+import type { Command } from "commander";
+import { fileHistoryUsage, formatBytes, type FileHistoryUsage } from "../../checkpoints/index.js";
+import { loadConfig } from "../../config/loader.js";
+import type { IpuaroConfig } from "../../config/schema.js";
+import { errorMessage } from "../../errors.js";
+import { OllamaClient } from "../../llm/ollama-client.js";
+import { openProjectStore, type OpenedProjectStore } from "../../store/open-project-store.js";
+import { resolveProjectRoot } from "./index-command.js";
+
+export interface DoctorCheck {
+  name: "config" | "redis" | "ollama" | "model" | "index" | "file-history";
+  status: "ok" | "warn" | "fail";
+  detail: string;
+}
+
+async function redisCheck(config: IpuaroConfig, root: string): Promise<{ check: DoctorCheck; opened: OpenedProjectStore | null }> {
+  try {
+    const opened = await openProjectStore(config, root);
+    await opened.redis.ping();
+    return { check: { name: "redis", status: "ok", detail: opened.description }, opened };
+  } catch (error) {
+    return { check: { name: "redis", status: "fail", detail: errorMessage(error) }, opened: null };
+  }
+}
+
+async function modelChecks(config: IpuaroConfig): Promise<DoctorCheck[]> {
+  const llm = new OllamaClient({ host: config.llm.host, model: config.llm.model, contextWindow: config.llm.contextWindow, temperature: config.llm.temperature });
+  try {
+    const check = await llm.checkModel();
+    const ollama: DoctorCheck = { name: "ollama", status: "ok", detail: llm.host };
+    if (check.status === "missing") {
+      return [ollama, { name: "model", status: "fail", detail: `${check.model} is not installed (ollama pull ${check.model})` }];
+    }
+    const window = `context window ${check.contextWindow} tokens${check.notice ? `; ${check.notice}` : ""}`;
+    // A window larger than the model's is lowered automatically: worth saying, not a problem.
+    return [ollama, { name: "model", status: "ok", detail: `${check.model}, ${window}` }];
+  } catch (error) {
+    return [
+      { name: "ollama", status: "fail", detail: errorMessage(error) },
+      { name: "model", status: "fail", detail: "not checked: Ollama is unreachable" },
+    ];
+  }
+}
+
+async function indexCheck(opened: OpenedProjectStore | null): Promise<DoctorCheck> {
+  if (!opened) return { name: "index", status: "fail", detail: "not checked: Redis is unreachable" };
+  try {
+    const [files, last] = await Promise.all([opened.store.fileCount(), opened.store.getConfigField("last_indexed")]);
+    if (files === 0 || !last) return { name: "index", status: "warn", detail: `project ${opened.store.projectName} is not indexed yet (ipuaro index)` };
+    return { name: "index", status: "ok", detail: `${files} files of ${opened.store.projectName}, last indexed ${last}` };
+  } catch (error) {
+    return { name: "index", status: "fail", detail: errorMessage(error) };
+  }
+}
+
+function usageDetail(u: FileHistoryUsage): string {
+  return `${formatBytes(u.blobBytes)} in ${u.blobs} backup${u.blobs === 1 ? "" : "s"}${u.shadowBytes ? `, ${formatBytes(u.shadowBytes)} of shadow-git snapshots` : ""} (${u.dir}; ipuaro sessions prune frees what no session needs)`;
+}
+
+export function registerDoctorCommand(program: Command): void {
+  program
+    .command("doctor")
+    .description("check Redis, Ollama, the model and the index, and show the space the file history uses")
+    .argument("[path]", "project root", ".")
+    .option("--json", 'print {"checks": [{name, status, detail}], "fileHistory": {…}}')
+    .action(async (target: string, opts: { json?: boolean }) => {
+      const root = resolveProjectRoot(target);
+      const checks: DoctorCheck[] = [];
+      let config: IpuaroConfig;
+      try {
+        config = loadConfig({ projectRoot: root }).config;
+        checks.push({ name: "config", status: "ok", detail: "valid" });
+      } catch (error) {
+        checks.push({ name: "config", status: "fail", detail: errorMessage(error) });
+        print(checks, null, !!opts.json);
+        process.exitCode = 1;
+        return;
+      }
+      const { check, opened } = await redisCheck(config, root);
+      checks.push(check);
+      try {
+        checks.push(...(await modelChecks(config)));
+        checks.push(await indexCheck(opened));
+      } finally {
+        await opened?.release();
+      }
+      const usage = await fileHistoryUsage();
+      checks.push({ name: "file-history", status: "ok", detail: usageDetail(usage) });
+      print(checks, usage, !!opts.json);
+      process.exitCode = checks.some((c) => c.status === "fail") ? 1 : 0;
+    });
+}
+
+function print(checks: DoctorCheck[], usage: FileHistoryUsage | null, json: boolean): void {
+  if (json) {
+    process.stdout.write(`${JSON.stringify({ checks, fileHistory: usage })}\n`);
+    return;
+  }
+  const mark = { ok: "✓", warn: "!", fail: "✗" } as const;
+  for (const c of checks) process.stdout.write(`${mark[c.status]} ${c.name.padEnd(12)} ${c.detail}\n`);
+}

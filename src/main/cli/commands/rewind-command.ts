@@ -1,0 +1,125 @@
+// `ipuaro rewind [N] [path] [--session ID] [--list] [--mode both|conversation|code] [--dry-run]
+// [--on-conflict skip|overwrite] [--json]`: back to the state just before user message N of a session
+// (default: the project's last), without the TUI. `--list` shows the points with `N files +x −y`.
+// Git is never touched; when HEAD moved since the checkpoint the commands a user could run are shown.
+import type { Command } from "commander";
+import { createSessionCheckpoints, describeSkip, type RewindPointStats, type RewindResult } from "../../checkpoints/index.js";
+import { loadConfig } from "../../config/loader.js";
+import { FatalError } from "../../errors.js";
+import { ProjectIndexer } from "../../indexing/project-indexer.js";
+import { findSession } from "../../session/open-session.js";
+import { openProjectStore } from "../../store/open-project-store.js";
+import { resolveProjectRoot } from "./index-command.js";
+
+type CliMode = "both" | "conversation" | "code";
+const CLI_MODES: readonly CliMode[] = ["both", "conversation", "code"];
+
+interface RewindOptions {
+  session?: string;
+  list?: boolean;
+  mode: string;
+  dryRun?: boolean;
+  onConflict: string;
+  json?: boolean;
+}
+
+function firstLine(text: string, max = 60): string {
+  const line = text.trim().split("\n", 1)[0] ?? "";
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+export function pointStatsText(p: Pick<RewindPointStats, "hasCheckpoint" | "files" | "insertions" | "deletions">): string {
+  if (!p.hasCheckpoint) return "no checkpoint (conversation only)";
+  if (p.files === 0) return "no code changes";
+  return `${p.files} file${p.files === 1 ? "" : "s"} +${p.insertions} −${p.deletions}`;
+}
+
+function listText(points: RewindPointStats[]): string {
+  if (points.length === 0) return "No user messages in this session: nothing to rewind.";
+  const rows = points.map((p) => `${String(p.n).padStart(3)}  ${new Date(p.at).toISOString().replace("T", " ").slice(0, 16)}  ${firstLine(p.message).padEnd(60)}  ${pointStatsText(p)}`);
+  return [...rows, "", "`ipuaro rewind N` goes back to just before message N (--mode both|conversation|code, --dry-run to preview)."].join("\n");
+}
+
+function resultText(r: RewindResult): string {
+  const lines: string[] = [];
+  if (r.mode !== "conversation") {
+    for (const c of r.changes) lines.push(`${r.dryRun ? "would " : ""}${c.action} ${c.path} (+${c.insertions} −${c.deletions})`);
+    if (r.changes.length === 0) lines.push(r.conflicts.length || r.skipped.length ? "No file could be restored." : "The files already are as they were: no code changes.");
+    for (const p of r.conflicts) lines.push(`conflict: ${p} changed outside ipuaro since; left as it is (--on-conflict overwrite to restore it anyway)`);
+    for (const s of r.skipped) lines.push(`not restored: ${describeSkip(s)}`);
+  }
+  if (!r.dryRun && r.mode !== "code") lines.push(`Conversation rewound to before message ${r.point.n}.`);
+  if (r.draft !== null) lines.push(`Your message, to edit and send again:\n${r.draft}`);
+  if (r.git) lines.push(`git HEAD moved since this checkpoint (ipuaro does not change git). You could run:\n${r.git.commands.map((c) => `  ${c}`).join("\n")}`);
+  return lines.join("\n");
+}
+
+function parseArgs(n: string | undefined, target: string | undefined, opts: RewindOptions): { n: number | null; target: string | undefined; mode: CliMode; onConflict: "skip" | "overwrite" } {
+  // `ipuaro rewind --list path` puts the path where N goes.
+  if (n !== undefined && !/^\d+$/.test(n)) {
+    if (target !== undefined) throw new FatalError(`N must be a whole number, got ${JSON.stringify(n)}`, 2);
+    target = n;
+    n = undefined;
+  }
+  if (!CLI_MODES.includes(opts.mode as CliMode)) throw new FatalError(`--mode must be one of ${CLI_MODES.join(", ")}, got ${JSON.stringify(opts.mode)}`, 2);
+  if (opts.onConflict !== "skip" && opts.onConflict !== "overwrite") throw new FatalError(`--on-conflict must be skip or overwrite, got ${JSON.stringify(opts.onConflict)}`, 2);
+  const parsed = n === undefined ? null : Number(n);
+  if (parsed !== null && parsed < 1) throw new FatalError("N starts at 1 (see --list)", 2);
+  if (!opts.list && parsed === null) throw new FatalError("give the message number N to rewind to (see `ipuaro rewind --list`)", 2);
+  return { n: parsed, target, mode: opts.mode as CliMode, onConflict: opts.onConflict };
+}
+
+export function registerRewindCommand(program: Command): void {
+  program
+    .command("rewind")
+    .description("go back to just before user message N of a session: code, conversation or both (git is never touched)")
+    .argument("[n]", "the user message to go back before (see --list)")
+    // No default: a lone positional that is not a number is the path (`ipuaro rewind --list .`).
+    .argument("[path]", "project root (default: .)")
+    .option("--session <id>", "the session (default: the project's last)")
+    .option("--list", "list the rewind points with what a code rewind to each would change")
+    .option("--mode <mode>", "both | conversation | code", "both")
+    .option("--dry-run", "show what would be restored, change nothing")
+    .option("--on-conflict <what>", "files changed outside ipuaro since: skip (default) or overwrite", "skip")
+    .option("--json", "print JSON")
+    .action(async (nArg: string | undefined, targetArg: string | undefined, opts: RewindOptions) => {
+      const args = parseArgs(nArg, targetArg, opts);
+      const root = resolveProjectRoot(args.target);
+      const { config } = loadConfig({ projectRoot: root });
+      const opened = await openProjectStore(config, root);
+      const indexer = new ProjectIndexer(root, config, opened.store);
+      try {
+        const session = await findSession({ redis: opened.redis, projectName: opened.store.projectName, root, config, id: opts.session ?? null });
+        if (!session) throw new FatalError(`no sessions in project ${opened.store.projectName}: nothing to rewind`, 1);
+        const checkpoints = createSessionCheckpoints({
+          session,
+          root,
+          config,
+          store: opened.store,
+          // A warm re-index is cheap: only the restored files are parsed again.
+          index: { refreshIndex: async () => void (await indexer.index(await indexer.scan())) },
+          onNotice: (m) => process.stderr.write(`ipuaro: ${m}\n`),
+        });
+        if (opts.list) {
+          const points = await checkpoints.rewind.pointsWithStats();
+          if (opts.json) {
+            const out = points.map((p) => ({ n: p.n, entryId: p.entryId, message: p.message, at: p.at, files: p.files, insertions: p.insertions, deletions: p.deletions }));
+            process.stdout.write(`${JSON.stringify({ points: out })}\n`);
+          } else process.stdout.write(`session ${session.id}\n${listText(points)}\n`);
+          return;
+        }
+        const result = await checkpoints.rewind.rewind({ point: args.n!, mode: args.mode, dryRun: !!opts.dryRun, onConflict: args.onConflict });
+        if (opts.json) {
+          process.stdout.write(`${JSON.stringify({ restored: result.restored, deleted: result.deleted, conflicts: result.conflicts, skipped: result.skipped })}\n`);
+          // What JSON leaves out still matters to a person reading the terminal.
+          if (result.git) process.stderr.write(`ipuaro: git HEAD moved since this checkpoint; you could run: ${result.git.commands.join(" ; ")}\n`);
+        } else process.stdout.write(`${resultText(result)}\n`);
+        const wanted = result.changes.length + result.conflicts.length + result.skipped.length;
+        const codeFailed = args.mode !== "conversation" && !result.dryRun && wanted > 0 && result.changes.length === 0;
+        process.exitCode = codeFailed ? 1 : 0;
+      } finally {
+        await indexer.close();
+        await opened.release();
+      }
+    });
+}

@@ -1,0 +1,297 @@
+// Rewind through the real agent: a fake Ollama scripts the model, the tools edit an indexed project in
+// a real Redis, the runtime makes a checkpoint per turn, and the rewind service takes code and
+// conversation back.
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { FakeOllama } from "../../helpers/fake-ollama.js";
+import { buildAcmeShop, openIndexedProject, type IndexedProject } from "../../helpers/indexed-project.js";
+import { useRedisServer } from "../../helpers/redis-server.js";
+import { makeTempDir, removeDir, writeTree } from "../../helpers/temp-dir.js";
+import { isSummaryRequest, startAgent, type AgentUnderTest } from "../session/agent-harness.js";
+
+const server = useRedisServer();
+let fake: FakeOllama;
+let project: IndexedProject;
+let agent: AgentUnderTest;
+let home: string;
+const savedHome = process.env.IPUARO_HOME;
+
+const MONEY = "packages/core/src/money.ts";
+const STRINGS = "packages/core/src/utils/strings.ts";
+const abs = (rel: string) => path.join(project.root, rel);
+const read = (rel: string) => (fs.existsSync(abs(rel)) ? fs.readFileSync(abs(rel), "utf8") : null);
+const nonSystem = (i: number) => fake.chatRequests[i]!.messages.filter((m) => m.role !== "system").map((m) => m.content);
+const call = (name: string, args: Record<string, string | number>) =>
+  `<tool_call name="${name}">${Object.entries(args).map(([k, v]) => `<${k}>${v}</${k}>`).join("")}</tool_call>`;
+
+beforeAll(async () => {
+  home = makeTempDir("ipuaro-home-");
+  process.env.IPUARO_HOME = home;
+  fake = await new FakeOllama().start();
+});
+afterAll(async () => {
+  await fake.close();
+  removeDir(home);
+  if (savedHome === undefined) delete process.env.IPUARO_HOME;
+  else process.env.IPUARO_HOME = savedHome;
+});
+beforeEach(async () => {
+  const root = buildAcmeShop();
+  writeTree(root, {
+    "notes.md": "# Notes\n",
+    "scripts/change.mjs": [
+      'import fs from "node:fs";',
+      `fs.appendFileSync("${MONEY}", "export const CHANGED_BY_SCRIPT = true;\\n");`,
+      `fs.rmSync("${STRINGS}");`,
+      'fs.writeFileSync("packages/core/src/generated.ts", "export const generated = 1;\\n");',
+      'fs.appendFileSync("notes.md", "written by the script\\n");',
+    ].join("\n"),
+  });
+  project = await openIndexedProject(root, server().url);
+  await project.reindex();
+  agent = await startAgent(project, fake, project.config);
+});
+afterEach(async () => {
+  agent.runtime.checkpoints.close();
+  fake.assertAllConsumed();
+  fake.reset();
+  await project.close();
+  removeDir(project.root);
+});
+
+/** Turn 2 of most tests: the model reads both files, edits both, answers. */
+function scriptTwoEdits(): void {
+  fake.reply().text(`${call("get_lines", { path: MONEY, start: 1, end: 12 })}\n${call("get_lines", { path: STRINGS, start: 1, end: 7 })}`);
+  fake.reply().text(
+    `${call("edit_lines", { path: MONEY, start: 8, end: 8, content: "export class Money implements MoneyLike { // renamed" })}\n` +
+      call("edit_lines", { path: STRINGS, start: 2, end: 2, content: "export function slugifyText(input: string): string {" }),
+  );
+  fake.reply().text("Both edited.");
+}
+
+describe("rewinding a session's code and conversation", () => {
+  it("edit two files → rewind both → the files and the conversation are as before, and the model must read them again", async () => {
+    const money = read(MONEY);
+    const strings = read(STRINGS);
+    fake.reply().text("Money is in packages/core/src/money.ts.");
+    await agent.turn("Where is Money?");
+    scriptTwoEdits();
+    await agent.turn("Rename both things");
+    expect(read(MONEY)).not.toBe(money);
+    expect(read(STRINGS)).not.toBe(strings);
+    const rewind = agent.runtime.checkpoints.rewind;
+
+    const points = await rewind.pointsWithStats();
+    expect(points.map((p) => [p.n, p.message, p.files, p.insertions, p.deletions])).toEqual([
+      [1, "Where is Money?", 2, 2, 2],
+      [2, "Rename both things", 2, 2, 2],
+    ]);
+    const preview = await rewind.preview(2);
+    expect(preview.code!.changes).toEqual([
+      { path: MONEY, action: "restore", insertions: 1, deletions: 1 },
+      { path: STRINGS, action: "restore", insertions: 1, deletions: 1 },
+    ]);
+    expect(read(MONEY)).not.toBe(money); // a preview changes nothing
+
+    const result = await rewind.rewind({ point: 2, mode: "both" });
+    expect(result).toMatchObject({ draft: "Rename both things", restored: [MONEY, STRINGS], deleted: [], conflicts: [], skipped: [], notes: [] });
+    expect(read(MONEY)).toBe(money);
+    expect(read(STRINGS)).toBe(strings);
+    expect(agent.runtime.session.messages().map((m) => m.content)).toEqual(["Where is Money?", "Money is in packages/core/src/money.ts."]);
+    const ledger = agent.runtime.session.toolState.readLedger;
+    expect(ledger.has(MONEY) || ledger.has(STRINGS)).toBe(false);
+    // Redis has the restored content again.
+    const stored = await project.store.getFile(MONEY);
+    expect(stored?.kind === "text" && stored.lines.join("\n")).toBe(money!.replace(/\n$/, ""));
+
+    // The next request carries exactly the history before message 2, then the new message.
+    const sentBefore = nonSystem(1);
+    fake.reply().text("Sure.");
+    await agent.turn("Something else");
+    const sentAfter = nonSystem(fake.chatRequests.length - 1);
+    expect(sentAfter).toEqual([...sentBefore.slice(0, -1), "Something else"]);
+    // The old branch is kept in the session's tree.
+    const contents = [...agent.runtime.session.state.entries.values()].map((e) => (e.kind === "message" ? e.message.content : ""));
+    expect(contents).toContain("Both edited.");
+  });
+
+  it("conversation only: the files keep their changes and a note tells the model which ones differ", async () => {
+    fake.reply().text("Hello.");
+    await agent.turn("Hi");
+    scriptTwoEdits();
+    await agent.turn("Rename both things");
+    const edited = read(MONEY);
+    const result = await agent.runtime.checkpoints.rewind.rewind({ point: 2, mode: "conversation" });
+    expect(result.draft).toBe("Rename both things");
+    expect(result.restored).toEqual([]);
+    expect(read(MONEY)).toBe(edited);
+    expect(result.notes).toHaveLength(1);
+    expect(result.notes[0]).toContain(`${MONEY}, ${STRINGS} still have the changes made after that point`);
+    const messages = agent.runtime.session.messages();
+    expect(messages.map((m) => m.role)).toEqual(["user", "assistant", "user"]);
+    expect(messages[2]).toMatchObject({ note: "rewind", content: result.notes[0] });
+    // A note is not a rewind point.
+    expect((await agent.runtime.checkpoints.rewind.points()).map((p) => p.message)).toEqual(["Hi"]);
+
+    fake.reply().text("Understood.");
+    await agent.turn("Go on");
+    expect(nonSystem(fake.chatRequests.length - 1)).toEqual(["Hi", "Hello.", result.notes[0], "Go on"]);
+  });
+
+  it("code only: the conversation stays and a note says which files were restored", async () => {
+    const money = read(MONEY);
+    fake.reply().text("Hello.");
+    await agent.turn("Hi");
+    scriptTwoEdits();
+    await agent.turn("Rename both things");
+    const before = agent.runtime.session.messages().length;
+    const result = await agent.runtime.checkpoints.rewind.rewind({ point: 2, mode: "code" });
+    expect(result.draft).toBeNull();
+    expect(read(MONEY)).toBe(money);
+    const messages = agent.runtime.session.messages();
+    expect(messages).toHaveLength(before + 1);
+    expect(messages.at(-1)).toMatchObject({ role: "user", note: "rewind" });
+    expect(messages.at(-1)!.content).toContain(`restored files to their state before message 2 ("Rename both things"): ${MONEY}, ${STRINGS}`);
+  });
+
+  it("a file changed by hand since ipuaro's last write is a conflict: left alone and listed, restored with overwrite", async () => {
+    const money = read(MONEY);
+    const strings = read(STRINGS);
+    scriptTwoEdits();
+    await agent.turn("Rename both things");
+    fs.appendFileSync(abs(MONEY), "// by hand\n");
+    const rewind = agent.runtime.checkpoints.rewind;
+    const dry = await rewind.rewind({ point: 1, mode: "code", dryRun: true });
+    expect(dry).toMatchObject({ restored: [STRINGS], conflicts: [MONEY], notes: [] });
+    const first = await rewind.rewind({ point: 1, mode: "code" });
+    expect(first).toMatchObject({ restored: [STRINGS], conflicts: [MONEY] });
+    expect(read(MONEY)).toContain("// by hand");
+    expect(read(STRINGS)).toBe(strings);
+    const forced = await rewind.rewind({ point: 1, mode: "code", onConflict: "overwrite" });
+    expect(forced).toMatchObject({ restored: [MONEY], conflicts: [] });
+    expect(read(MONEY)).toBe(money);
+  });
+
+  it("a hand change made before the next turn is taken into that turn's checkpoint: no conflict", async () => {
+    const money = read(MONEY);
+    scriptTwoEdits();
+    await agent.turn("Rename both things");
+    fs.appendFileSync(abs(MONEY), "// by hand\n");
+    const withHandChange = read(MONEY);
+    fake.reply().text("Noted.");
+    await agent.turn("I changed money.ts");
+    const rewind = agent.runtime.checkpoints.rewind;
+    // Message 2 started from the hand-changed file: nothing to restore for it.
+    expect((await rewind.preview(2)).code).toMatchObject({ changes: [], conflicts: [], skipped: [] });
+    const result = await rewind.rewind({ point: 1, mode: "both" });
+    expect(result).toMatchObject({ restored: [MONEY, STRINGS], conflicts: [] });
+    expect(read(MONEY)).toBe(money);
+    expect(withHandChange).not.toBe(money);
+    expect(await rewind.points()).toEqual([]);
+  });
+
+  it("undoes what run_command did: changed and deleted files come back from the index's copy, created ones go, unindexed ones are listed", async () => {
+    const money = read(MONEY);
+    const strings = read(STRINGS);
+    fake.reply().text(call("run_command", { command: "node scripts/change.mjs" }));
+    fake.reply().text("The script ran.");
+    await agent.turn("Run the change script");
+    expect(read(MONEY)).toContain("CHANGED_BY_SCRIPT");
+    expect(read(STRINGS)).toBeNull();
+    expect(read("packages/core/src/generated.ts")).not.toBeNull();
+
+    const rewind = agent.runtime.checkpoints.rewind;
+    const preview = await rewind.preview(1);
+    expect(preview.code!.changes.map((c) => [c.path, c.action])).toEqual([
+      ["packages/core/src/generated.ts", "delete"],
+      [MONEY, "restore"],
+      [STRINGS, "create"],
+    ]);
+    expect(preview.code!.skipped).toEqual([{ path: "notes.md", reason: "not_indexed" }]);
+
+    const result = await rewind.rewind({ point: 1, mode: "code" });
+    expect(result.restored.sort()).toEqual([MONEY, STRINGS]);
+    expect(result.deleted).toEqual(["packages/core/src/generated.ts"]);
+    expect(result.warnings.join("\n")).toContain("notes.md: changed by a command, and the index held no copy of it from before");
+    expect(read(MONEY)).toBe(money);
+    expect(read(STRINGS)).toBe(strings);
+    expect(read("packages/core/src/generated.ts")).toBeNull();
+    expect(read("notes.md")).toBe("# Notes\nwritten by the script\n");
+  });
+
+  it("summarize from here: back before the message, with a summary of what was rewound away as a note", async () => {
+    fake.reply().text("Hello.");
+    await agent.turn("Hi");
+    fake.reply().text("We tried X and it failed.");
+    await agent.turn("Try X");
+    fake.reply().text((seen) => {
+      expect(isSummaryRequest(seen)).toBe(true);
+      return "## Goal\nTry X\n## Decisions\nX failed.";
+    });
+    const result = await agent.runtime.checkpoints.rewind.rewind({ point: 2, mode: "summarize-from-here" });
+    expect(result.draft).toBe("Try X");
+    expect(result.notes[0]).toContain("rewound to before message 2 (\"Try X\")");
+    expect(result.notes[0]).toContain("X failed.");
+    expect(agent.runtime.session.messages().map((m) => m.content)).toEqual(["Hi", "Hello.", result.notes[0]]);
+  });
+
+  it("summarize up to here: what came before the message becomes a summary, the rest stays", async () => {
+    fake.reply().text("Hello.");
+    await agent.turn("Hi");
+    fake.reply().text("Two.");
+    await agent.turn("One plus one?");
+    fake.reply().text("Three.");
+    await agent.turn("Plus one?");
+    fake.reply().text("## Goal\nArithmetic.");
+    await agent.runtime.checkpoints.rewind.rewind({ point: 2, mode: "summarize-up-to-here" });
+    const view = agent.runtime.session.view();
+    expect(view[0]!.content).toContain("## Goal\nArithmetic.");
+    expect(view.slice(1).map((v) => v.content)).toEqual(["One plus one?", "Two.", "Plus one?", "Three."]);
+    expect(agent.runtime.session.state.stats.compactions).toBe(1);
+    fake.reply().text("Four.");
+    await agent.turn("And again?");
+    expect(nonSystem(fake.chatRequests.length - 1).slice(1)).toEqual(["One plus one?", "Two.", "Plus one?", "Three.", "And again?"]);
+  });
+
+  it("Esc on a turn that produced nothing puts the message back and leaves no trace in the conversation", async () => {
+    fake.reply().text("Hello.");
+    await agent.turn("Hi");
+    await agent.runtime.session.appendMessage({ role: "user", content: "Cancelled question", timestamp: Date.now() });
+    expect(await agent.runtime.checkpoints.rewind.restoreCancelledTurn()).toBe("Cancelled question");
+    expect(agent.runtime.session.messages().map((m) => m.content)).toEqual(["Hi", "Hello."]);
+    expect(agent.runtime.orchestrator.history.map((m) => m.content)).toEqual(["Hi", "Hello."]);
+    // The newest message is an answer now: nothing to restore.
+    expect(await agent.runtime.checkpoints.rewind.restoreCancelledTurn()).toBeNull();
+  });
+
+  it("never touches git: when HEAD moved since the checkpoint it only suggests commands", async () => {
+    const git = (...args: string[]) => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", "-c", "init.defaultBranch=main", ...args], { cwd: project.root, encoding: "utf8" }).trim();
+    git("init", "-q");
+    git("add", "-A");
+    git("commit", "-qm", "base");
+    const base = git("rev-parse", "HEAD");
+    scriptTwoEdits();
+    await agent.turn("Rename both things");
+    git("commit", "-qam", "the model's work");
+    const moved = git("rev-parse", "HEAD");
+    const result = await agent.runtime.checkpoints.rewind.rewind({ point: 1, mode: "code" });
+    expect(result.git).toEqual({ recorded: base, current: moved, commands: [`git log --oneline ${base.slice(0, 12)}..HEAD`, `git reset --soft ${base.slice(0, 12)}`] });
+    expect(git("rev-parse", "HEAD")).toBe(moved);
+    // The files went back; the commit stays where it is.
+    const status = execFileSync("git", ["status", "--porcelain"], { cwd: project.root, encoding: "utf8" });
+    expect(status.split("\n").filter((l) => l.startsWith(" M")).sort()).toEqual([` M ${MONEY}`, ` M ${STRINGS}`]);
+  });
+
+  it("refuses to restore code for a message without a checkpoint, and a point that does not exist", async () => {
+    await agent.runtime.session.appendMessage({ role: "user", content: "typed before checkpoints existed", timestamp: Date.now() });
+    await agent.runtime.session.appendMessage({ role: "assistant", content: "ok", timestamp: Date.now() });
+    const rewind = agent.runtime.checkpoints.rewind;
+    expect(await rewind.points()).toMatchObject([{ n: 1, hasCheckpoint: false }]);
+    await expect(rewind.rewind({ point: 1, mode: "both" })).rejects.toThrow(/message 1 has no checkpoint/);
+    await expect(rewind.rewind({ point: 7, mode: "conversation" })).rejects.toThrow(/no rewind point 7 .*points: 1-1/);
+    await expect(rewind.rewind({ point: 1, mode: "sideways" as never })).rejects.toThrow(/unknown rewind mode/);
+    expect((await rewind.rewind({ point: 1, mode: "conversation" })).draft).toBe("typed before checkpoints existed");
+  });
+});
