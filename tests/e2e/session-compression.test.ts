@@ -13,13 +13,13 @@ import { runCli } from "../integration/session/session-cli.js";
 const server = useRedisServer();
 let root: string;
 let fake: FakeOllama;
-const WINDOW = 10240;
+const WINDOW = 12288;
 const BIG = (n: number) => `packages/core/src/big-${n}.ts`;
 const call = (file: string) => `<tool_call name="get_lines"><path>${file}</path></tool_call>`;
 
 beforeAll(async () => {
   root = buildAcmeShop();
-  writeTree(root, { [BIG(1)]: bigSource("big1", 110), [BIG(2)]: bigSource("big2", 110), [BIG(3)]: bigSource("big3", 110) });
+  writeTree(root, { [BIG(1)]: bigSource("big1", 125), [BIG(2)]: bigSource("big2", 125), [BIG(3)]: bigSource("big3", 125) });
   fs.writeFileSync(path.join(root, ".ipuaro.json"), JSON.stringify({ llm: { contextWindow: WINDOW }, context: { projectBudgetTokens: 500 } }));
   fake = await new FakeOllama().start();
 });

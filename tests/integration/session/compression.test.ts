@@ -15,7 +15,7 @@ const server = useRedisServer();
 let project: IndexedProject;
 let fake: FakeOllama;
 
-const WINDOW = 10240;
+const WINDOW = 12288;
 const AGENTS_RULE = "Always answer in plain English; rule 7-alpha.";
 const SUMMARY = [
   "## Goal",
@@ -34,9 +34,9 @@ const BIG = (n: number) => `packages/core/src/big-${n}.ts`;
 beforeAll(async () => {
   const root = buildAcmeShop();
   writeTree(root, {
-    [BIG(1)]: bigSource("big1", 110),
-    [BIG(2)]: bigSource("big2", 110),
-    [BIG(3)]: bigSource("big3", 110),
+    [BIG(1)]: bigSource("big1", 125),
+    [BIG(2)]: bigSource("big2", 125),
+    [BIG(3)]: bigSource("big3", 125),
     "AGENTS.md": `# Team rules\n${AGENTS_RULE}\n`,
   });
   project = await openIndexedProject(root, server().url);
