@@ -194,11 +194,14 @@ function applyRecord(
     }
     case "binary":
       stats.skipped.binary++;
+      // Was it text before? Its AST, facts and meta go (the store deletes `remove` before it writes).
+      if (known.has(r.path)) batch.remove.push(r.path);
       batch.files.push([r.path, r.fileJson]);
       batch.stat.push([r.path, encodeStat(r)]);
       return;
     case "symlink":
       stats.symlinks++;
+      if (known.has(r.path)) batch.remove.push(r.path);
       batch.files.push([r.path, r.fileJson]);
       batch.stat.push([r.path, `0:0:link:${r.target}`]);
       return;

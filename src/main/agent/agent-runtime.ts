@@ -13,6 +13,8 @@ import { evalPrompt, lastAnswer, nothingToEvaluate } from "../session/eval-promp
 import type { IndexServices, LiveSession } from "../session/live-session.js";
 import { SessionRecorder } from "../session/session-recorder.js";
 import type { UndoOutcome } from "../session/undo-edit.js";
+import { analyticsEventsFor } from "../shadow/events-recorder.js";
+import { afterTurn, sessionStartMemory } from "../shadow/session-memory.js";
 import type { ProjectStore } from "../store/project-store.js";
 import { ToolRegistry } from "../tools/registry.js";
 import type { TurnStats } from "./events.js";
@@ -21,6 +23,8 @@ import type { UiPort } from "./ports.js";
 
 /** How many recent messages feed the ranking of the project outline. */
 const MENTION_WINDOW = 6;
+/** Share of the project budget given to project memory (rules, conventions, due notes) at session start. */
+const MEMORY_BUDGET_SHARE = 0.1;
 
 export interface AgentRuntimeOptions {
   root: string;
@@ -59,6 +63,24 @@ export function createAgentRuntime(opts: AgentRuntimeOptions): AgentRuntime {
   const base = buildSystemPrompt({ tools: registry.descriptors(), projectName: opts.store.projectName });
   let last = base;
   const session = opts.session;
+  const analytics = analyticsEventsFor(opts.store, opts.root);
+  // Project memory is read once per session start; reminders of notes that came due after a turn are
+  // shown in the next request's fixed part.
+  let memory: Promise<string> | null = null;
+  let reminder: string | null = null;
+  const sessionMemory = () =>
+    (memory ??= sessionStartMemory({
+      store: opts.store,
+      root: opts.root,
+      sessionId: session.id,
+      budgetTokens: Math.max(200, Math.floor(opts.config.context.projectBudgetTokens * MEMORY_BUDGET_SHARE)),
+      estimateTokens: (t) => opts.estimator.estimate(t),
+    })
+      .then((m) => m.text)
+      .catch((err: unknown) => {
+        opts.ui.notify("warn", `project memory unavailable: ${err instanceof Error ? err.message : String(err)}`);
+        return "";
+      }));
   const recorder = new SessionRecorder({ session, llm: opts.llm, estimator: opts.estimator, context: opts.config.context });
   const systemPrompt = async (userText: string, history: readonly LlmMessage[]) => {
     const mentions = [userText, ...history.slice(-MENTION_WINDOW).map((m) => m.content)];
@@ -69,7 +91,8 @@ export function createAgentRuntime(opts: AgentRuntimeOptions): AgentRuntime {
       estimateTokens: (t) => opts.estimator.estimate(t),
       mentions,
     });
-    last = `${base}\n\n${context.text}`;
+    const remembered = await sessionMemory();
+    last = [base, context.text, remembered, reminder].filter((part) => part).join("\n\n");
     return last;
   };
   const checkpoints = createSessionCheckpoints({
@@ -90,7 +113,14 @@ export function createAgentRuntime(opts: AgentRuntimeOptions): AgentRuntime {
     llm: opts.llm,
     registry,
     ui: opts.ui,
-    tools: { root: opts.root, config: opts.config, store: opts.store, session: session.toolState, services: session.toolServices(opts.index) },
+    tools: {
+      sessionId: session.id,
+      root: opts.root,
+      config: opts.config,
+      store: opts.store,
+      session: session.toolState,
+      services: { ...session.toolServices(opts.index), analytics },
+    },
     maxToolRounds: opts.config.agent.maxToolRounds,
     autoApply: opts.autoApply,
     estimator: opts.estimator,
@@ -98,6 +128,13 @@ export function createAgentRuntime(opts: AgentRuntimeOptions): AgentRuntime {
     recorder,
     systemPrompt,
     onTurnStart: () => checkpoints.beginTurn(),
+    onTurnEnd: async (toolNames) => {
+      try {
+        reminder = (await afterTurn({ store: opts.store, root: opts.root, sessionId: session.id, toolNames })).reminder;
+      } catch {
+        // Analytics never break a turn; the next session start re-checks the notes.
+      }
+    },
   });
 
   return {
@@ -119,7 +156,11 @@ export function createAgentRuntime(opts: AgentRuntimeOptions): AgentRuntime {
       if (!answer) throw nothingToEvaluate(session.id);
       return orchestrator.runTurn(evalPrompt(answer.content), signal, { command: "eval" });
     },
-    undo: () => session.undo(opts.index),
+    async undo() {
+      const outcome = await session.undo(opts.index);
+      if (outcome.status === "undone") await analytics.editReverted({ sessionId: session.id, file: outcome.entry.filePath, via: "undo" });
+      return outcome;
+    },
     checkpoints,
   };
 }

@@ -31,6 +31,8 @@ export interface OrchestratorOptions {
   recorder?: ConversationRecorder;
   /** Called once the user message is stored, before anything runs for it (the turn's checkpoint, issue 8). */
   onTurnStart?: () => Promise<void>;
+  /** Called once a turn has finished, with the tools it used (project memory checks its notes). */
+  onTurnEnd?: (toolNames: string[]) => Promise<void>;
 }
 
 /** What a turn yields: the agent's events plus the session's context reports. */
@@ -49,6 +51,8 @@ interface RoundCall {
 export class Orchestrator {
   readonly history: LlmMessage[];
   private callSeq = 0;
+  /** Names of the tools called in the current turn. */
+  private turnTools: string[] = [];
 
   constructor(private readonly opts: OrchestratorOptions) {
     this.history = opts.history ?? [];
@@ -56,7 +60,8 @@ export class Orchestrator {
 
   private ports(): ToolPorts {
     return {
-      confirmEdit: async (p) => (this.opts.autoApply() ? { action: "apply" } : this.opts.ui.confirmEdit(p)),
+      // A file project history marks critical is confirmed by the user even in auto-apply mode.
+      confirmEdit: async (p) => (this.opts.autoApply() && !p.risk?.requiresConfirmation ? { action: "apply" } : this.opts.ui.confirmEdit(p)),
       confirmCommand: (p) => this.opts.ui.confirmCommand(p),
       resolveConflict: (p) => this.opts.ui.resolveConflict(p),
     };
@@ -75,10 +80,12 @@ export class Orchestrator {
     const started = performance.now();
     const recorder = this.opts.recorder;
     const stats: TurnStats = { timeMs: 0, tokens: 0, promptTokens: 0, completionTokens: 0, toolCalls: 0, requests: 0 };
+    this.turnTools = [];
     const finish = async (reason: FinishReason, text: string): Promise<AgentEvent> => {
       stats.timeMs = performance.now() - started;
       stats.tokens = stats.promptTokens + stats.completionTokens;
       await recorder?.turnFinished({ reason, timeMs: stats.timeMs });
+      await this.opts.onTurnEnd?.(this.turnTools);
       return { type: "finished", reason, text, stats };
     };
     // Persist-before-act: the message is stored before any request is made for it.
@@ -174,6 +181,7 @@ export class Orchestrator {
   /** A call the loop guard stopped: shown like any other call, with the reason as its failed result. */
   private *reportUnrun(callId: string, call: ParsedCall, error: string): Generator<AgentEvent, void> {
     const title = this.opts.registry.get(call.name)?.titleFor(call.arguments) ?? call.name;
+    this.turnTools.push(call.name);
     yield { type: "tool-call", callId, name: call.name, args: call.arguments, title };
     yield {
       type: "tool-result",
@@ -231,6 +239,7 @@ export class Orchestrator {
   private async *runTool(callId: string, call: ParsedCall, stats: TurnStats, signal?: AbortSignal): AsyncGenerator<AgentEvent, ToolResult | "abort"> {
     const tool = this.opts.registry.get(call.name);
     const title = tool?.titleFor(call.arguments) ?? call.name;
+    this.turnTools.push(call.name);
     yield { type: "tool-call", callId, name: call.name, args: call.arguments, title };
     stats.toolCalls++;
     if (!tool) throw new Error(`unregistered tool ${call.name}`); // the parser only passes registered names

@@ -302,6 +302,20 @@ export class ProjectStore implements IndexStorePort {
     });
   }
 
+  /** The live index's graph update: meta and index fields set, stale index fields deleted, in one MULTI. */
+  writeGraphDelta(meta: FieldEntries, setFields: FieldEntries, deleteFields: readonly string[]): Promise<void> {
+    return this.op("updating the dependency graph", async () => {
+      const multi = this.redis.multi();
+      addHset(multi, this.keys.meta, meta);
+      addHset(multi, this.keys.indexes, setFields);
+      addHdel(multi, this.keys.indexes, deleteFields);
+      if (multi.length === 0) return;
+      const results = await multi.exec();
+      if (results === null) throw new Error("transaction aborted");
+      for (const [err] of results) if (err) throw err;
+    });
+  }
+
   /** Several config fields at once (root, last_indexed, files …). */
   async setIndexInfo(info: Record<string, string>): Promise<void> {
     if (SCHEMA_FIELD in info) throw new Error(`${SCHEMA_FIELD} is managed by ensureSchema()`);

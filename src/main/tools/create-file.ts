@@ -4,7 +4,7 @@
 import fs from "node:fs";
 import { z } from "zod";
 import { defineTool } from "./define-tool.js";
-import { confirmAndWrite, resolveWriteTarget, showLines } from "./edit-support.js";
+import { confirmAndWrite, withRiskNote, resolveWriteTarget, showLines } from "./edit-support.js";
 import { looksLineNumbered, textLines } from "./edit-text.js";
 
 /** How much of the user's version of a new file the model is shown. */
@@ -53,12 +53,12 @@ export const createFile = defineTool({
     const written = applied.afterLines ?? [];
     const count = args.content === "" && !applied.userEdited ? 0 : written.length;
     const headline = `created ${target.rel} (${count} line${count === 1 ? "" : "s"})`;
-    if (!applied.userEdited) return { ok: true, llm: headline, data: { path: target.rel, lines: count }, display: { summary: `+${count}` } };
-    return {
+    if (!applied.userEdited) return withRiskNote(applied, { ok: true, llm: headline, data: { path: target.rel, lines: count }, display: { summary: `+${count}` } });
+    return withRiskNote(applied, {
       ok: true,
       llm: `${headline}. The user edited the content before creating it; it reads:\n${showLines(written, 1, SHOWN_NEW_FILE_LINES)}`,
       data: { path: target.rel, lines: count, userEdited: true },
       display: { summary: `+${count} (edited by the user)` },
-    };
+    });
   },
 });

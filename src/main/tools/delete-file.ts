@@ -3,7 +3,7 @@
 // knows from the structure — but if it did read the file and the file changed since, the user decides.
 import { z } from "zod";
 import { defineTool } from "./define-tool.js";
-import { askAboutStaleRead, confirmAndWrite, readDiskText, regenerateConflict, resolveWriteTarget, skippedAfterConflict } from "./edit-support.js";
+import { askAboutStaleRead, confirmAndWrite, withRiskNote, readDiskText, regenerateConflict, resolveWriteTarget, skippedAfterConflict } from "./edit-support.js";
 
 export const deleteFile = defineTool({
   name: "delete_file",
@@ -43,6 +43,6 @@ export const deleteFile = defineTool({
       };
     }
     const n = current.lines.length;
-    return { ok: true, llm: `deleted ${target.rel} (${n} line${n === 1 ? "" : "s"})`, data: { path: target.rel, deleted: true }, display: { summary: `-${n}` } };
+    return withRiskNote(applied, { ok: true, llm: `deleted ${target.rel} (${n} line${n === 1 ? "" : "s"})`, data: { path: target.rel, deleted: true }, display: { summary: `-${n}` } });
   },
 });

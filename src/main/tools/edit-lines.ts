@@ -2,7 +2,7 @@
 // (or auto-apply). The file must not have changed since the read; if it has, the user decides.
 import { z } from "zod";
 import { defineTool } from "./define-tool.js";
-import { askAboutStaleRead, confirmAndWrite, describeUserEdit, readDiskText, regenerateConflict, resolveWriteTarget, RESULT_CONTEXT_LINES, showLines, skippedAfterConflict } from "./edit-support.js";
+import { askAboutStaleRead, confirmAndWrite, withRiskNote, describeUserEdit, readDiskText, regenerateConflict, resolveWriteTarget, RESULT_CONTEXT_LINES, showLines, skippedAfterConflict } from "./edit-support.js";
 import { contentLines, looksLineNumbered, mapRange, spliceText, type LineRange } from "./edit-text.js";
 import type { ToolOutcome } from "./tool-types.js";
 
@@ -82,16 +82,16 @@ export const editLines = defineTool({
     if (!applied.ok) return applied;
     const lines = applied.afterLines ?? [];
     if (applied.userEdited) {
-      return { ok: true, llm: describeUserEdit(target.rel, current.lines, lines), data: { path: target.rel, userEdited: true }, display: { summary: "applied with the user's changes" } };
+      return withRiskNote(applied, { ok: true, llm: describeUserEdit(target.rel, current.lines, lines), data: { path: target.rel, userEdited: true }, display: { summary: "applied with the user's changes" } });
     }
     const headline = changeHeadline(target.rel, range, inserted.length, current.lines.length);
     const from = range.start - RESULT_CONTEXT_LINES;
     const to = range.start + Math.max(inserted.length, 1) - 1 + RESULT_CONTEXT_LINES;
-    return {
+    return withRiskNote(applied, {
       ok: true,
       llm: `${headline}; the file now has ${lines.length} lines:\n${showLines(lines, from, to)}`,
       data: { path: target.rel, start: range.start, end: range.end, added: inserted.length, total: lines.length },
       display: { summary: `+${inserted.length} -${range.end - range.start + 1}` },
-    };
+    });
   },
 });

@@ -1,6 +1,7 @@
 // What edit_lines, create_file and delete_file share: the write path's checks, the stale-read conflict,
 // the confirmation, and the one order every write follows — undo entry persisted, write registered as
 // ipuaro's own, atomic write, Redis refreshed, ledger and taint updated.
+import { riskWarningFor } from "../shadow/session-memory.js";
 import fs from "node:fs";
 import fsp from "node:fs/promises";
 import path from "node:path";
@@ -173,8 +174,14 @@ export interface PlannedChange {
 }
 
 export type AppliedChange =
-  | { ok: true; userEdited: boolean; afterLines: string[] | null; text: string | null }
+  | { ok: true; userEdited: boolean; afterLines: string[] | null; text: string | null; warning?: string }
   | ToolFailure;
+
+/** A risky file's warning (project history: hotspot / predicted breakage) goes in front of what the model reads. */
+export function withRiskNote(applied: AppliedChange, outcome: ToolOutcome): ToolOutcome {
+  if (!applied.ok || !applied.warning || !outcome.ok) return outcome;
+  return { ...outcome, llm: `warning: ${applied.warning}\n${outcome.llm}` };
+}
 
 /** The undo stack's lines: `split("\n")` of the exact text, so `join("\n")` restores the bytes (CR and BOM kept). */
 function undoLines(text: string | null, bom: boolean): string[] | null {
@@ -187,7 +194,9 @@ export async function confirmAndWrite(ctx: ToolContext, change: PlannedChange): 
   const beforeLines = change.before?.lines ?? null;
   const afterLines = change.after === null ? null : textLines(change.after);
   if (ctx.signal?.aborted) return fail("CANCELLED", `cancelled before the change to ${rel} was shown; nothing was written`);
+  const warning = await riskWarningFor(ctx.store, ctx.root, rel).catch(() => null);
   const decision = await ctx.ports.confirmEdit({
+    ...(warning ? { risk: { level: warning.level, message: warning.message, requiresConfirmation: warning.requiresConfirmation } } : {}),
     tool: change.tool,
     path: rel,
     diff: unifiedDiff(rel, beforeLines, afterLines),
@@ -242,10 +251,11 @@ export async function confirmAndWrite(ctx: ToolContext, change: PlannedChange): 
   await checkpoints?.afterWrite(rel, bytes);
   await ctx.services.refreshIndex([rel]);
   const finalLines = text === null ? null : textLines(text);
+  await ctx.services.analytics?.editApplied({ sessionId: ctx.sessionId ?? null, file: rel, before: beforeLines, after: finalLines, tool: change.tool });
   if (text === null || newHash === null) forgetRead(ctx.session, rel);
   else rememberRead(ctx.session, rel, newHash, finalLines!);
   if (isTaintingWrite(rel)) ctx.session.taintedFiles.add(rel);
-  return { ok: true, userEdited, afterLines: finalLines, text };
+  return { ok: true, userEdited, afterLines: finalLines, text, ...(warning ? { warning: warning.message } : {}) };
 }
 
 function defaultDescription(tool: string, rel: string, range?: LineRange): string {

@@ -120,6 +120,7 @@ export const runCommand = defineTool({
     const r = await runApprovedCommand(args.command, ctx);
     const interrupted = interruptedOutcome(r, ctx);
     if (interrupted) return interrupted;
+    if (r.exitCode !== 0) await ctx.services.analytics?.commandFailed({ sessionId: ctx.sessionId ?? null, source: "run_command", command: args.command, output: r.output });
     const output = cleanTerminalOutput(r.output).trimEnd();
     const capped = headAndTail(output, COMMAND_OUTPUT_FOR_MODEL);
     const notes = [

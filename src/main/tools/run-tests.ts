@@ -100,6 +100,7 @@ export const runTests = defineTool({
         lines.push(failedSilently && report ? "the run failed without a failing test; its output:" : "output:", tail || "(no output)");
       }
       const passed = r.exitCode === 0 && (summary?.failed ?? 0) === 0;
+      if (!passed) await ctx.services.analytics?.commandFailed({ sessionId: ctx.sessionId ?? null, source: "run_tests", command: built.command, output: r.output, ...(report ? { failures: report.failures } : {}) });
       return {
         ok: true,
         llm: lines.join("\n"),

@@ -3,6 +3,7 @@
 // text for the model and a short title/summary for the UI.
 import type { z } from "zod";
 import type { IpuaroConfig } from "../config/schema.js";
+import type { AnalyticsEvents } from "../shadow/events-recorder.js";
 import type { ProjectStore } from "../store/project-store.js";
 
 export type ToolCategory = "read" | "edit" | "search" | "analysis" | "git" | "run";
@@ -50,6 +51,8 @@ export interface EditProposal {
   range?: { start: number; end: number };
   /** New full content (null = delete), so the user may edit it before applying. */
   newContent: string | null;
+  /** Set when project history marks the file risky to change; critical ones are confirmed even in auto-apply. */
+  risk?: { level: "high" | "critical"; message: string; requiresConfirmation: boolean };
 }
 
 export type EditDecision = { action: "apply" } | { action: "reject"; reason?: string } | { action: "apply-edited"; content: string };
@@ -101,6 +104,8 @@ export interface ToolServices {
   refreshIndex(paths: string[]): Promise<void>;
   /** Tells the watcher a write is ipuaro's own (hash of the new content; null for a delete). */
   registerOwnWrite(path: string, hash: string | null): void;
+  /** Project analytics (seed 001): applied edits and failed commands are recorded as they happen. */
+  analytics?: AnalyticsEvents;
 }
 
 export interface ToolContext {

@@ -51,6 +51,7 @@ function lstat(abs: string): fs.Stats | null {
 
 /** Indexed paths under any of the folders, in one pass over the index. */
 function knownUnder(known: ReadonlyMap<string, KnownFileState>, folders: ReadonlySet<string>): string[] {
+  if (!folders.size) return [];
   if (folders.has("")) return [...known.keys()];
   const out: string[] = [];
   for (const p of known.keys()) {

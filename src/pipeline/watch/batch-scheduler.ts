@@ -10,6 +10,7 @@ export interface BatchRunOutcome {
 
 export interface SchedulerOptions {
   debounceMs: number;
+  /** Longest wait from the first event of a window to its batch. Default max(4 × debounce, 2 s). */
   maxWaitMs?: number;
   /** Runs one batch. Throwing puts its changes back for a retry. */
   run(changes: Map<string, PendingChange>): Promise<BatchRunOutcome>;
@@ -18,6 +19,7 @@ export interface SchedulerOptions {
 }
 
 const RETRY_STEPS_MS = [500, 1000, 2000, 5000, 10_000];
+const MIN_MAX_WAIT_MS = 2000;
 
 export class BatchScheduler {
   private readonly coalescer = new EventCoalescer();
@@ -30,7 +32,12 @@ export class BatchScheduler {
   private retryWanted = false;
   private idleWaiters: (() => void)[] = [];
 
-  constructor(private readonly opts: SchedulerOptions) {}
+  private readonly maxWaitMs: number;
+
+  constructor(private readonly opts: SchedulerOptions) {
+    // Long enough for a branch switch to finish writing, whatever the debounce.
+    this.maxWaitMs = opts.maxWaitMs ?? Math.max(opts.debounceMs * 4, MIN_MAX_WAIT_MS);
+  }
 
   get pendingPaths(): number {
     return this.coalescer.size;
@@ -61,7 +68,7 @@ export class BatchScheduler {
     const now = performance.now();
     let wait = delayMs ?? this.opts.debounceMs;
     if (this.failures) wait = Math.max(wait, RETRY_STEPS_MS[Math.min(this.failures, RETRY_STEPS_MS.length) - 1] as number);
-    else if (this.firstEventAt !== null) wait = Math.min(wait, Math.max(0, this.firstEventAt + (this.opts.maxWaitMs ?? this.opts.debounceMs * 4) - now));
+    else if (this.firstEventAt !== null) wait = Math.min(wait, Math.max(0, this.firstEventAt + this.maxWaitMs - now));
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => this.fire(), wait);
   }

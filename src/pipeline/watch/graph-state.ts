@@ -1,14 +1,15 @@
 // The dependency graph kept in memory while the watcher runs: facts, dependencies and dependents per
-// file, the symbol table, and which importers each file name could satisfy. Loaded once (built with the
-// same graph pass as a full index), then updated per batch; each update returns the Redis fields that
-// changed, so a one-file edit rewrites that file's fields and its direct neighbours' meta, nothing else.
+// file, the symbol table, call targets, and which importers each file name could satisfy. Built once
+// with the same graph pass as a full index, then updated per batch; each update returns only the Redis
+// fields that changed, so a one-file edit rewrites that file's fields and its direct neighbours' meta.
 import type { ComplexityScore } from "../../workers/ast-types.js";
 import type { GraphFacts } from "../../workers/protocol.js";
-import { buildGraph, buildMeta, packageEntrySet, resolveCalls, resolveFileImports, type SymbolLocation } from "../graph/graph-builder.js";
+import { buildGraph, buildMeta, packageEntrySet, resolveFileImports, type SymbolLocation } from "../graph/graph-builder.js";
 import { INDEX_FIELD, serialiseGraph } from "../graph/graph-serialiser.js";
 import { ImportResolver } from "../graph/import-resolver.js";
 import type { ProjectLayout } from "../graph/project-layout.js";
-import { fileKeys, layoutBoundMatcher, specifierKey } from "./import-keys.js";
+import { callersThrough, fileCalls, hasReExports, movedBarrelScope, reExportSignature, symbolDelta, type CallSeed } from "./call-targets.js";
+import { ImporterIndex } from "./import-keys.js";
 
 export interface FactsRecord {
   facts: GraphFacts;
@@ -32,43 +33,36 @@ export interface GraphDelta {
 
 interface FileNode extends FactsRecord {
   deps: string[];
-  /** importers-index keys of this file's specifiers. */
-  keys: string[];
-  /** Layout-bound specifiers and where they resolved, to notice when a new file changes that. */
-  bound: [spec: string, target: string | null][];
+  /** Local binding → file, from the last resolution of this file's imports (computed when first needed). */
+  importedFrom?: Map<string, string>;
+  /** The `calls:<path>` value now in Redis, or null when there is none. */
+  callsJson: string | null;
 }
 
 const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
 
-function addTo<K, V>(map: Map<K, Set<V>>, key: K, value: V): void {
+function addTo(map: Map<string, Set<string>>, key: string, value: string): void {
   const set = map.get(key);
   if (set) set.add(value);
   else map.set(key, new Set([value]));
 }
 
-function removeFrom<K, V>(map: Map<K, Set<V>>, key: K, value: V): void {
+function removeFrom(map: Map<string, Set<string>>, key: string, value: string): void {
   const set = map.get(key);
   if (!set) return;
   set.delete(value);
   if (set.size === 0) map.delete(key);
 }
 
-const dirOf = (p: string) => {
-  const i = p.lastIndexOf("/");
-  return i === -1 ? "" : p.slice(0, i);
-};
-
 export class GraphState {
-  /** Text files with facts: the resolver's file set, updated in place. */
+  /** Text files with facts: the resolver's file set. */
   private readonly files = new Set<string>();
   private readonly nodes = new Map<string, FileNode>();
   private readonly dependents = new Map<string, Set<string>>();
   private readonly symbols = new Map<string, SymbolLocation[]>();
-  private readonly importers = new Map<string, Set<string>>();
-  private readonly layoutBound = new Set<string>();
+  private importers!: ImporterIndex;
   private layout!: ProjectLayout;
   private resolver!: ImportResolver;
-  private isBound!: (spec: string) => boolean;
   private entries = new Set<string>();
 
   private constructor() {}
@@ -76,7 +70,7 @@ export class GraphState {
   /** Builds the state from stored facts with the full graph pass (what the index holds, recomputed). */
   static async build(records: Map<string, FactsRecord>, layout: ProjectLayout): Promise<GraphState> {
     const state = new GraphState();
-    for (const [p, r] of records) state.nodes.set(p, { ...r, deps: [], keys: [], bound: [] });
+    for (const [p, r] of records) state.nodes.set(p, { ...r, deps: [], callsJson: null });
     await state.rebuildInMemory(layout);
     return state;
   }
@@ -101,6 +95,10 @@ export class GraphState {
     return [...(this.dependents.get(p) ?? [])].sort();
   }
 
+  symbol(name: string): SymbolLocation[] {
+    return this.symbols.get(name) ?? [];
+  }
+
   /** Files with at least one import specifier passing `test`. */
   filesImporting(test: (spec: string) => boolean): string[] {
     const out: string[] = [];
@@ -108,26 +106,23 @@ export class GraphState {
     return out;
   }
 
-  symbol(name: string): SymbolLocation[] {
-    return this.symbols.get(name) ?? [];
-  }
-
   private async rebuildInMemory(layout: ProjectLayout): Promise<Awaited<ReturnType<typeof buildGraph>>> {
     this.layout = layout;
-    this.isBound = layoutBoundMatcher(layout);
     this.files.clear();
     for (const p of this.nodes.keys()) this.files.add(p);
     this.resolver = new ImportResolver(this.files, layout);
     const graph = await buildGraph(this.nodes, this.resolver, layout);
     this.dependents.clear();
-    this.importers.clear();
-    this.layoutBound.clear();
     this.symbols.clear();
     for (const [name, locs] of graph.symbols) this.symbols.set(name, locs);
+    this.importers = new ImporterIndex(layout);
     for (const [p, node] of this.nodes) {
       node.deps = graph.dependencies.get(p) ?? [];
+      node.importedFrom = undefined;
+      const calls = graph.calls.get(p);
+      node.callsJson = calls ? JSON.stringify(calls) : null;
       for (const d of node.deps) addTo(this.dependents, d, p);
-      this.indexImports(p, node);
+      this.importers.add(p, node.facts, this.resolver);
     }
     this.entries = packageEntrySet(layout, this.resolver);
     return graph;
@@ -136,24 +131,6 @@ export class GraphState {
   /** New layout (tsconfig/package.json changed): every import is resolved again; returns the whole graph. */
   async rebuild(layout: ProjectLayout): Promise<{ meta: [string, string][]; indexFields: [string, string][] }> {
     return serialiseGraph(await this.rebuildInMemory(layout));
-  }
-
-  private indexImports(p: string, node: FileNode): void {
-    const keys = new Set<string>();
-    node.bound = [];
-    for (const imp of node.facts.imports) {
-      const k = specifierKey(p, imp.from);
-      if (k !== null) keys.add(k);
-      if (this.isBound(imp.from)) node.bound.push([imp.from, this.resolver.resolve(p, imp.from)]);
-    }
-    node.keys = [...keys];
-    for (const k of node.keys) addTo(this.importers, k, p);
-    if (node.bound.length) this.layoutBound.add(p);
-  }
-
-  private unindexImports(p: string, node: FileNode): void {
-    for (const k of node.keys) removeFrom(this.importers, k, p);
-    this.layoutBound.delete(p);
   }
 
   private setSymbols(p: string, facts: GraphFacts | null, old: GraphFacts | null, touched: Set<string>): void {
@@ -175,43 +152,27 @@ export class GraphState {
     }
   }
 
-  /** Importers whose resolution a created or deleted file may change, beyond the deleted files' dependents. */
-  private affectedImporters(created: string[], out: Set<string>): void {
-    for (const c of created) for (const k of fileKeys(c)) for (const f of this.importers.get(k) ?? []) out.add(f);
-    const memo = new Map<string, string | null>();
-    for (const f of this.layoutBound) {
-      const node = this.nodes.get(f);
-      if (!node || out.has(f)) continue;
-      const dir = dirOf(f);
-      for (const [spec, target] of node.bound) {
-        const key = `${dir}\0${spec}`;
-        let now = memo.get(key);
-        if (now === undefined) memo.set(key, (now = this.resolver.resolve(f, spec)));
-        if (now !== target) {
-          out.add(f);
-          break;
-        }
-      }
-    }
-  }
-
   /** Applies one batch of changed files and returns the Redis fields to write. */
   apply(changes: GraphChange[]): GraphDelta {
+    const delta: GraphDelta = { meta: [], setFields: [], deleteFields: [], resolved: 0 };
     const metaDirty = new Set<string>();
     const touchedSymbols = new Set<string>();
     const reresolve = new Set<string>();
     const changed = new Set<string>();
     const created: string[] = [];
+    /** Facts before this batch of the changed and deleted files. */
+    const previous = new Map<string, GraphFacts>();
     let membership = false;
-    const delta: GraphDelta = { meta: [], setFields: [], deleteFields: [], resolved: 0 };
 
     for (const { path: p, record } of changes) {
       const old = this.nodes.get(p);
-      if (old) this.unindexImports(p, old);
+      if (old) {
+        this.importers.remove(p);
+        previous.set(p, old.facts);
+      }
       this.setSymbols(p, record?.facts ?? null, old?.facts ?? null, touchedSymbols);
       if (record) {
-        const node: FileNode = { ...record, deps: old?.deps ?? [], keys: [], bound: [] };
-        this.nodes.set(p, node);
+        this.nodes.set(p, { ...record, deps: old?.deps ?? [], callsJson: old?.callsJson ?? null });
         if (!old) {
           this.files.add(p);
           created.push(p);
@@ -231,40 +192,50 @@ export class GraphState {
         delta.deleteFields.push(INDEX_FIELD.deps(p), INDEX_FIELD.calls(p));
       }
     }
-    // Imports are indexed after every file of the batch is in the set, so `bound` targets are current.
-    for (const p of changed) this.indexImports(p, this.nodes.get(p) as FileNode);
-    if (membership) this.affectedImporters(created, reresolve);
+    // The resolver caches results per (folder, specifier): a changed file set needs a fresh one. (Measured:
+    // forgetting only the affected entries saved nothing noticeable, as few resolutions are redone.)
+    if (membership) this.resolver = new ImportResolver(this.files, this.layout);
+    for (const p of changed) this.importers.add(p, (this.nodes.get(p) as FileNode).facts, this.resolver);
+    if (membership) this.importers.affectedBy(created, this.resolver, reresolve);
 
+    // Files whose own resolution changed, with the dependencies they gained or lost.
+    const moved = new Map<string, string[]>();
     for (const p of reresolve) {
       const node = this.nodes.get(p);
       if (!node) continue;
       delta.resolved++;
       const { deps, importedFrom } = resolveFileImports(p, node.facts, this.resolver);
+      node.importedFrom = importedFrom;
+      const same = sameList(deps, node.deps);
       if (!changed.has(p)) {
-        // Only an importer: refresh what it recorded about layout-bound targets.
-        this.unindexImports(p, node);
-        this.indexImports(p, node);
-        if (sameList(deps, node.deps)) continue;
+        this.importers.refresh(p, node.facts, this.resolver);
+        if (same) continue;
       }
-      const before = new Set(node.deps);
+      metaDirty.add(p);
+      if (same) continue;
       const after = new Set(deps);
-      for (const d of before) {
+      for (const d of node.deps) {
         if (after.has(d)) continue;
         removeFrom(this.dependents, d, p);
         metaDirty.add(d);
       }
-      for (const d of after) {
+      const before = new Set(node.deps);
+      for (const d of deps) {
         if (before.has(d)) continue;
         addTo(this.dependents, d, p);
         metaDirty.add(d);
       }
-      node.deps = deps;
-      metaDirty.add(p);
       if (deps.length) delta.setFields.push([INDEX_FIELD.deps(p), JSON.stringify(deps)]);
       else delta.deleteFields.push(INDEX_FIELD.deps(p));
-      if (node.facts.calls.length) delta.setFields.push([INDEX_FIELD.calls(p), JSON.stringify(resolveCalls(p, node.facts, importedFrom))]);
-      else delta.deleteFields.push(INDEX_FIELD.calls(p));
+      moved.set(p, [...node.deps.filter((d) => !after.has(d)), ...deps.filter((d) => !before.has(d))]);
+      node.deps = deps;
     }
+
+    const callsDirty = callersThrough(this.callSeeds(changed, moved, previous), (p) => this.dependents.get(p) ?? [], this.nodes, this.resolver);
+    for (const p of changed) callsDirty.add(p);
+    for (const p of moved.keys()) callsDirty.add(p);
+    const hops = new Map<string, string>();
+    for (const p of callsDirty) this.refreshCalls(p, delta, hops);
 
     if (membership) {
       const entries = packageEntrySet(this.layout, this.resolver);
@@ -274,8 +245,7 @@ export class GraphState {
     }
     for (const p of metaDirty) {
       const node = this.nodes.get(p);
-      if (!node) continue;
-      delta.meta.push([p, JSON.stringify(buildMeta(p, node.complexity, node.deps, this.dependentsOf(p), this.entries))]);
+      if (node) delta.meta.push([p, JSON.stringify(buildMeta(p, node.complexity, node.deps, this.dependentsOf(p), this.entries))]);
     }
     for (const name of touchedSymbols) {
       const locs = this.symbols.get(name);
@@ -283,5 +253,46 @@ export class GraphState {
       else delta.deleteFields.push(INDEX_FIELD.symbol(name));
     }
     return delta;
+  }
+
+  /**
+   * Where call targets may have moved: a changed file for the symbols it gained or lost (for everything
+   * when its re-exports changed), a barrel whose re-exports now resolve elsewhere for the names of the
+   * files it gained or lost.
+   */
+  private callSeeds(changed: Set<string>, moved: Map<string, string[]>, previous: Map<string, GraphFacts>): CallSeed[] {
+    const seeds: CallSeed[] = [];
+    const factsOf = (p: string) => this.nodes.get(p)?.facts ?? previous.get(p);
+    for (const p of changed) {
+      const before = previous.get(p);
+      const after = factsOf(p);
+      const forwards = hasReExports(before) || hasReExports(after);
+      const delta = symbolDelta(before, after);
+      const rerouted = forwards && (moved.has(p) || reExportSignature(before) !== reExportSignature(after));
+      seeds.push({ file: p, names: rerouted ? "all" : delta, direct: forwards, symbolDelta: delta });
+    }
+    for (const [p, gainedOrLost] of moved) {
+      const facts = factsOf(p);
+      if (changed.has(p) || !facts || !hasReExports(facts)) continue;
+      seeds.push({ file: p, names: movedBarrelScope(p, facts, gainedOrLost.map(factsOf), this.nodes, this.resolver), direct: true });
+    }
+    return seeds;
+  }
+
+  /** Recomputes one file's call targets; writes the field only when its value changed. */
+  private refreshCalls(p: string, delta: GraphDelta, hops: Map<string, string>): void {
+    const node = this.nodes.get(p);
+    if (!node) return;
+    let json: string | null = null;
+    if (node.facts.calls.length) {
+      // Files not re-resolved in this batch keep their resolution (the batch re-resolves every file a
+      // created or deleted one can affect), so their last importedFrom still holds.
+      node.importedFrom ??= resolveFileImports(p, node.facts, this.resolver).importedFrom;
+      json = JSON.stringify(fileCalls(p, node.facts, node.importedFrom, this.nodes, this.resolver, hops));
+    }
+    if (json === node.callsJson) return;
+    node.callsJson = json;
+    if (json === null) delta.deleteFields.push(INDEX_FIELD.calls(p));
+    else delta.setFields.push([INDEX_FIELD.calls(p), json]);
   }
 }

@@ -3,7 +3,9 @@
 // index file, whose folder name) equals the specifier's last segment. Indexing importers by that key lets
 // a created file re-resolve a handful of importers instead of the whole project.
 import path from "node:path";
+import type { ImportResolver } from "../graph/import-resolver.js";
 import type { ProjectLayout } from "../graph/project-layout.js";
+import type { GraphFacts } from "../../workers/protocol.js";
 
 const posix = path.posix;
 /** Longest first, so `x.d.ts` loses `.d.ts`, not just `.ts`. */
@@ -41,21 +43,124 @@ export function fileKeys(file: string): string[] {
 
 /**
  * Specifiers whose target the layout picks rather than the name: a workspace package's root (its
- * package.json entries), a subpath export, an exact tsconfig alias. Their importers are re-checked after
- * any file is created or deleted.
+ * package.json entries), an exact subpath export, an exact tsconfig alias. Returns the group the
+ * specifier depends on (the package name, or the alias), or null for any other specifier.
  */
-export function layoutBoundMatcher(layout: ProjectLayout): (spec: string) => boolean {
+export function layoutBoundMatcher(layout: ProjectLayout): (spec: string) => string | null {
   const exactAliases = new Set<string>();
   for (const scope of layout.scopes.values()) for (const a of scope.aliases) if (!a.wildcard) exactAliases.add(a.pattern);
   return (spec) => {
-    if (spec.startsWith(".") || spec.startsWith("/") || spec.startsWith("node:")) return false;
-    if (exactAliases.has(spec)) return true;
+    if (spec.startsWith(".") || spec.startsWith("/") || spec.startsWith("node:")) return null;
+    if (exactAliases.has(spec)) return `alias:${spec}`;
     const slash = spec.indexOf("/", spec.startsWith("@") ? spec.indexOf("/") + 1 : 0);
     const name = slash === -1 ? spec : spec.slice(0, slash);
     const pkg = layout.packages.get(name);
-    if (!pkg) return false;
-    if (name === spec) return true;
-    for (const _ in pkg.subpaths) return true;
-    return false;
+    if (!pkg) return null;
+    // Deeper specifiers resolve by name (their stem is the key) unless an exact subpath export maps them.
+    return name === spec || pkg.subpaths[`./${spec.slice(slash + 1)}`] !== undefined ? name : null;
   };
+}
+
+type BoundSpec = [spec: string, target: string | null];
+
+/**
+ * Importers by key, plus the importers of layout-bound specifiers (grouped by package or alias) with
+ * where those resolved: after files are created, `affectedBy` names the importers whose resolution may
+ * have changed. (A deleted file only changes the resolution of its own dependents.)
+ */
+export class ImporterIndex {
+  private readonly byKey = new Map<string, Set<string>>();
+  private readonly keysOf = new Map<string, string[]>();
+  private readonly bound = new Map<string, BoundSpec[]>();
+  private readonly byGroup = new Map<string, Set<string>>();
+  private readonly groupOf: (spec: string) => string | null;
+  private readonly scopeCache = new Map<string, string>();
+
+  constructor(private readonly layout: ProjectLayout) {
+    this.groupOf = layoutBoundMatcher(layout);
+  }
+
+  add(p: string, facts: GraphFacts, resolver: ImportResolver): void {
+    const keys = new Set<string>();
+    const bound: BoundSpec[] = [];
+    for (const imp of facts.imports) {
+      const k = specifierKey(p, imp.from);
+      if (k !== null) keys.add(k);
+      const group = this.groupOf(imp.from);
+      if (group === null) continue;
+      bound.push([imp.from, resolver.resolve(p, imp.from)]);
+      addTo(this.byGroup, group, p);
+    }
+    this.keysOf.set(p, [...keys]);
+    for (const k of keys) addTo(this.byKey, k, p);
+    if (bound.length) this.bound.set(p, bound);
+  }
+
+  remove(p: string): void {
+    for (const k of this.keysOf.get(p) ?? []) removeFrom(this.byKey, k, p);
+    for (const [spec] of this.bound.get(p) ?? []) {
+      const group = this.groupOf(spec);
+      if (group !== null) removeFrom(this.byGroup, group, p);
+    }
+    this.keysOf.delete(p);
+    this.bound.delete(p);
+  }
+
+  /** Re-records where an importer's layout-bound specifiers resolve now. */
+  refresh(p: string, facts: GraphFacts, resolver: ImportResolver): void {
+    if (!this.bound.has(p)) return;
+    this.remove(p);
+    this.add(p, facts, resolver);
+  }
+
+  /** Adds to `out` the importers whose resolution the created files may change. */
+  affectedBy(created: readonly string[], resolver: ImportResolver, out: Set<string>): void {
+    if (!created.length) return;
+    for (const c of created) for (const k of fileKeys(c)) for (const f of this.byKey.get(k) ?? []) out.add(f);
+    // Packages the new files belong to (a root import resolves inside its package), and every alias.
+    const groups = new Set<string>();
+    for (const [name, pkg] of this.layout.packages) if (created.some((c) => !pkg.dir || c.startsWith(`${pkg.dir}/`))) groups.add(name);
+    for (const g of this.byGroup.keys()) if (g.startsWith("alias:")) groups.add(g);
+    // A bare specifier resolves the same from every folder under one tsconfig: one resolve per scope.
+    const memo = new Map<string, string | null>();
+    for (const g of groups) {
+      for (const f of this.byGroup.get(g) ?? []) {
+        if (out.has(f)) continue;
+        const scope = this.scopeDirOf(f);
+        for (const [spec, target] of this.bound.get(f) ?? []) {
+          const key = `${scope}\0${spec}`;
+          let now = memo.get(key);
+          if (now === undefined) memo.set(key, (now = resolver.resolve(f, spec)));
+          if (now !== target) {
+            out.add(f);
+            break;
+          }
+        }
+      }
+    }
+  }
+
+  /** The folder of the tsconfig that governs a file (the resolver's scope), or "" when none does. */
+  private scopeDirOf(file: string): string {
+    const start = file.includes("/") ? file.slice(0, file.lastIndexOf("/")) : "";
+    const cached = this.scopeCache.get(start);
+    if (cached !== undefined) return cached;
+    let dir = start;
+    while (dir && !this.layout.scopes.has(dir)) dir = dir.includes("/") ? dir.slice(0, dir.lastIndexOf("/")) : "";
+    this.scopeCache.set(start, dir);
+    return dir;
+  }
+}
+
+function addTo(map: Map<string, Set<string>>, key: string, value: string): void {
+  const set = map.get(key);
+  if (set) set.add(value);
+  else map.set(key, new Set([value]));
+}
+
+function removeFrom(map: Map<string, Set<string>>, key: string, value: string): void {
+  const set = map.get(key);
+  if (!set) return;
+  set.delete(value);
+  if (set.size === 0) map.delete(key);
 }

@@ -42,6 +42,8 @@ export interface BatchResult {
   reparse: string[];
   /** Main-thread time plus the wait for the pool, before the writes land (ms). */
   workMs: number;
+  /** Where workMs went: planning (stats, folder walks), the worker pool, the graph update. */
+  stages: { planMs: number; workersMs: number; graphMs: number };
   /** Paths of worker tasks that failed: nothing was applied for them; retry them. */
   failed: string[];
   taskError?: unknown;
@@ -68,6 +70,8 @@ export async function loadIndexState(root: string, store: WatchStorePort): Promi
 export class IncrementalUpdater {
   private readonly binarySet: ReadonlySet<string>;
   private internalSpecifiers: NonNullable<IndexTask["internalSpecifiers"]>;
+  /** The `files` count last written to the project's config hash. */
+  private reportedFiles: number;
 
   constructor(
     private readonly opts: UpdaterOptions,
@@ -76,13 +80,16 @@ export class IncrementalUpdater {
   ) {
     this.binarySet = new Set(opts.binaryExtensions);
     this.internalSpecifiers = internalSpecifierMatchers(graph.projectLayout);
+    this.reportedFiles = known.size;
   }
 
   async runBatch(changes: ReadonlyMap<string, PendingChange>, reparse: ReadonlySet<string> = new Set()): Promise<BatchResult> {
     const started = performance.now();
     const { root, rules } = this.opts;
     const plan = await planBatch({ root, rules, binaryExtensions: this.binarySet, known: this.known, watchFolders: this.opts.watchFolders }, changes);
-    const result: BatchResult = { updates: [], checked: 0, parsed: 0, removed: 0, resolved: 0, graphRebuilt: false, gitignoreChanged: plan.gitignoreChanged, reparse: [], workMs: 0, failed: [] };
+    const result: BatchResult = { updates: [], checked: 0, parsed: 0, removed: 0, resolved: 0, graphRebuilt: false, gitignoreChanged: plan.gitignoreChanged, reparse: [], workMs: 0, stages: { planMs: 0, workersMs: 0, graphMs: 0 }, failed: [] };
+    const planned = performance.now();
+    result.stages.planMs = planned - started;
     const graphChanges: GraphChange[] = [];
     const sinceOf = (p: string) => changes.get(p)?.since ?? started;
 
@@ -114,6 +121,8 @@ export class IncrementalUpdater {
       }),
     );
     for (const s of settled) if (s.status === "rejected") result.taskError ??= s.reason;
+    const workersDone = performance.now();
+    result.stages.workersMs = workersDone - planned;
     result.checked = plan.check.size + plan.sweep.size + reparse.size;
 
     const delta = this.graph.apply(graphChanges);
@@ -124,6 +133,11 @@ export class IncrementalUpdater {
         this.opts.writes.push({ label: "updating the dependency graph", run: () => this.opts.store.writeGraphDelta(delta.meta, delta.setFields, delta.deleteFields) });
       }
     }
+    if (this.known.size !== this.reportedFiles) {
+      const files = String((this.reportedFiles = this.known.size));
+      this.opts.writes.push({ label: "updating the file count", run: () => this.opts.store.setIndexInfo({ files }) });
+    }
+    result.stages.graphMs = performance.now() - workersDone;
     result.updates = pairRenames(result.updates);
     if (plan.somethingGone) await this.opts.pruneWatch?.();
     result.workMs = performance.now() - started;

@@ -35,6 +35,7 @@ export interface BatchSummary {
   ms: number;
   workMs: number;
   writeMs: number;
+  stages: BatchResult["stages"];
 }
 
 export type LiveIndexEvent =
@@ -115,10 +116,6 @@ export class LiveIndex {
     return this.scheduler.idle();
   }
 
-  get state(): IncrementalUpdater | null {
-    return this.updater;
-  }
-
   private async runBatch(changes: Map<string, PendingChange>): Promise<BatchRunOutcome> {
     const updater = this.updater;
     if (!updater) throw new Error("the live index is not started");
@@ -128,13 +125,18 @@ export class LiveIndex {
       await this.writes.flush();
       const held = this.held;
       this.held = [];
-      for (const h of held) this.report(h, 0);
       this.opts.onEvent({ type: "recovered" });
+      for (const h of held) this.report(h, 0);
     }
     const reparse = this.reparse;
     this.reparse = new Set();
     const result = await updater.runBatch(changes, reparse);
-    const origins = result.updates.map((u) => this.opts.origin?.(u.path, u.hash) ?? "external");
+    const origins = result.updates.map((u) => {
+      const origin = this.opts.origin?.(u.path, u.hash) ?? "external";
+      // An own rename registers both ends; the old path's registration is consumed with it.
+      if (u.type === "renamed" && u.from) this.opts.origin?.(u.from, null);
+      return origin;
+    });
     for (const p of result.reparse) this.reparse.add(p);
     if (result.failed.length) {
       this.scheduler.push(result.failed.map((path) => ({ path, type: "update" as const })));
@@ -170,6 +172,7 @@ export class LiveIndex {
       ms,
       workMs: result.workMs,
       writeMs,
+      stages: result.stages,
     });
   }
 

@@ -46,7 +46,7 @@ export function applyRecord(r: IndexedRecord, prev: KnownFileState | undefined, 
       const rec: FactsRecord = { facts: r.facts, complexity: r.complexity };
       batch.files.push([r.path, r.fileJson]);
       batch.ast.push([r.path, r.astJson]);
-      batch.facts.push([r.path, JSON.stringify(rec)]);
+      batch.facts.push([r.path, r.factsJson]);
       batch.stat.push([r.path, encodeStat(r)]);
       const known = { size: r.size, mtimeMs: r.mtimeMs, hash: r.hash };
       return { known, graph: rec, parsed: true, update: { type: changeType(prev), path: r.path, hash: r.hash, previousHash, kind: "text" } };

@@ -143,6 +143,17 @@ describe("re-index", () => {
     expect(again.parsed).toBe(0);
   });
 
+  it("a text file that turns binary keeps metadata only: its AST, facts and meta go", async () => {
+    const file = path.join(project.root, "packages/core/src/utils/index.ts");
+    fs.writeFileSync(file, Buffer.from([0x65, 0x78, 0x00, 0x70, 0x6f, 0x72, 0x74]));
+    const stats = await project.reindex();
+    expect(stats.skipped.binary).toBe(1); // binary files seen changed this run
+    expect((await project.store.getFile("packages/core/src/utils/index.ts"))?.kind).toBe("binary");
+    expect(await project.store.getAst("packages/core/src/utils/index.ts")).toBeNull();
+    expect(await project.store.getMeta("packages/core/src/utils/index.ts")).toBeNull();
+    expect(await project.redis.hget(key("facts"), "packages/core/src/utils/index.ts")).toBeNull();
+  });
+
   it("an index written by another schema version is rebuilt, not misread", async () => {
     await project.redis.hset(key("config"), "schemaVersion", "0");
     const stats = await project.reindex();

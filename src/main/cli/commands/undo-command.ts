@@ -1,5 +1,6 @@
 // `ipuaro undo [path] [--session ID] [--json]`: takes back the newest edit of a session (default: the
 // project's last session) without the TUI. A file changed since the edit is left alone and the diff shown.
+import { analyticsEventsFor } from "../../shadow/events-recorder.js";
 import type { Command } from "commander";
 import { loadConfig } from "../../config/loader.js";
 import { ProjectIndexer } from "../../indexing/project-indexer.js";
@@ -45,6 +46,9 @@ export function registerUndoCommand(program: Command): void {
         const outcome: UndoOutcome = session
           ? await session.undo({ refreshIndex: async () => void (await indexer.index(await indexer.scan())) })
           : { status: "empty", message: `No sessions in project ${opened.store.projectName}: nothing to undo.` };
+        if (session && outcome.status === "undone") {
+          await analyticsEventsFor(opened.store, root).editReverted({ sessionId: session.id, file: outcome.entry.filePath, via: "undo" });
+        }
         if (opts.json) process.stdout.write(`${JSON.stringify(outcomeJson(outcome, session?.id ?? null))}\n`);
         else if (outcome.status === "undone" || outcome.status === "already-undone") process.stdout.write(`${outcome.message}\n`);
         else process.stderr.write(`ipuaro: ${outcome.message}\n${outcome.status === "refused" && outcome.diff ? `${outcome.diff}\n` : ""}`);

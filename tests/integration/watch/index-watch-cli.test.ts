@@ -1,0 +1,47 @@
+// `ipuaro index --watch` as a user runs it: a separate process, real Redis, Ctrl+C (SIGINT) to stop.
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import { buildAcmeShop } from "../../helpers/indexed-project.js";
+import { useRedisServer } from "../../helpers/redis-server.js";
+import { makeTempDir, removeDir } from "../../helpers/temp-dir.js";
+import { waitFor } from "./watch-harness.js";
+
+const ENTRY = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../src/main/cli/entry.ts");
+const server = useRedisServer();
+const root = buildAcmeShop();
+const home = makeTempDir("ipuaro-watch-cli-home-");
+afterAll(() => {
+  removeDir(root);
+  removeDir(home);
+});
+
+describe("ipuaro index --watch", () => {
+  it("indexes, logs each update, and exits cleanly on SIGINT", async () => {
+    const child = spawn(process.execPath, ["--import", "tsx", ENTRY, "index", "--watch", "--yes", root], {
+      env: { ...process.env, NO_COLOR: "1", IPUARO_REDIS_URL: server().url, IPUARO_HOME: home, XDG_CONFIG_HOME: path.join(home, "xdg") },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
+    try {
+      await waitFor("the watcher to start", () => stderr.includes("watching"), 30_000);
+      expect(stdout).toMatch(/indexed \d+ files/);
+      fs.appendFileSync(path.join(root, "packages/core/src/money.ts"), "\nexport const live = 1;\n");
+      await waitFor("the update line", () => /^updated packages\/core\/src\/money\.ts \(\d+ ms\)$/m.test(stdout), 15_000);
+      fs.writeFileSync(path.join(root, "packages/core/src/fresh.ts"), "export const fresh = 1;\n");
+      await waitFor("the create line", () => /^created packages\/core\/src\/fresh\.ts/m.test(stdout), 15_000);
+      child.kill("SIGINT");
+      expect(await exited).toBe(0);
+      expect(stderr).toContain("stopping");
+      expect(stderr).not.toMatch(/error/i);
+    } finally {
+      if (child.exitCode === null) child.kill("SIGKILL");
+    }
+  });
+});

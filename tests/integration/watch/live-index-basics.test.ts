@@ -1,0 +1,76 @@
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { FileMeta } from "../../../src/workers/ast-types.js";
+import { buildAcmeShop, openIndexedProject, type IndexedProject } from "../../helpers/indexed-project.js";
+import { useRedisServer } from "../../helpers/redis-server.js";
+import { removeDir } from "../../helpers/temp-dir.js";
+import { startWatching, type WatchHarness } from "./watch-harness.js";
+
+const server = useRedisServer();
+let project: IndexedProject;
+let w: WatchHarness;
+
+beforeAll(async () => {
+  project = await openIndexedProject(buildAcmeShop(), server().url);
+  await project.reindex();
+  w = await startWatching(project);
+});
+afterAll(async () => {
+  await w?.stop();
+  await project.close();
+  removeDir(project.root);
+});
+
+describe("live index: files", () => {
+  it("an edit lands in files, ast and stat, reported as an external update", async () => {
+    const rel = "packages/core/src/utils/strings.ts";
+    const from = w.events.length;
+    fs.appendFileSync(path.join(project.root, rel), "\nexport function shout(s: string): string {\n  return s.toUpperCase();\n}\n");
+    await w.waitIndexed(rel);
+    const file = await project.store.getFile(rel);
+    expect(file?.kind === "text" && file.lines.at(-1)).toBe("}");
+    const ast = await project.store.getAst(rel);
+    expect(ast?.functions.map((f) => f.name)).toContain("shout");
+    expect(await w.json("indexes", "sym:shout")).toEqual([expect.objectContaining({ path: rel, kind: "function" })]);
+    const update = await w.waitUpdate((e) => e.path === rel, from);
+    expect(update).toMatchObject({ type: "updated", origin: "external", kind: "text" });
+    expect(update.ms).toBeGreaterThan(0);
+  });
+
+  it("a created file is indexed with its symbols; a deleted one leaves every hash and the symbol index", async () => {
+    const rel = "packages/core/src/tax.ts";
+    w.write(rel, 'import { Money } from "./money";\nexport function vat(m: Money): Money {\n  return m;\n}\n');
+    await w.waitIndexed(rel);
+    expect(await w.json("indexes", "sym:vat")).toEqual([expect.objectContaining({ path: rel })]);
+    expect((await project.store.getMeta("packages/core/src/money.ts"))?.dependents).toContain(rel);
+    expect(await w.json("indexes", `deps:${rel}`)).toEqual(["packages/core/src/money.ts"]);
+
+    w.remove(rel);
+    await w.waitGone(rel);
+    for (const part of ["files", "ast", "meta", "facts"] as const) expect(await project.redis.hexists(w.key(part), rel)).toBe(0);
+    expect(await project.redis.hget(w.key("indexes"), "sym:vat")).toBeNull();
+    expect(await project.redis.hget(w.key("indexes"), `deps:${rel}`)).toBeNull();
+    expect((await project.store.getMeta("packages/core/src/money.ts"))?.dependents).not.toContain(rel);
+  });
+
+  it("a rename is one renamed update; the old path is gone and importers follow the new one", async () => {
+    const from = w.events.length;
+    const oldRel = "packages/core/src/logger.ts";
+    const newRel = "packages/core/src/log.ts";
+    const content = fs.readFileSync(path.join(project.root, oldRel));
+    fs.renameSync(path.join(project.root, oldRel), path.join(project.root, newRel));
+    await w.waitIndexed(newRel);
+    await w.waitGone(oldRel);
+    const update = await w.waitUpdate((e) => e.path === newRel, from);
+    expect(update).toMatchObject({ type: "renamed", from: oldRel });
+    expect(await project.redis.hget(w.key("indexes"), "sym:Logger")).toContain(newRel);
+    // index.ts imports "./logger": now unresolved, so it no longer depends on either path.
+    const index = (await project.store.getMeta("packages/core/src/index.ts")) as FileMeta;
+    expect(index.dependencies).not.toContain(oldRel);
+    fs.renameSync(path.join(project.root, newRel), path.join(project.root, oldRel));
+    await w.waitIndexed(oldRel);
+    expect((await project.store.getMeta("packages/core/src/index.ts"))?.dependencies).toContain(oldRel);
+    expect(content.equals(fs.readFileSync(path.join(project.root, oldRel)))).toBe(true);
+  });
+});

@@ -1,0 +1,124 @@
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildAcmeShop, openIndexedProject, type IndexedProject } from "../../helpers/indexed-project.js";
+import { useRedisServer } from "../../helpers/redis-server.js";
+import { removeDir } from "../../helpers/temp-dir.js";
+import { startWatching, waitFor, type WatchHarness } from "./watch-harness.js";
+
+const server = useRedisServer();
+let project: IndexedProject;
+let w: WatchHarness;
+
+beforeAll(async () => {
+  project = await openIndexedProject(buildAcmeShop(), server().url);
+  await project.reindex();
+  w = await startWatching(project);
+});
+afterAll(async () => {
+  await w?.stop();
+  await project.close();
+  removeDir(project.root);
+});
+
+const abs = (rel: string) => path.join(project.root, rel);
+
+describe("live index: what a file is", () => {
+  it("a text file made binary keeps metadata only: no AST, facts, meta or symbols", async () => {
+    const rel = "packages/core/src/utils/strings.ts";
+    expect(await w.json("indexes", "sym:slugify")).not.toBeNull();
+    w.write(rel, Buffer.from([0x65, 0x78, 0x00, 0x01, 0x02, 0x70, 0x00]));
+    await w.waitIndexed(rel);
+    expect(await project.store.getFile(rel)).toMatchObject({ kind: "binary", size: 7 });
+    for (const part of ["ast", "facts", "meta"] as const) expect(await project.redis.hexists(w.key(part), rel)).toBe(0);
+    expect(await project.redis.hget(w.key("indexes"), "sym:slugify")).toBeNull();
+    expect((await project.store.getMeta("packages/core/src/index.ts"))?.dependencies).not.toContain(rel);
+  });
+
+  it("a file made non-UTF-8 leaves the index and says why", async () => {
+    const rel = "packages/core/src/money.ts";
+    const from = w.events.length;
+    w.write(rel, Buffer.concat([Buffer.from('export const s = "'), Buffer.from([0xef, 0xf0, 0xe8]), Buffer.from('";\n')]));
+    await w.waitGone(rel);
+    expect(await project.store.getFile(rel)).toBeNull();
+    expect(await project.redis.hget(w.key("indexes"), "sym:Money")).toBeNull();
+    expect(await w.waitUpdate((e) => e.path === rel, from)).toMatchObject({ type: "deleted", reason: "nonUtf8" });
+  });
+
+  it("ignored paths (node_modules, dist, a nested .gitignore, *.log) never appear", async () => {
+    w.write("node_modules/leftpad/index.js", "module.exports = 1;");
+    w.write("packages/ui/node_modules/x/index.ts", "export const x = 1;");
+    w.write("dist/new.js", "export {};");
+    w.write("apps/api/generated-cache/fresh.ts", "export const fresh = 1;");
+    w.write("apps/api/debug.log", "log");
+    // Written last: once it is indexed, the batch that carried the others is done.
+    w.write("apps/api/src/sentinel.ts", "export const sentinel = 1;");
+    await w.waitIndexed("apps/api/src/sentinel.ts");
+    const paths = await project.store.listPaths();
+    expect(paths.filter((p) => /node_modules|^dist\/|generated-cache|\.log$/.test(p))).toEqual([]);
+  });
+
+  it("a .gitignore change drops newly ignored files and indexes newly un-ignored ones", async () => {
+    const from = w.events.length;
+    fs.appendFileSync(abs(".gitignore"), "packages/ui/\n");
+    await w.waitGone("packages/ui/src/components/Button.tsx");
+    await w.waitGone("packages/ui/package.json");
+    expect(await w.waitUpdate((e) => e.path === "packages/ui/src/components/Button.tsx", from)).toMatchObject({ type: "ignored" });
+    expect(await project.redis.hget(w.key("indexes"), "sym:Button")).toBeNull();
+
+    fs.writeFileSync(abs("apps/api/.gitignore"), "");
+    fs.writeFileSync(abs(".gitignore"), fs.readFileSync(abs(".gitignore"), "utf8").replace("packages/ui/\n", ""));
+    await w.waitIndexed("packages/ui/src/components/Button.tsx");
+    await w.waitIndexed("apps/api/generated-cache/fresh.ts");
+    expect(await w.json("indexes", "sym:Button")).toEqual([expect.objectContaining({ path: "packages/ui/src/components/Button.tsx" })]);
+  });
+
+  it("a symlink loop created while watching is recorded, never followed", async () => {
+    fs.symlinkSync(".", abs("apps/loop"));
+    fs.symlinkSync("../apps", abs("apps/api/up"));
+    await w.waitIndexed("apps/api/src/sentinel.ts");
+    await waitFor("the links indexed", async () => (await project.store.getFile("apps/loop")) && (await project.store.getFile("apps/api/up")));
+    expect(await project.store.getFile("apps/loop")).toEqual({ kind: "symlink", target: "." });
+    fs.writeFileSync(abs("apps/api/src/after-loop.ts"), "export const after = 1;");
+    await w.waitIndexed("apps/api/src/after-loop.ts");
+    const paths = await project.store.listPaths();
+    expect(paths.filter((p) => p.startsWith("apps/loop/") || p.startsWith("apps/api/up/"))).toEqual([]);
+  });
+
+  it("a folder tree moved in is indexed, and later edits deep inside it are seen", async () => {
+    const outside = fs.mkdtempSync(path.join(path.dirname(project.root), "ipuaro-outside-"));
+    fs.mkdirSync(path.join(outside, "feature/deep/deeper"), { recursive: true });
+    fs.writeFileSync(path.join(outside, "feature/deep/deeper/x.ts"), "export const x = 1;\n");
+    fs.writeFileSync(path.join(outside, "feature/top.ts"), "export const top = 1;\n");
+    fs.renameSync(path.join(outside, "feature"), abs("packages/feature"));
+    fs.rmSync(outside, { recursive: true, force: true });
+    await w.waitIndexed("packages/feature/deep/deeper/x.ts");
+    await w.waitIndexed("packages/feature/top.ts");
+    // parcel only watches the moved-in folder itself; the watcher re-subscribes so this edit is seen.
+    fs.writeFileSync(abs("packages/feature/deep/deeper/x.ts"), "export const x = 2;\n");
+    await w.waitIndexed("packages/feature/deep/deeper/x.ts");
+    fs.writeFileSync(abs("packages/feature/deep/deeper/y.ts"), "export const y = 2;\n");
+    await w.waitIndexed("packages/feature/deep/deeper/y.ts");
+  });
+
+  it("a folder renamed inside the project moves its files, and edits under the new name are seen", async () => {
+    fs.renameSync(abs("packages/feature"), abs("packages/renamed-feature"));
+    await w.waitGone("packages/feature/deep/deeper/x.ts");
+    await w.waitIndexed("packages/renamed-feature/deep/deeper/x.ts");
+    fs.writeFileSync(abs("packages/renamed-feature/deep/deeper/x.ts"), "export const x = 3;\n");
+    await w.waitIndexed("packages/renamed-feature/deep/deeper/x.ts");
+    fs.renameSync(abs("packages/renamed-feature"), abs("packages/feature"));
+    await w.waitIndexed("packages/feature/deep/deeper/x.ts");
+    await w.waitGone("packages/renamed-feature/deep/deeper/x.ts");
+    expect((await project.store.listPaths()).filter((p) => p.startsWith("packages/renamed-feature/"))).toEqual([]);
+  });
+
+  it("a folder moved out of the project leaves the index with everything in it", async () => {
+    const outside = fs.mkdtempSync(path.join(path.dirname(project.root), "ipuaro-moved-"));
+    fs.renameSync(abs("packages/feature"), path.join(outside, "feature"));
+    await w.waitGone("packages/feature/deep/deeper/x.ts");
+    await w.waitGone("packages/feature/top.ts");
+    expect((await project.store.listPaths()).filter((p) => p.startsWith("packages/feature/"))).toEqual([]);
+    fs.rmSync(outside, { recursive: true, force: true });
+  });
+});

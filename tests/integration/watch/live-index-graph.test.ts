@@ -1,0 +1,154 @@
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { HUB_DEPENDENTS_THRESHOLD } from "../../../src/pipeline/graph/graph-builder.js";
+import type { FileMeta } from "../../../src/workers/ast-types.js";
+import { buildAcmeShop, openIndexedProject, type IndexedProject } from "../../helpers/indexed-project.js";
+import { useRedisServer } from "../../helpers/redis-server.js";
+import { removeDir } from "../../helpers/temp-dir.js";
+import { rebuiltGraph, storedGraph } from "./graph-oracle.js";
+import { startWatching, waitFor, type WatchHarness } from "./watch-harness.js";
+
+const server = useRedisServer();
+let project: IndexedProject;
+let w: WatchHarness;
+
+beforeAll(async () => {
+  project = await openIndexedProject(buildAcmeShop(), server().url);
+  await project.reindex();
+  w = await startWatching(project);
+});
+afterAll(async () => {
+  await w?.stop();
+  await project.close();
+  removeDir(project.root);
+});
+
+const meta = async (rel: string) => (await project.store.getMeta(rel)) as FileMeta;
+const STRINGS = "packages/core/src/utils/strings.ts";
+
+describe("live index: the graph", () => {
+  it("adding and removing an import updates dependents, hub status and the importer's deps field", async () => {
+    // A hub has more than HUB_DEPENDENTS_THRESHOLD dependents: add just enough importers to cross it.
+    const base = (await meta(STRINGS)).dependents.length;
+    expect(base).toBeGreaterThan(0);
+    expect((await meta(STRINGS)).isHub).toBe(false);
+    const users = Array.from({ length: HUB_DEPENDENTS_THRESHOLD + 1 - base }, (_, i) => `apps/api/src/users/user-${i}.ts`);
+    for (const [i, rel] of users.entries()) w.write(rel, `import { slugify } from "@core/utils/strings";\nexport const u${i} = slugify("x");\n`);
+    for (const rel of users) await w.waitIndexed(rel);
+    await waitFor("strings.ts to become a hub", async () => (await meta(STRINGS)).isHub);
+    expect((await meta(STRINGS)).dependents).toEqual(expect.arrayContaining(users));
+    expect(await w.json("indexes", `deps:${users[0]}`)).toEqual([STRINGS]);
+    const calls = await w.json<{ callee: string; target?: string }[]>("indexes", `calls:${users[0]}`);
+    expect(calls?.find((c) => c.callee === "slugify")?.target).toBe(`${STRINGS}#slugify`);
+
+    w.write(users[0] as string, "export const u0 = 0;\n");
+    await w.waitIndexed(users[0] as string);
+    await waitFor("strings.ts to stop being a hub", async () => !(await meta(STRINGS)).isHub);
+    expect((await meta(STRINGS)).dependents).not.toContain(users[0]);
+    expect(await project.redis.hget(w.key("indexes"), `deps:${users[0]}`)).toBeNull();
+    expect((await meta(users[0] as string)).isEntryPoint).toBe(true); // nothing imports it
+  });
+
+  it("renaming a symbol rewrites exactly its sym: fields", async () => {
+    const rel = "packages/core/src/utils/strings.ts";
+    const text = fs.readFileSync(path.join(project.root, rel), "utf8");
+    expect(await w.json("indexes", "sym:truncate")).not.toBeNull();
+    w.write(rel, text.replace(/\btruncate\b/g, "clip"));
+    await w.waitIndexed(rel);
+    expect(await project.redis.hget(w.key("indexes"), "sym:truncate")).toBeNull();
+    expect(await w.json("indexes", "sym:clip")).toEqual([expect.objectContaining({ path: rel, kind: "function" })]);
+    expect(await w.json("indexes", "sym:Money")).toEqual([expect.objectContaining({ path: "packages/core/src/money.ts" })]);
+  });
+
+  it("a created file resolves another file's previously unresolved import", async () => {
+    const importer = "apps/api/src/orders/order.report.ts";
+    const helper = "apps/api/src/orders/report-format.ts";
+    w.write(importer, 'import { formatReport } from "./report-format.js";\nexport function report(): string {\n  return formatReport();\n}\n');
+    await w.waitIndexed(importer);
+    expect((await meta(importer)).dependencies).toEqual([]);
+    w.write(helper, "export function formatReport(): string {\n  return 'r';\n}\n");
+    await w.waitIndexed(helper);
+    await waitFor("the importer to depend on the new file", async () => (await meta(importer)).dependencies.includes(helper));
+    expect((await meta(helper)).dependents).toEqual([importer]);
+    expect(await w.json("indexes", `deps:${importer}`)).toEqual([helper]);
+    const calls = await w.json<{ callee: string; target?: string }[]>("indexes", `calls:${importer}`);
+    expect(calls?.find((c) => c.callee === "formatReport")?.target).toBe(`${helper}#formatReport`);
+
+    // …and deleting it breaks the edge again.
+    w.remove(helper);
+    await w.waitGone(helper);
+    await waitFor("the importer to lose the edge", async () => (await meta(importer)).dependencies.length === 0);
+    expect(await project.redis.hget(w.key("indexes"), `deps:${importer}`)).toBeNull();
+  });
+
+  it("a file created where a folder import pointed takes the import over (file before folder index)", async () => {
+    // index.ts imports "./utils/strings"; a new utils.ts does not change it, but a new "./money.ts"-like
+    // sibling for a folder import does: "./utils" → utils/index.ts, then utils.ts once it exists.
+    const importer = "packages/core/src/use-utils.ts";
+    w.write(importer, 'export * from "./utils";\n');
+    await w.waitIndexed(importer);
+    expect((await meta(importer)).dependencies).toEqual(["packages/core/src/utils/index.ts"]);
+    w.write("packages/core/src/utils.ts", "export const direct = 1;\n");
+    await waitFor("the import to move to utils.ts", async () => (await meta(importer)).dependencies[0] === "packages/core/src/utils.ts");
+    expect((await meta("packages/core/src/utils/index.ts")).dependents).not.toContain(importer);
+  });
+
+  it("a workspace package import follows its entry file as entry candidates come and go", async () => {
+    const tag = "packages/ui/src/components/PriceTag.tsx";
+    const srcIndex = "packages/core/src/index.ts";
+    const rootIndex = "packages/core/index.ts";
+    const text = fs.readFileSync(path.join(project.root, srcIndex));
+    expect((await meta(tag)).dependencies).toContain(srcIndex); // "@acme/core": main dist/index.js → src/index.ts
+    w.remove(srcIndex);
+    await waitFor("the import to break", async () => !(await meta(tag)).dependencies.includes(srcIndex));
+    w.write(rootIndex, 'export * from "./src/money";\n');
+    await waitFor("the import to reach the package's root index", async () => (await meta(tag)).dependencies.includes(rootIndex));
+    // The entry file comes back: nothing about its name matches "@acme/core", only the package layout does.
+    w.write(srcIndex, text);
+    await waitFor("the import to return to src/index.ts", async () => (await meta(tag)).dependencies.includes(srcIndex));
+    expect((await meta(rootIndex)).dependents).not.toContain(tag);
+    expect((await meta(srcIndex)).isEntryPoint).toBe(true);
+    await w.watcher.idle();
+    expect(await storedGraph(project)).toEqual(await rebuiltGraph(project));
+  });
+
+  it("call targets through nested barrels follow a file that comes and goes two re-exports away", async () => {
+    const caller = "apps/api/src/use-leaf.ts";
+    const leaf = "packages/core/src/deep/leaf.ts";
+    const target = async () => (await w.json<{ callee: string; target?: string }[]>("indexes", `calls:${caller}`))?.find((c) => c.callee === "leafFn")?.target;
+    w.write(leaf, "export function leafFn(): number {\n  return 1;\n}\n");
+    w.write("packages/core/src/deep/index.ts", 'export * from "./leaf";\n');
+    w.write("packages/core/src/mid.ts", 'export * from "./deep";\n');
+    w.write(caller, 'import { leafFn } from "@core/mid";\nexport const v = () => leafFn();\n');
+    await waitFor("the call to reach the declaring file", async () => (await target()) === `${leaf}#leafFn`);
+    w.remove(leaf);
+    await waitFor("the call to stop at the inner barrel", async () => (await target()) === "packages/core/src/deep/index.ts#leafFn");
+    w.write(leaf, "export function leafFn(): number {\n  return 2;\n}\n");
+    await waitFor("the call to reach the file again", async () => (await target()) === `${leaf}#leafFn`);
+    await w.watcher.idle();
+    expect(await storedGraph(project)).toEqual(await rebuiltGraph(project));
+  });
+
+  it("a tsconfig paths change re-resolves imports through the new alias", async () => {
+    const importer = "packages/ui/src/components/Badge.tsx";
+    w.write(importer, 'import { slugify } from "#str";\nexport const Badge = () => slugify("b");\n');
+    await w.waitIndexed(importer);
+    expect((await meta(importer)).dependencies).toEqual([]);
+    const tsconfig = path.join(project.root, "tsconfig.json");
+    fs.writeFileSync(tsconfig, fs.readFileSync(tsconfig, "utf8").replace('"paths": {', '"paths": {\n      "#str": ["packages/core/src/utils/strings.ts"],'));
+    await waitFor("the alias to resolve", async () => (await meta(importer)).dependencies.includes(STRINGS));
+    expect((await meta(STRINGS)).dependents).toContain(importer);
+    // The stored AST now types the import as internal (the file was re-parsed under the new layout).
+    await waitFor("the AST to type #str as internal", async () => (await project.store.getAst(importer))?.imports[0]?.type === "internal");
+  });
+});
+
+describe("live index: incremental equals full", () => {
+  it("after all the changes above, meta and indexes equal a full graph pass over the stored facts", async () => {
+    await w.watcher.idle();
+    const [stored, rebuilt] = await Promise.all([storedGraph(project), rebuiltGraph(project)]);
+    expect(Object.keys(stored.meta).sort()).toEqual(Object.keys(rebuilt.meta).sort());
+    expect(stored).toEqual(rebuilt);
+  });
+});
