@@ -10,7 +10,7 @@ import { internalSpecifierMatchers, loadProjectLayout } from "./graph/project-la
 import { encodeStat, type IndexStorePort, type RecordBatch } from "./index-store-port.js";
 import type { IndexWorkerPool } from "./worker-pool.js";
 import type { ScanResult } from "./scanner.js";
-import { serialiseGraph } from "./graph/graph-serialiser.js";
+import { streamGraph } from "./graph/graph-serialiser.js";
 
 /** Files per worker task: large enough to amortise the thread hop, small enough to balance two cores. */
 export const FILES_PER_TASK = 48;
@@ -118,7 +118,7 @@ export async function runIndex(opts: IndexRunOptions): Promise<IndexStats> {
       const k = known.get(p);
       if (k) knownForGroup[p] = k;
     }
-    const task: IndexTask = { root, paths: group, known: knownForGroup, binaryExtensions: opts.binaryExtensions, mode: "index", internalSpecifiers };
+    const task: IndexTask = { root, paths: group, known: knownForGroup, binaryExtensions: opts.binaryExtensions, mode: "index", internalSpecifiers, packValues: true };
     const result = await pool.run(task, opts.signal);
     threadReadHash += result.timings.readHash + result.timings.serialise;
     threadParse += result.timings.parse;
@@ -152,8 +152,9 @@ export async function runIndex(opts: IndexRunOptions): Promise<IndexStats> {
   if (needGraph) {
     opts.onProgress?.({ phase: "graph", done: 0, total: paths.length });
     await addStoredFacts(store, graph, unchangedText);
-    const { meta, indexFields } = await serialiseGraph(await graph.finish());
-    await store.writeGraph(meta, indexFields, true);
+    const rewrite = store.beginGraphRewrite();
+    await streamGraph(await graph.finish(), rewrite);
+    await rewrite.commit();
     stats.graphRebuilt = true;
   }
   stats.stages.graph = (performance.now() - graphStart) / 1000;

@@ -1,15 +1,15 @@
 // What the index pipeline needs from storage. The Redis implementation lives in src/main/store; the
 // pipeline only sees this port so it never learns key names.
-import type { KnownFileState } from "../workers/protocol.js";
+import type { KnownFileState, SerialisedValue } from "../workers/protocol.js";
 
 /** Values are already serialised: the pipeline never stringifies large objects on the main thread. */
 export interface RecordBatch {
-  files: [path: string, json: string][];
-  ast: [path: string, json: string][];
+  files: [path: string, json: SerialisedValue][];
+  ast: [path: string, json: SerialisedValue][];
   /** `size:mtimeMs:hash` */
   stat: [path: string, value: string][];
   /** GraphFacts + complexity, for the graph pass of later runs that re-parse only some files. */
-  facts: [path: string, json: string][];
+  facts: [path: string, json: SerialisedValue][];
   /** Paths to drop from every per-file hash. */
   remove: string[];
 }
@@ -26,8 +26,19 @@ export interface IndexStorePort {
   getFacts(paths: readonly string[]): Promise<[string, string][]>;
   /** Replaces meta of the given files and the given index fields; `clearIndexes` drops stale fields first. */
   writeGraph(meta: [string, string][], indexFields: [string, string][], clearIndexes: boolean): Promise<void>;
+  /**
+   * A full graph rewrite sent in chunks while the rest is still being serialised: meta fields are set as
+   * they come, index fields go to a side key that replaces the index atomically on commit.
+   */
+  beginGraphRewrite(): GraphRewrite;
   setIndexInfo(info: Record<string, string>): Promise<void>;
   memoryUsedBytes(): Promise<number>;
+}
+
+export interface GraphRewrite {
+  meta(entries: [string, string][]): void;
+  index(entries: [string, string][]): void;
+  commit(): Promise<void>;
 }
 
 export function encodeStat(s: KnownFileState): string {

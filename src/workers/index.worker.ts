@@ -5,7 +5,9 @@ import fs from "node:fs";
 import path from "node:path";
 import v8 from "node:v8";
 import vm from "node:vm";
+import { Piscina } from "piscina";
 import xxhash from "xxhash-wasm";
+import { ValueArena } from "./value-arena.js";
 import { extractFile, languageForPath } from "./extract/index.js";
 import type { FileData, ImportInfo } from "./ast-types.js";
 import type { GraphFacts, IndexedRecord, IndexTask, IndexTaskResult } from "./protocol.js";
@@ -114,7 +116,10 @@ function indexOne(task: IndexTask, rel: string, timings: IndexTaskResult["timing
 
   t = performance.now();
   if (extracted && task.internalSpecifiers) markInternalImports(extracted.ast.imports, task.internalSpecifiers);
-  const facts: GraphFacts = extracted ? { ...extracted.facts, calls: projectCalls(extracted.facts, extracted.ast.imports) } : { imports: [], exports: [], symbols: [], calls: [] };
+  // The graph pass reads imports, symbols and calls; exports live in the AST, so they are not sent twice.
+  const facts: GraphFacts = extracted
+    ? { imports: extracted.facts.imports, exports: [], symbols: extracted.facts.symbols, calls: projectCalls(extracted.facts, extracted.ast.imports) }
+    : { imports: [], exports: [], symbols: [], calls: [] };
   const complexity = extracted?.complexity ?? { loc: 0, nesting: 0, imports: 0, score: 0 };
   const lines = splitLines(text);
   const data: FileData = { lines, hash, size, lastModified: mtimeMs };
@@ -138,18 +143,49 @@ function indexOne(task: IndexTask, rel: string, timings: IndexTaskResult["timing
   return { record, bytes: buf.length };
 }
 
+/** Moves a record's JSON strings into the arena; the views are filled in once the arena is final. */
+function packRecord(r: IndexedRecord, arena: ValueArena, fill: (() => void)[], views: () => Uint8Array[]): void {
+  if (r.kind === "text") {
+    const [f, a, x] = [arena.add(r.fileJson as string), arena.add(r.astJson as string), arena.add(r.factsJson as string)];
+    fill.push(() => {
+      const v = views();
+      r.fileJson = v[f] as Uint8Array;
+      r.astJson = v[a] as Uint8Array;
+      r.factsJson = v[x] as Uint8Array;
+    });
+  } else if (r.kind === "binary") {
+    const f = arena.add(r.fileJson as string);
+    fill.push(() => void (r.fileJson = views()[f] as Uint8Array));
+  }
+}
+
 export default function runIndexTask(task: IndexTask): IndexTaskResult {
   const timings = { readHash: 0, parse: 0, serialise: 0 };
   const records: IndexedRecord[] = [];
+  const arena = task.packValues ? new ValueArena() : null;
+  const fill: (() => void)[] = [];
+  let finalViews: Uint8Array[] = [];
   let bytes = 0;
   for (const rel of task.paths) {
     try {
       const r = indexOne(task, rel, timings);
       bytes += r.bytes;
-      if (task.mode === "index") records.push(r.record);
+      if (task.mode !== "index") continue;
+      if (arena) packRecord(r.record, arena, fill, () => finalViews);
+      records.push(r.record);
     } catch (err) {
       records.push({ path: rel, kind: "error", message: (err as Error).message });
     }
   }
-  return { records, timings, bytes };
+  const result: IndexTaskResult = { records, timings, bytes };
+  if (!arena || arena.isEmpty) return result;
+  const t = performance.now();
+  const { buffer, views } = arena.finish();
+  finalViews = views;
+  for (const f of fill) f();
+  timings.serialise += performance.now() - t;
+  // Piscina's movable protocol: the buffer is transferred, the views in the result arrive over it.
+  // (Piscina unwraps it, so pool callers still receive an IndexTaskResult.)
+  const movable = { [Piscina.transferableSymbol]: [buffer], [Piscina.valueSymbol]: result };
+  return Piscina.move(movable as unknown as ArrayBuffer) as unknown as IndexTaskResult;
 }

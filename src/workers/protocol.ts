@@ -29,7 +29,12 @@ export interface IndexTask {
    * imports matching them are typed internal instead of external.
    */
   internalSpecifiers?: { exact: string[]; prefixes: string[] };
+  /** Return the serialised values as UTF-8 byte views of one transferred buffer instead of strings. */
+  packValues?: boolean;
 }
+
+/** A value already serialised for Redis: JSON text, or its UTF-8 bytes when the task asked for packing. */
+export type SerialisedValue = string | Uint8Array;
 
 /** The facts the graph pass needs about a parsed file, kept small so they cross threads cheaply. */
 export interface GraphFacts {
@@ -53,15 +58,15 @@ export type IndexedRecord =
       lineCount: number;
       complexity: ComplexityScore;
       /** JSON of FileData for `project:{name}:files`. */
-      fileJson: string;
+      fileJson: SerialisedValue;
       /** JSON of FileAST for `project:{name}:ast`. */
-      astJson: string;
+      astJson: SerialisedValue;
       facts: GraphFacts;
       /** JSON of `{facts, complexity}` for `project:{name}:facts` (serialised here, not on the main thread). */
-      factsJson: string;
+      factsJson: SerialisedValue;
     }
   | { path: string; kind: "unchanged"; size: number; mtimeMs: number; hash: string }
-  | { path: string; kind: "binary"; size: number; mtimeMs: number; hash: string; fileJson: string }
+  | { path: string; kind: "binary"; size: number; mtimeMs: number; hash: string; fileJson: SerialisedValue }
   | { path: string; kind: "nonUtf8"; size: number; mtimeMs: number }
   | { path: string; kind: "symlink"; target: string; fileJson: string }
   | { path: string; kind: "missing" }

@@ -6,7 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 
 /** The hashes that make up a project's index. */
-export const PROJECT_KEY_PARTS = ["files", "ast", "meta", "stat", "facts", "indexes", "config"] as const;
+export const PROJECT_KEY_PARTS = ["files", "ast", "meta", "stat", "facts", "indexes", "indexes_next", "config"] as const;
 export type ProjectKeyPart = (typeof PROJECT_KEY_PARTS)[number];
 
 const SAFE_NAME = /^[A-Za-z0-9._-]+$/;
@@ -23,7 +23,8 @@ function assertSafeName(kind: string, name: string): void {
  * - meta: path → FileMeta JSON
  * - stat: path → `size:mtimeMs:hash`, light enough for a warm re-index to compare without loading files
  * - facts: path → GraphFacts + complexity JSON, so a partial re-index can rebuild the graph without re-parsing
- * - indexes: index name (symbols, deps_graph, call_graph) → JSON
+ * - indexes: `sym:<name>`, `deps:<path>`, `calls:<path>` → JSON (the symbol index, deps graph, call graph)
+ * - indexes_next: a full rebuild of `indexes` being written; RENAMEd over it when complete
  * - config: schemaVersion, root, last_indexed, …
  */
 export function projectKey(project: string, part: ProjectKeyPart): string {

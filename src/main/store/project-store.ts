@@ -4,7 +4,7 @@
 import type { Redis } from "ioredis";
 import type { FileAST, FileMeta } from "../../workers/ast-types.js";
 import type { KnownFileState } from "../../workers/protocol.js";
-import type { IndexStorePort, RecordBatch } from "../../pipeline/index-store-port.js";
+import type { GraphRewrite, IndexStorePort, RecordBatch } from "../../pipeline/index-store-port.js";
 import { IpuaroError } from "../errors.js";
 import { redisOp, toRedisError } from "./connection.js";
 import { PROJECT_KEY_PARTS, projectKeys, projectNameFor, type ProjectKeyPart, type ProjectKeys } from "./keys.js";
@@ -21,7 +21,8 @@ export type ConfigField = "root" | "last_indexed" | "settings" | "whitelist" | (
 const SCHEMA_FIELD = "schemaVersion";
 
 /** `[path, serialised value]` pairs. */
-export type FieldEntries = ReadonlyArray<readonly [string, string]>;
+/** Values are JSON text, or its UTF-8 bytes (packed by the index workers). */
+export type FieldEntries = ReadonlyArray<readonly [string, string | Uint8Array]>;
 
 export interface IndexBatch {
   /** FileData JSON, or binaryFileJson / symlinkFileJson. */
@@ -55,11 +56,12 @@ type Pipeline = ReturnType<Redis["pipeline"]>;
 function addHset(pipeline: Pipeline, key: string, entries: FieldEntries | undefined): void {
   if (!entries?.length) return;
   for (let i = 0; i < entries.length; i += FIELDS_PER_COMMAND) {
-    const args: string[] = [];
+    const args: (string | Buffer)[] = [];
     const end = Math.min(entries.length, i + FIELDS_PER_COMMAND);
     for (let j = i; j < end; j++) {
-      const entry = entries[j]!;
-      args.push(entry[0], entry[1]);
+      const [field, value] = entries[j]!;
+      // ioredis writes Buffers as they are; a bare Uint8Array would be stringified. Same memory, no copy.
+      args.push(field, typeof value === "string" || Buffer.isBuffer(value) ? value : Buffer.from(value.buffer, value.byteOffset, value.byteLength));
     }
     pipeline.hset(key, ...args);
   }
@@ -300,6 +302,35 @@ export class ProjectStore implements IndexStorePort {
       if (results === null) throw new Error("transaction aborted");
       for (const [err] of results) if (err) throw err;
     });
+  }
+
+  /** A full graph rewrite streamed in chunks; the new index replaces the old one atomically on commit. */
+  beginGraphRewrite(): GraphRewrite {
+    const pending: Promise<unknown>[] = [];
+    let indexFields = 0;
+    const send = (fill: (p: Pipeline) => void) => {
+      const pipeline = this.redis.pipeline();
+      fill(pipeline);
+      const done = this.execPipeline("writing the dependency graph", pipeline);
+      done.catch(() => {}); // observed by commit(); never an unhandled rejection meanwhile
+      pending.push(done);
+    };
+    // A rebuild that died half-way must not leak into this one.
+    send((p) => p.unlink(this.keys.indexes_next));
+    return {
+      meta: (entries) => send((p) => addHset(p, this.keys.meta, entries)),
+      index: (entries) => {
+        indexFields += entries.length;
+        send((p) => addHset(p, this.keys.indexes_next, entries));
+      },
+      commit: async () => {
+        await Promise.all(pending);
+        await this.op("replacing the index", async () => {
+          if (indexFields) await this.redis.rename(this.keys.indexes_next, this.keys.indexes);
+          else await this.redis.unlink(this.keys.indexes);
+        });
+      },
+    };
   }
 
   /** The live index's graph update: meta and index fields set, stale index fields deleted, in one MULTI. */
