@@ -13,8 +13,7 @@ import { makeTempDir, removeDir } from "../helpers/temp-dir.js";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(HERE, "..", "..");
-// program.ts does not register rewind/doctor yet: this entry adds them (and runs the plain CLI once it does).
-const ENTRY = path.join(REPO, "tests", "integration", "checkpoints", "rewind-cli-entry.ts");
+const ENTRY = path.join(REPO, "src", "main", "cli", "entry.ts");
 
 const server = useRedisServer();
 let root: string;

@@ -5,8 +5,6 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildProgram } from "../../src/main/cli/program.js";
-import { TOOLS } from "../../src/main/tools/registry.js";
 import { FakeOllama } from "../helpers/fake-ollama.js";
 import { buildAcmeShop } from "../helpers/indexed-project.js";
 import { useRedisServer } from "../helpers/redis-server.js";
@@ -24,10 +22,8 @@ function hasTmux(): boolean {
   }
 }
 
-/** entry.ts once program.ts registers the TUI and the registry has edit_lines; the test entry until then. */
 function ipuaroCommand(): string {
-  const wired = buildProgram().commands.some((c) => c.name() === "tui") && TOOLS.some((t) => t.name === "edit_lines");
-  return wired ? "node --import tsx src/main/cli/entry.ts" : "node --import tsx tests/e2e/tui-entry.ts";
+  return "node --import tsx src/main/cli/entry.ts";
 }
 
 function run(cmd: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs: number): Promise<{ code: number | null; out: string }> {

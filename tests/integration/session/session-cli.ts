@@ -1,4 +1,4 @@
-// Spawns the CLI (with the session commands, see session-cli-entry.ts) as a user would run it.
+// Spawns the CLI from its sources as a user would run it, with access to the child (for kill -9 tests).
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -6,7 +6,7 @@ import type { CliResult } from "../../helpers/cli.js";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(HERE, "..", "..", "..");
-const ENTRY = path.join(HERE, "session-cli-entry.ts");
+const ENTRY = path.join(REPO, "src", "main", "cli", "entry.ts");
 
 export interface RunningCli {
   child: ChildProcessWithoutNullStreams;
