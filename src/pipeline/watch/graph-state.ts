@@ -10,6 +10,7 @@ import { ImportResolver } from "../graph/import-resolver.js";
 import type { ProjectLayout } from "../graph/project-layout.js";
 import { callersThrough, fileCalls, hasReExports, movedBarrelScope, reExportSignature, symbolDelta, type CallSeed } from "./call-targets.js";
 import { ImporterIndex } from "./import-keys.js";
+import { addTo, removeFrom } from "./multimap.js";
 
 export interface FactsRecord {
   facts: GraphFacts;
@@ -41,18 +42,6 @@ interface FileNode extends FactsRecord {
 
 const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
 
-function addTo(map: Map<string, Set<string>>, key: string, value: string): void {
-  const set = map.get(key);
-  if (set) set.add(value);
-  else map.set(key, new Set([value]));
-}
-
-function removeFrom(map: Map<string, Set<string>>, key: string, value: string): void {
-  const set = map.get(key);
-  if (!set) return;
-  set.delete(value);
-  if (set.size === 0) map.delete(key);
-}
 
 export class GraphState {
   /** Text files with facts: the resolver's file set. */

@@ -6,6 +6,7 @@ import path from "node:path";
 import type { ImportResolver } from "../graph/import-resolver.js";
 import type { ProjectLayout } from "../graph/project-layout.js";
 import type { GraphFacts } from "../../workers/protocol.js";
+import { addTo, removeFrom } from "./multimap.js";
 
 const posix = path.posix;
 /** Longest first, so `x.d.ts` loses `.d.ts`, not just `.ts`. */
@@ -152,15 +153,3 @@ export class ImporterIndex {
   }
 }
 
-function addTo(map: Map<string, Set<string>>, key: string, value: string): void {
-  const set = map.get(key);
-  if (set) set.add(value);
-  else map.set(key, new Set([value]));
-}
-
-function removeFrom(map: Map<string, Set<string>>, key: string, value: string): void {
-  const set = map.get(key);
-  if (!set) return;
-  set.delete(value);
-  if (set.size === 0) map.delete(key);
-}
