@@ -104,6 +104,9 @@ export function createAgentRuntime(opts: AgentRuntimeOptions): AgentRuntime {
     onNotice: (message) => opts.ui.notify("warn", message),
     // After a rewind the orchestrator continues from the session's new history.
     onHistoryChanged: () => orchestrator.replaceHistory(session.llmHistory()),
+    onFilesReverted: async (paths) => {
+      for (const file of paths) await analytics.editReverted({ sessionId: session.id, file, via: "rewind" });
+    },
     ...(opts.config.context.compressionMethod === "truncate"
       ? {}
       : { summarise: async ({ transcript, focus }) => (await summariseWithModel(opts.llm, { transcript, ...(focus ? { focus } : {}) })).text }),
@@ -133,6 +136,7 @@ export function createAgentRuntime(opts: AgentRuntimeOptions): AgentRuntime {
         reminder = (await afterTurn({ store: opts.store, root: opts.root, sessionId: session.id, toolNames })).reminder;
       } catch {
         // Analytics never break a turn; the next session start re-checks the notes.
+        reminder = null;
       }
     },
   });

@@ -29,6 +29,7 @@ export interface SessionCheckpointsOptions {
   summarise?: Summarise;
   countTokens?: (history: LlmMessage[]) => number;
   isBusy?: () => boolean;
+  onFilesReverted?: (paths: string[]) => Promise<void>;
   /** Default: ipuaroHome(). */
   home?: string;
 }
@@ -63,6 +64,7 @@ export function createSessionCheckpoints(opts: SessionCheckpointsOptions): Sessi
     session,
     tracker,
     index: opts.index,
+    ...(opts.onFilesReverted ? { onFilesReverted: opts.onFilesReverted } : {}),
     ...(opts.onHistoryChanged ? { onHistoryChanged: opts.onHistoryChanged } : {}),
     ...(opts.summarise ? { summarise: opts.summarise } : {}),
     ...(opts.countTokens ? { countTokens: opts.countTokens } : {}),

@@ -30,6 +30,8 @@ export interface RewindServiceOptions {
   countTokens?: (history: LlmMessage[]) => number;
   /** A rewind during a running turn is refused. */
   isBusy?: () => boolean;
+  /** Told which files a (non-dry) rewind restored or deleted: project analytics record them as reverts. */
+  onFilesReverted?: (paths: string[]) => Promise<void>;
   readHead?: (root: string) => Promise<GitHeadRecord | null>;
 }
 
@@ -161,6 +163,8 @@ export class RewindService {
 
     if (wantsCode && cp) await this.restoreCode(cp, { dryRun, onConflict }, result);
     if (dryRun) return result;
+    const reverted = [...result.restored, ...result.deleted];
+    if (reverted.length) await this.opts.onFilesReverted?.(reverted);
 
     const user = this.userEntry(point);
     const note = async (text: string) => {

@@ -180,7 +180,8 @@ export type AppliedChange =
 /** A risky file's warning (project history: hotspot / predicted breakage) goes in front of what the model reads. */
 export function withRiskNote(applied: AppliedChange, outcome: ToolOutcome): ToolOutcome {
   if (!applied.ok || !applied.warning || !outcome.ok) return outcome;
-  return { ...outcome, llm: `warning: ${applied.warning}\n${outcome.llm}` };
+  const note = /^warning\b/i.test(applied.warning) ? applied.warning : `Warning: ${applied.warning}`;
+  return { ...outcome, llm: `${note}\n${outcome.llm}` };
 }
 
 /** The undo stack's lines: `split("\n")` of the exact text, so `join("\n")` restores the bytes (CR and BOM kept). */

@@ -1,11 +1,14 @@
 // What each key does. Ctrl+C and Ctrl+D are global: Ctrl+C interrupts the running answer or command
 // (closing its open question) and exits when pressed again within 2 s; Ctrl+D exits with an empty
 // prompt. Other keys go to the open dialog, else to the prompt: editing, history, completion, sending.
+// Esc stops a turn that has produced nothing yet (ui.restoreOnCancel puts its message back in the
+// input); Esc Esc on an idle, empty prompt opens /rewind. An Esc that closed a dialog never starts a pair.
 import type { TurnEvent } from "../../main/agent/orchestrator.js";
 import { isIpuaroError } from "../../main/errors.js";
 import { complete } from "../input/completion.js";
 import type { CommandKey, KeyAction } from "../input/keymap.js";
 import type { LineEditor } from "../input/line-editor.js";
+import type { AgentEntry } from "../chat/transcript.js";
 import { span } from "../text/styled-text.js";
 import type { TuiApp } from "./tui-app.js";
 import { playTurn } from "./turn-runner.js";
@@ -38,6 +41,11 @@ export class InputController {
   private readonly work = new Set<AbortController>();
   private lastInterrupt = -Infinity;
   private lastEscape = -Infinity;
+  private lastDialogEscape = -Infinity;
+  /** The running turn's chat entries: its user message and the agent's reply (null before it starts). */
+  private turnEntries: { userId: number | null; agent: AgentEntry | null } = { userId: null, agent: null };
+  /** Esc stopped the running turn before it produced anything. */
+  private cancelledEmpty = false;
 
   constructor(
     private readonly app: TuiApp,
@@ -67,6 +75,7 @@ export class InputController {
     }
     const modal = this.app.topModal;
     if (modal) {
+      if (action.type === "escape") this.lastDialogEscape = this.now();
       modal.handleKey(action, text);
       return this.app.requestRender();
     }
@@ -129,20 +138,58 @@ export class InputController {
         return;
       case "complete":
         return void this.complete();
-      case "escape": {
-        const t = this.now();
-        if (this.app.input.hint) this.hint(null);
-        if (t - this.lastEscape < DOUBLE_ESCAPE_MS) {
-          this.lastEscape = -Infinity;
-          return this.command("/rewind");
-        }
-        this.lastEscape = t;
-        return;
-      }
+      case "escape":
+        return this.escape();
       default: {
         const edit = EDITS[action.type];
         if (edit) edit(this.editor);
       }
+    }
+  }
+
+  private escape(): void {
+    const t = this.now();
+    if (this.app.input.hint) this.hint(null);
+    if (this.busy) {
+      this.lastEscape = -Infinity;
+      const agent = this.turnEntries.agent;
+      if (agent && agent.blocks.length === 0 && !this.cancelledEmpty) {
+        this.cancelledEmpty = true;
+        this.turn?.abort();
+      } else if (!this.cancelledEmpty) this.hint("The answer has started: Ctrl+C interrupts it.", "warn");
+      return;
+    }
+    // A pair needs an empty prompt, and its first Esc must not be the tail of one that closed a dialog.
+    if (this.editor.text || t - this.lastDialogEscape < DOUBLE_ESCAPE_MS) {
+      this.lastEscape = -Infinity;
+      return;
+    }
+    if (t - this.lastEscape < DOUBLE_ESCAPE_MS) {
+      this.lastEscape = -Infinity;
+      return this.command("/rewind");
+    }
+    this.lastEscape = t;
+  }
+
+  /** After a turn Esc stopped before it produced anything: its message goes back to the input. */
+  private async restoreCancelled(userText: string): Promise<void> {
+    const backend = this.app.backend;
+    const ids = new Set([this.turnEntries.userId, this.turnEntries.agent?.id].filter((x): x is number => x !== null && x !== undefined));
+    // A command's turn (/eval) has no message of the user's to give back.
+    if (!backend.restoreOnCancel || !backend.rewind || userText.startsWith("/")) {
+      this.hint("Stopped.");
+      return;
+    }
+    try {
+      const text = await backend.rewind.restoreCancelledTurn();
+      if (text === null) return this.hint("Stopped.");
+      this.app.transcript.remove(ids);
+      // The user may have typed meanwhile; their text is not overwritten.
+      if (!this.editor.text) this.editor.set(text);
+      this.hint(this.editor.text === text ? "Stopped; the message is back in the input." : "Stopped; the message was taken back.");
+      this.app.refreshStatus();
+    } catch (error) {
+      this.app.notice("warn", `The message could not be taken back: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
 
@@ -192,7 +239,9 @@ export class InputController {
     if (this.turn) return;
     const ctrl = new AbortController();
     this.turn = ctrl;
+    this.cancelledEmpty = false;
     this.app.transcript.addUser(userText);
+    this.turnEntries = { userId: this.app.transcript.last?.id ?? null, agent: null };
     this.app.chat.follow();
     try {
       let stream: AsyncIterable<TurnEvent>;
@@ -207,10 +256,16 @@ export class InputController {
         setActivity: (a) => (this.app.state.activity = a),
         setContextPercent: (p) => (this.app.state.contextPercent = p),
         changed: () => this.app.requestRender(),
+        started: (entry) => (this.turnEntries.agent = entry),
       });
       if (this.bellOnComplete && outcome.reason === "answer" && outcome.timeMs >= BELL_AFTER_MS) this.app.bell();
     } finally {
       this.turn = null;
+      this.app.requestRender();
+    }
+    if (this.cancelledEmpty) {
+      await this.restoreCancelled(userText);
+      this.cancelledEmpty = false;
       this.app.requestRender();
     }
   }

@@ -6,6 +6,7 @@ import type { NoticeLevel } from "../chat/transcript.js";
 import type { ModalHost } from "../dialogs/choice-dialog.js";
 import { pickSession } from "../dialogs/session-picker.js";
 import type { ProgressState } from "../widgets/progress-panel.js";
+import { runRewindCommand } from "./rewind-command.js";
 import type { TuiBackend } from "./tui-backend.js";
 
 /** What a command may do to the app. */
@@ -23,6 +24,8 @@ export interface CommandHost {
   /** Re-reads context fill and modes for the status bar. */
   refreshStatus(): void;
   clearChat(): void;
+  /** Puts text into the prompt for editing (the message a rewind took back). */
+  setDraft(text: string): void;
   exit(): void;
 }
 
@@ -44,7 +47,7 @@ export const KEY_HELP: ReadonlyArray<[string, string]> = [
   ["Ctrl+D", "exit (the session is saved)"],
   ["Ctrl+Z", "undo the last edit"],
   ["PgUp/PgDn, mouse wheel", "scroll the chat"],
-  ["Esc", "close a dialog; Esc Esc: rewind"],
+  ["Esc", "close a dialog; stop an answer that has not started (the message returns); Esc Esc: rewind"],
 ];
 
 function errorText(error: unknown): string {
@@ -149,13 +152,10 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   },
   {
     name: "/rewind",
-    summary: "go back to an earlier point of the conversation (also Esc Esc)",
-    async run(host) {
-      if (!host.backend.rewind) return host.notice("info", "Rewind is not available yet.");
-      const message = await host.backend.rewind();
-      host.clearChat();
-      host.sessionChanged();
-      if (message) host.notice("info", message);
+    args: "[N] [both|conversation|code]",
+    summary: "go back to before message N: conversation, code or both (also Esc Esc)",
+    async run(host, args) {
+      await runRewindCommand(host, args);
     },
   },
   {

@@ -147,6 +147,12 @@ export class TuiApp implements ModalHost, CommandHost {
     this.requestRender();
   }
 
+  setDraft(text: string): void {
+    this.input.editor.set(text);
+    this.input.setHint(null);
+    this.requestRender();
+  }
+
   clearChat(): void {
     this.transcript.clear();
     this.requestRender();

@@ -2,6 +2,7 @@
 // (history, input history, undo, /compact, /eval, the session list), the index and its watcher, and the
 // facts /status shows. runtime-backend.ts implements it over the real services; tests script it.
 import type { TurnEvent } from "../../main/agent/orchestrator.js";
+import type { RewindPointStats, RewindPreview, RewindRequest, RewindResult } from "../../main/checkpoints/index.js";
 import type { CompactionReport } from "../../main/context/compression/compact-conversation.js";
 import type { ChatMessage } from "../../main/session/session-types.js";
 import type { SessionSummary } from "../../main/session/session-store.js";
@@ -40,6 +41,16 @@ export interface ToolHelp {
   description: string;
 }
 
+/** The checkpoints' rewind service as the TUI uses it (the runtime's `checkpoints.rewind`). */
+export interface RewindPort {
+  /** Oldest first, each with `N files +x −y`. */
+  pointsWithStats(): Promise<RewindPointStats[]>;
+  preview(point: number | string): Promise<RewindPreview>;
+  rewind(request: RewindRequest): Promise<RewindResult>;
+  /** Esc on a turn that produced nothing: takes the message off the conversation and returns it. */
+  restoreCancelledTurn(): Promise<string | null>;
+}
+
 export interface TuiBackend {
   readonly projectName: string;
   readonly root: string;
@@ -73,8 +84,10 @@ export interface TuiBackend {
   /** Paths and symbols for Tab completion. */
   completionPaths(): Promise<readonly string[]>;
   completionSymbols(): Promise<readonly string[]>;
-  /** `/rewind` and double Esc: set by the rewind feature; absent until it exists. */
-  rewind?: (() => Promise<string | void>) | undefined;
+  /** `/rewind` and double Esc; absent when the session has no checkpoints. */
+  rewind?: RewindPort | undefined;
+  /** ui.restoreOnCancel: Esc on a turn that produced nothing puts the message back in the input. */
+  restoreOnCancel?: boolean;
 
   /** Saves what is still in memory and closes services (Ctrl+D, exit, signals). */
   close(): Promise<void>;

@@ -12,6 +12,8 @@ export interface TurnSink {
   setActivity(a: Activity): void;
   setContextPercent(p: number): void;
   changed(): void;
+  /** The turn's chat entry, once made (Esc checks whether the turn has produced anything yet). */
+  started?(entry: AgentEntry): void;
 }
 
 export interface TurnOutcome {
@@ -23,6 +25,7 @@ export async function playTurn(events: AsyncIterable<TurnEvent>, sink: TurnSink)
   const started = performance.now();
   const t = sink.transcript;
   const entry: AgentEntry = t.startAgent();
+  sink.started?.(entry);
   sink.setActivity("thinking");
   sink.changed();
   let reason: TurnOutcome["reason"] = "failed";

@@ -1,5 +1,5 @@
 // Shows a loaded session's conversation: user messages, answers without the tool-call markup, each call
-// with its title and whether it succeeded. Per-turn stats are not stored, so replayed answers have none.
+// with its title and whether it succeeded; rewind notes as notices. Per-turn stats are not stored, so replayed answers have none.
 import { VisibleTextFilter } from "../../main/agent/visible-text.js";
 import type { ChatMessage } from "../../main/session/session-types.js";
 import type { AgentEntry, Transcript } from "./transcript.js";
@@ -16,6 +16,12 @@ export function replaySession(transcript: Transcript, messages: readonly ChatMes
     agent = null;
   };
   for (const m of messages) {
+    if (m.role === "user" && m.note) {
+      // A note ipuaro left for the model after a rewind: shown as what it is, not as the user's words.
+      close();
+      transcript.notice("info", m.content);
+      continue;
+    }
     if (m.role === "user") {
       close();
       transcript.addUser(m.command === "eval" ? "/eval" : m.content, m.command);

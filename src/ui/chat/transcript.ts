@@ -65,6 +65,17 @@ export class Transcript {
     this.revision++;
   }
 
+  /** Takes entries out (a cancelled turn whose message went back to the input). */
+  remove(ids: ReadonlySet<number>): void {
+    for (let i = this.list.length - 1; i >= 0; i--) if (ids.has(this.list[i]!.id)) this.list.splice(i, 1);
+    this.revision++;
+  }
+
+  /** The newest entry. */
+  get last(): ChatEntry | undefined {
+    return this.list[this.list.length - 1];
+  }
+
   startAgent(): AgentEntry {
     const entry: AgentEntry = { kind: "agent", id: ++this.seq, version: 0, blocks: [], streaming: true };
     this.list.push(entry);

@@ -2,6 +2,7 @@
 // store, the indexer and its watcher, the model client. Loading or starting a session rebuilds the
 // runtime around it; everything else is a thin call through.
 import { createAgentRuntime, type AgentRuntime } from "../../main/agent/agent-runtime.js";
+import { collectGarbage } from "../../main/checkpoints/index.js";
 import type { UiPort } from "../../main/agent/ports.js";
 import { summaryText } from "../../main/cli/index-report.js";
 import type { ReadyModel } from "../../main/cli/model-setup.js";
@@ -15,7 +16,7 @@ import { openSession, sessionStoreFor, type SessionChoice } from "../../main/ses
 import { indexReaderOf, scanSymbols } from "../../main/store/index-queries.js";
 import type { OpenedProjectStore } from "../../main/store/open-project-store.js";
 import type { ToolRegistry } from "../../main/tools/registry.js";
-import type { IndexState, ReindexProgress, SessionView, StatusReport, TuiBackend } from "../app/tui-backend.js";
+import type { IndexState, ReindexProgress, RewindPort, SessionView, StatusReport, TuiBackend } from "../app/tui-backend.js";
 import { liveIndexServices } from "./live-index-services.js";
 import { statusRows } from "./status-report.js";
 
@@ -44,7 +45,7 @@ export class RuntimeBackend implements TuiBackend {
   readonly projectName: string;
   readonly root: string;
   readonly model: string;
-  rewind: TuiBackend["rewind"] = undefined;
+  readonly restoreOnCancel: boolean;
   private runtime: AgentRuntime;
   private auto: boolean;
   private watcherError: string | null = null;
@@ -59,6 +60,7 @@ export class RuntimeBackend implements TuiBackend {
     this.root = opts.root;
     this.model = opts.config.llm.model;
     this.auto = opts.config.edit.autoApply;
+    this.restoreOnCancel = opts.config.ui.restoreOnCancel;
     this.watcher = opts.watcher;
     this.runtime = this.build(opts.session);
     this.offWatcher = this.watcher?.on((e) => this.onWatch(e)) ?? null;
@@ -78,6 +80,18 @@ export class RuntimeBackend implements TuiBackend {
       index: liveIndexServices(indexer, () => this.watcher),
       ...(this.opts.registry ? { registry: this.opts.registry } : {}),
     });
+  }
+
+  /** The current runtime's rewind service (it changes with the session). */
+  get rewind(): RewindPort {
+    return this.runtime.checkpoints.rewind;
+  }
+
+  /** The old runtime's checkpoint hooks are detached from its tools before the new one takes over. */
+  private replaceRuntime(session: LiveSession): void {
+    const old = this.runtime;
+    this.runtime = this.build(session);
+    old.checkpoints.close();
   }
 
   private onWatch(e: ProjectWatchEvent): void {
@@ -156,7 +170,7 @@ export class RuntimeBackend implements TuiBackend {
   private async switchTo(choice: SessionChoice): Promise<void> {
     const { session } = await openSession({ redis: this.opts.opened.redis, projectName: this.projectName, root: this.root, config: this.opts.config, choice });
     await this.runtime.session.saveState().catch(() => {});
-    this.runtime = this.build(session);
+    this.replaceRuntime(session);
   }
 
   loadSession(id: string): Promise<void> {
@@ -170,6 +184,8 @@ export class RuntimeBackend implements TuiBackend {
   async deleteSession(id: string): Promise<void> {
     if (id === this.runtime.session.id) throw new Error("the current session cannot be deleted");
     await this.sessions().delete(id);
+    // Backups only the deleted session referenced go (once older than a day); a failure only costs disk.
+    await collectGarbage(this.opts.opened.redis).catch(() => {});
   }
 
   /**
@@ -251,6 +267,7 @@ export class RuntimeBackend implements TuiBackend {
     this.offWatcher?.();
     const steps: Array<[string, () => Promise<unknown>]> = [
       ["saving the session", () => this.runtime.session.saveState()],
+      ["closing the checkpoints", async () => this.runtime.checkpoints.close()],
       ["stopping the watcher", async () => this.watcher?.stop()],
       ["stopping the index workers", () => this.opts.indexer.close()],
       ["closing Redis", () => this.opts.opened.release()],

@@ -1,6 +1,8 @@
 // Rewind through the real agent: a fake Ollama scripts the model, the tools edit an indexed project in
 // a real Redis, the runtime makes a checkpoint per turn, and the rewind service takes code and
 // conversation back.
+import { readEvents } from "../../../src/main/shadow/events-store.js";
+import { shadowScope } from "../../../src/main/shadow/shadow-scope.js";
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -102,6 +104,9 @@ describe("rewinding a session's code and conversation", () => {
     expect(agent.runtime.session.messages().map((m) => m.content)).toEqual(["Where is Money?", "Money is in packages/core/src/money.ts."]);
     const ledger = agent.runtime.session.toolState.readLedger;
     expect(ledger.has(MONEY) || ledger.has(STRINGS)).toBe(false);
+    // Project analytics record the rewound files as reverts of the agent's edits.
+    const reverts = (await readEvents(shadowScope(project.store, project.root))).filter((e) => e.type === "revert");
+    expect(reverts).toEqual(expect.arrayContaining([expect.objectContaining({ file: MONEY, via: "rewind" }), expect.objectContaining({ file: STRINGS, via: "rewind" })]));
     // Redis has the restored content again.
     const stored = await project.store.getFile(MONEY);
     expect(stored?.kind === "text" && stored.lines.join("\n")).toBe(money!.replace(/\n$/, ""));

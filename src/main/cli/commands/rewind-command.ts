@@ -2,6 +2,7 @@
 // [--on-conflict skip|overwrite] [--json]`: back to the state just before user message N of a session
 // (default: the project's last), without the TUI. `--list` shows the points with `N files +x −y`.
 // Git is never touched; when HEAD moved since the checkpoint the commands a user could run are shown.
+import { analyticsEventsFor } from "../../shadow/events-recorder.js";
 import type { Command } from "commander";
 import { createSessionCheckpoints, describeSkip, type RewindPointStats, type RewindResult } from "../../checkpoints/index.js";
 import { loadConfig } from "../../config/loader.js";
@@ -99,6 +100,10 @@ export function registerRewindCommand(program: Command): void {
           // A warm re-index is cheap: only the restored files are parsed again.
           index: { refreshIndex: async () => void (await indexer.index(await indexer.scan())) },
           onNotice: (m) => process.stderr.write(`ipuaro: ${m}\n`),
+          onFilesReverted: async (paths) => {
+            const analytics = analyticsEventsFor(opened.store, root);
+            for (const file of paths) await analytics.editReverted({ sessionId: session.id, file, via: "rewind" });
+          },
         });
         if (opts.list) {
           const points = await checkpoints.rewind.pointsWithStats();

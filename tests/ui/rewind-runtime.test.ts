@@ -1,0 +1,99 @@
+// Rewind through the whole TUI against the real services (Redis, the checkpoint tracker, the fake
+// Ollama): the model creates a file and edits another, Esc Esc lists the point with its stats, B rewinds
+// both, the files are as before and the message is back in the input; Esc on a turn the model has not
+// answered yet takes the message off the conversation and back into the input.
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { runTui } from "../../src/ui/run-tui.js";
+import { FakeOllama } from "../helpers/fake-ollama.js";
+import { createHeadlessTerminal, KEYS, type HeadlessTerminal } from "../helpers/headless-terminal.js";
+import { buildAcmeShop } from "../helpers/indexed-project.js";
+import { useRedisServer } from "../helpers/redis-server.js";
+import { removeDir } from "../helpers/temp-dir.js";
+
+const server = useRedisServer();
+let root: string;
+let fake: FakeOllama;
+let t: HeadlessTerminal | null = null;
+
+const MONEY = "packages/core/src/money.ts";
+const COUPON = "packages/core/src/coupon.ts";
+
+beforeAll(async () => {
+  root = buildAcmeShop();
+  fs.writeFileSync(path.join(root, ".ipuaro.json"), JSON.stringify({ indexing: { workers: 1 }, edit: { autoApply: true } }));
+  fake = await new FakeOllama().start();
+});
+afterAll(async () => {
+  await fake?.close();
+  removeDir(root);
+});
+afterEach(() => {
+  vi.unstubAllEnvs();
+  t?.dispose();
+  t = null;
+});
+
+function stubEnv(): void {
+  vi.stubEnv("IPUARO_REDIS_URL", server().url);
+  vi.stubEnv("OLLAMA_HOST", fake.url);
+  vi.stubEnv("XDG_CONFIG_HOME", path.join(root, ".xdg"));
+  vi.stubEnv("IPUARO_HOME", path.join(root, ".home"));
+  vi.stubEnv("NO_COLOR", "");
+  vi.stubEnv("EDITOR", "");
+}
+
+describe("rewind in the TUI over the real runtime", () => {
+  it("Esc Esc → the point with its stats → B: files restored, the message back in the input; Esc restores an unanswered message", async () => {
+    stubEnv();
+    const moneyBefore = fs.readFileSync(path.join(root, MONEY), "utf8");
+    t = createHeadlessTerminal({ cols: 110, rows: 40 });
+    const exited = runTui(root, { streams: t.streams, new: true });
+    await t.waitForText("[watching]", 30_000);
+
+    fake.reply().toolCall("create_file", { path: COUPON, content: "export const TEN = 10;\nexport const FIVE = 5;\n" });
+    fake.reply().toolCall("get_lines", { path: MONEY, start: 1, end: 3 });
+    fake.reply().toolCall("edit_lines", { path: MONEY, start: 1, end: 1, content: "// money, in cents" });
+    fake.reply().text("Готово: купоны добавлены.");
+    t.type("Добавь купоны", KEYS.enter);
+    await t.waitForText("Готово: купоны добавлены.", 20_000);
+    expect(fs.existsSync(path.join(root, COUPON))).toBe(true);
+    expect(fs.readFileSync(path.join(root, MONEY), "utf8")).not.toBe(moneyBefore);
+
+    t.type(KEYS.escape);
+    await t.settle();
+    t.type(KEYS.escape);
+    await t.waitForText("Rewind to before…");
+    const row = t.find("1. Добавь купоны");
+    expect(row).not.toBeNull();
+    expect(t.lines()[row!.y]).toMatch(/2 files \+\d+ −\d+/);
+    t.type(KEYS.enter);
+    await t.waitForText("Rewind to before message 1");
+    await t.waitForText(`delete  ${COUPON}`);
+    await t.waitForText(`restore ${MONEY}`);
+    t.type("b");
+    await t.waitForText("Rewound both to before message 1", 10_000);
+    await t.waitForText("> Добавь купоны");
+    expect(fs.existsSync(path.join(root, COUPON))).toBe(false);
+    expect(fs.readFileSync(path.join(root, MONEY), "utf8")).toBe(moneyBefore);
+    // The conversation is back to before the message: the answer is gone from the chat.
+    expect(t.find("Готово: купоны добавлены.")).toBeNull();
+
+    t.type("\x15"); // Ctrl+U
+    fake.reply().hang();
+    t.type("второй вопрос", KEYS.enter);
+    await t.waitForText("User: второй вопрос");
+    t.type(KEYS.escape);
+    await t.waitForText("Stopped; the message is back in the input.", 10_000);
+    await t.waitForText("> второй вопрос");
+    expect(t.find("User: второй вопрос")).toBeNull();
+
+    // Neither the rewound message nor the taken-back one is left to rewind to.
+    t.type("\x15");
+    t.type("/rewind", KEYS.enter);
+    await t.waitForText("Nothing to rewind yet: this conversation has no messages.");
+    t.type(KEYS.ctrlD);
+    expect(await exited).toBe(0);
+  }, 90_000);
+});
