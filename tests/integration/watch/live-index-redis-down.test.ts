@@ -73,7 +73,10 @@ describe("Redis stopped mid-watch", () => {
     const expectedA = await hashContent(fs.readFileSync(path.join(root, a)));
     const expectedB = await hashContent(fs.readFileSync(path.join(root, b)));
     await waitFor("both edits in Redis", async () => (await indexedHash(a)) === expectedA && (await indexedHash(b)) === expectedB);
-    expect(events.filter((e) => e.type === "updated").map((e) => "path" in e && e.path)).toEqual(expect.arrayContaining([a, b]));
+    // The update events follow their writes (and the second edit may land in a later batch): wait for them.
+    const updated = () => events.filter((e) => e.type === "updated").map((e) => "path" in e && e.path);
+    await waitFor("both updates reported", () => updated().includes(a) && updated().includes(b));
+    expect(updated()).toEqual(expect.arrayContaining([a, b]));
 
     // Still watching.
     fs.writeFileSync(path.join(root, "packages/core/src/after.ts"), "export const after = 1;\n");
