@@ -10,6 +10,7 @@ import { createHeadlessTerminal, KEYS, type HeadlessTerminal } from "../helpers/
 import { buildAcmeShop } from "../helpers/indexed-project.js";
 import { useRedisServer } from "../helpers/redis-server.js";
 import { removeDir } from "../helpers/temp-dir.js";
+import { stubTuiEnv } from "./tui-test-env.js";
 
 const server = useRedisServer();
 let root: string;
@@ -32,12 +33,7 @@ afterEach(() => {
 });
 
 function stubEnv(): void {
-  vi.stubEnv("IPUARO_REDIS_URL", server().url);
-  vi.stubEnv("OLLAMA_HOST", fake.url);
-  vi.stubEnv("XDG_CONFIG_HOME", path.join(root, ".xdg"));
-  vi.stubEnv("IPUARO_HOME", path.join(root, ".home"));
-  vi.stubEnv("NO_COLOR", "");
-  vi.stubEnv("EDITOR", "");
+  stubTuiEnv({ redisUrl: server().url, ollamaUrl: fake.url, root });
 }
 
 describe("runTui", () => {

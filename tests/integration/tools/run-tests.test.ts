@@ -45,6 +45,8 @@ async function fixture(tree: FileTree, answers: PortAnswers = {}, opts: { vitest
   return opened;
 }
 
+// A project for run_tests to run: one passing, one failing and one deliberately skipped test (the
+// `it.skip` below is fixture text, so the summary's skipped count has something to count).
 const VITEST_PROJECT: FileTree = {
   "package.json": JSON.stringify({ name: "v", type: "module", scripts: { test: "vitest run" }, devDependencies: { vitest: "4.1.12" } }),
   "src/math.test.js": [

@@ -2,25 +2,16 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FileMeta } from "../../../src/workers/ast-types.js";
-import { buildAcmeShop, openIndexedProject, type IndexedProject } from "../../helpers/indexed-project.js";
+import type { IndexedProject } from "../../helpers/indexed-project.js";
 import { useRedisServer } from "../../helpers/redis-server.js";
-import { removeDir } from "../../helpers/temp-dir.js";
-import { startWatching, type WatchHarness } from "./watch-harness.js";
+import { closeWatched, openWatchedAcmeShop, type WatchHarness } from "./watch-harness.js";
 
 const server = useRedisServer();
 let project: IndexedProject;
 let w: WatchHarness;
 
-beforeAll(async () => {
-  project = await openIndexedProject(buildAcmeShop(), server().url);
-  await project.reindex();
-  w = await startWatching(project);
-});
-afterAll(async () => {
-  await w?.stop();
-  await project.close();
-  removeDir(project.root);
-});
+beforeAll(async () => void ({ project, w } = await openWatchedAcmeShop(server().url)));
+afterAll(() => closeWatched(project, w));
 
 describe("live index: files", () => {
   it("an edit lands in files, ast and stat, reported as an external update", async () => {

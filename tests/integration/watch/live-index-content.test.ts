@@ -1,25 +1,16 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildAcmeShop, openIndexedProject, type IndexedProject } from "../../helpers/indexed-project.js";
+import type { IndexedProject } from "../../helpers/indexed-project.js";
 import { useRedisServer } from "../../helpers/redis-server.js";
-import { removeDir } from "../../helpers/temp-dir.js";
-import { startWatching, waitFor, type WatchHarness } from "./watch-harness.js";
+import { closeWatched, openWatchedAcmeShop, waitFor, type WatchHarness } from "./watch-harness.js";
 
 const server = useRedisServer();
 let project: IndexedProject;
 let w: WatchHarness;
 
-beforeAll(async () => {
-  project = await openIndexedProject(buildAcmeShop(), server().url);
-  await project.reindex();
-  w = await startWatching(project);
-});
-afterAll(async () => {
-  await w?.stop();
-  await project.close();
-  removeDir(project.root);
-});
+beforeAll(async () => void ({ project, w } = await openWatchedAcmeShop(server().url)));
+afterAll(() => closeWatched(project, w));
 
 const abs = (rel: string) => path.join(project.root, rel);
 

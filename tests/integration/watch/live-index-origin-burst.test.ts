@@ -4,25 +4,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FILES_PER_TASK } from "../../../src/pipeline/index-pipeline.js";
 import { hashContent } from "../../../src/pipeline/watch/content-hash.js";
 import type { BatchSummary } from "../../../src/pipeline/watch/live-index.js";
-import { buildAcmeShop, openIndexedProject, type IndexedProject } from "../../helpers/indexed-project.js";
+import type { IndexedProject } from "../../helpers/indexed-project.js";
 import { useRedisServer } from "../../helpers/redis-server.js";
-import { removeDir } from "../../helpers/temp-dir.js";
-import { startWatching, waitFor, type WatchHarness } from "./watch-harness.js";
+import { closeWatched, openWatchedAcmeShop, waitFor, type WatchHarness } from "./watch-harness.js";
 
 const server = useRedisServer();
 let project: IndexedProject;
 let w: WatchHarness;
 
-beforeAll(async () => {
-  project = await openIndexedProject(buildAcmeShop(), server().url);
-  await project.reindex();
-  w = await startWatching(project);
-});
-afterAll(async () => {
-  await w?.stop();
-  await project.close();
-  removeDir(project.root);
-});
+beforeAll(async () => void ({ project, w } = await openWatchedAcmeShop(server().url)));
+afterAll(() => closeWatched(project, w));
 
 describe("live index: who changed a file", () => {
   it("a write registered beforehand is ipuaro's; one with other content is external", async () => {

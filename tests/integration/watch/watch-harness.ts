@@ -7,7 +7,8 @@ import { projectKey } from "../../../src/main/store/keys.js";
 import { decodeStat } from "../../../src/pipeline/index-store-port.js";
 import { hashContent } from "../../../src/pipeline/watch/content-hash.js";
 import type { FileUpdateEvent } from "../../../src/pipeline/watch/live-index.js";
-import type { IndexedProject } from "../../helpers/indexed-project.js";
+import { buildAcmeShop, openIndexedProject, type IndexedProject } from "../../helpers/indexed-project.js";
+import { removeDir } from "../../helpers/temp-dir.js";
 
 export const TEST_DEBOUNCE_MS = 80;
 
@@ -81,4 +82,18 @@ export async function startWatching(project: IndexedProject, debounceMs = TEST_D
     },
     stop: () => watcher.stop(),
   };
+}
+
+/** The acme-shop fixture indexed into Redis and watched: what most watch tests start from. */
+export async function openWatchedAcmeShop(redisUrl: string): Promise<{ project: IndexedProject; w: WatchHarness }> {
+  const project = await openIndexedProject(buildAcmeShop(), redisUrl);
+  await project.reindex();
+  return { project, w: await startWatching(project) };
+}
+
+export async function closeWatched(project: IndexedProject | undefined, w: WatchHarness | undefined): Promise<void> {
+  await w?.stop();
+  if (!project) return;
+  await project.close();
+  removeDir(project.root);
 }
