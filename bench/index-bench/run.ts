@@ -51,7 +51,7 @@ else {
     [
       `files ${cold.files} (${(num(cold, "bytes") / 1024 / 1024).toFixed(1)} MB), parsed cold ${cold.parsed}, warm ${warm.parsed}`,
       `cold   ${coldTotal.toFixed(2)} s  walk ${s(cold).walk} read+hash ${s(cold).readHash} parse ${s(cold).parse} write ${s(cold).write} graph ${s(cold).graph}`,
-      `parse-only ${num(cold, "parseOnlySeconds").toFixed(2)} s`,
+      `parse-only ${num(cold, "parseOnlySeconds").toFixed(2)} s (fastest of ${(cold.parseOnlyRuns as number[]).join(" / ")} s, before and after the cold run)`,
       `warm   ${warmTotal.toFixed(2)} s  walk ${s(warm).walk} read+hash ${s(warm).readHash} graph ${s(warm).graph}`,
       `peak RSS ${cold.peakRssMb} MB, Redis ${cold.redisUsedMb} MB, event loop p50 ${(cold.eventLoopDelayMs as { p50: number }).p50} ms p99 ${p99} ms`,
       "",

@@ -1,9 +1,28 @@
 // The bench's yardstick: the same files through the same kind of pool doing only read + parse + extract,
 // with nothing hashed, serialised or stored. `cold index / parse-only` shows what storage costs on top.
+//
+// The baseline runs in a fresh child process. In the indexing process it would start on an allocator the
+// cold run had already grown (and beside the cold pool's threads and heap), so its page faults and
+// memory traffic would differ from the cold run's: measured here, that moved the ratio by ±0.2.
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import type { IndexWorkerPool } from "./worker-pool.js";
 import { FILES_PER_TASK } from "./index-pipeline.js";
 
-export async function runParseOnly(root: string, paths: string[], pool: IndexWorkerPool, binaryExtensions: string[]): Promise<{ seconds: number; bytes: number }> {
+export interface ParseOnlyRequest {
+  root: string;
+  paths: string[];
+  binaryExtensions: string[];
+  /** Pool size; null = the default (cores). */
+  workers: number | null;
+}
+
+export interface ParseOnlyResult {
+  seconds: number;
+  bytes: number;
+}
+
+export async function runParseOnly(root: string, paths: string[], pool: IndexWorkerPool, binaryExtensions: string[]): Promise<ParseOnlyResult> {
   const started = performance.now();
   let bytes = 0;
   const tasks: Promise<void>[] = [];
@@ -18,4 +37,28 @@ export async function runParseOnly(root: string, paths: string[], pool: IndexWor
 /** Starts every thread and loads its modules, so neither measured run pays for warm-up. */
 export async function warmPool(pool: IndexWorkerPool, root: string): Promise<void> {
   await Promise.all(Array.from({ length: pool.size * 2 }, () => pool.run({ root, paths: [], binaryExtensions: [], mode: "parse-only" })));
+}
+
+/** Runs the baseline in a fresh process (see above): request on stdin, result as JSON on stdout. */
+export function runParseOnlyInChild(request: ParseOnlyRequest): Promise<ParseOnlyResult> {
+  const fromSource = import.meta.url.endsWith(".ts");
+  const entry = fileURLToPath(new URL(fromSource ? "./parse-baseline-child.ts" : "./parse-baseline-child.js", import.meta.url));
+  // execArgv carries `--import tsx` when running from sources.
+  const child = spawn(process.execPath, [...process.execArgv, entry], { stdio: ["pipe", "pipe", "pipe"] });
+  let out = "";
+  let err = "";
+  child.stdout.setEncoding("utf8").on("data", (d: string) => (out += d));
+  child.stderr.setEncoding("utf8").on("data", (d: string) => (err += d));
+  child.stdin.end(JSON.stringify(request));
+  return new Promise((resolve, reject) => {
+    child.on("error", reject);
+    child.on("close", (code) => {
+      if (code !== 0) return reject(new Error(`parse-only baseline failed (exit ${code}): ${err.trim().split("\n").slice(-3).join(" ")}`));
+      try {
+        resolve(JSON.parse(out) as ParseOnlyResult);
+      } catch {
+        reject(new Error(`parse-only baseline printed no result: ${out.slice(0, 200)}`));
+      }
+    });
+  });
 }

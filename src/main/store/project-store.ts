@@ -409,6 +409,21 @@ export class ProjectStore implements IndexStorePort {
   }
 
   /** Redis's whole used_memory (INFO memory), in bytes. */
+  /**
+   * Waits (up to `timeoutMs`) until Redis runs no background AOF rewrite or RDB save, so a measurement
+   * that follows does not share the CPU with one. True when it went quiet in time.
+   */
+  async waitForPersistenceIdle(timeoutMs: number): Promise<boolean> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const info = await this.op("reading persistence state", () => this.redis.info("persistence"));
+      const busy = /^(aof_rewrite_in_progress|aof_rewrite_scheduled|rdb_bgsave_in_progress):1/m.test(info);
+      if (!busy) return true;
+      if (Date.now() > deadline) return false;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
   memoryUsedBytes(): Promise<number> {
     return this.op("reading memory usage", async () => {
       const info = await this.redis.info("memory");

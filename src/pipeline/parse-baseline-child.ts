@@ -1,0 +1,15 @@
+// Child-process entry of the parse-only baseline (parse-baseline.ts says why it runs apart).
+import { runParseOnly, warmPool, type ParseOnlyRequest } from "./parse-baseline.js";
+import { createIndexWorkerPool } from "./worker-pool.js";
+
+let input = "";
+for await (const chunk of process.stdin) input += chunk;
+const request = JSON.parse(input) as ParseOnlyRequest;
+const pool = createIndexWorkerPool(request.workers);
+try {
+  await warmPool(pool, request.root);
+  const result = await runParseOnly(request.root, request.paths, pool, request.binaryExtensions);
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+} finally {
+  await pool.destroy();
+}
