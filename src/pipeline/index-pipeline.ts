@@ -4,13 +4,14 @@
 import path from "node:path";
 import type { GraphFacts, IndexedRecord, IndexTask, KnownFileState } from "../workers/protocol.js";
 import type { ComplexityScore } from "../workers/ast-types.js";
-import { GraphAccumulator, TimeSlicer } from "./graph/graph-builder.js";
+import { GraphAccumulator } from "./graph/graph-builder.js";
+import { TimeSlicer } from "./graph/time-slicer.js";
 import { ImportResolver } from "./graph/import-resolver.js";
 import { internalSpecifierMatchers, loadProjectLayout } from "./graph/project-layout.js";
-import { encodeStat, type IndexStorePort, type RecordBatch } from "./index-store-port.js";
+import { encodeStat, type GraphRewrite, type IndexStorePort, type RecordBatch } from "./index-store-port.js";
 import type { IndexWorkerPool } from "./worker-pool.js";
 import type { ScanResult } from "./scanner.js";
-import { streamGraph } from "./graph/graph-serialiser.js";
+import type { GraphChunkSink } from "./graph/graph-serialiser.js";
 
 /** Files per worker task: large enough to amortise the thread hop, small enough to balance two cores. */
 export const FILES_PER_TASK = 48;
@@ -86,13 +87,25 @@ export async function runIndex(opts: IndexRunOptions): Promise<IndexStats> {
   };
   stats.schemaReset = (await store.ensureSchema()) === "reset";
   const known = await store.loadKnownStats();
+  // A text file that turned binary or into a symlink leaves the graph: that alone needs a rebuild.
+  const graphMembers = known.size ? await store.loadGraphMembers() : new Set<string>();
+  let leftGraph = 0;
   const paths = scan.entries.map((e) => e.path);
   const present = new Set(paths);
   const layout = loadProjectLayout(root, paths);
   const internalSpecifiers = internalSpecifierMatchers(layout);
 
-  // Text files parsed this run go into the graph as they arrive, while the workers keep parsing.
-  const graph = new GraphAccumulator(new ImportResolver(present, layout), layout);
+  // Text files parsed this run go into the graph as they arrive, while the workers keep parsing, and the
+  // graph's fields stream into a side key from then on (begun on the first one: a warm run with nothing
+  // changed rewrites nothing).
+  let rewrite: GraphRewrite | null = null;
+  const begin = () => (rewrite ??= store.beginGraphRewrite());
+  const graphSink: GraphChunkSink = {
+    meta: (e) => begin().meta(e),
+    index: (e) => begin().index(e),
+    dropIndex: (f) => begin().dropIndex(f),
+  };
+  const graph = new GraphAccumulator(new ImportResolver(present, layout), layout, graphSink);
   let parsedText = 0;
   /** Unchanged files whose facts must come back from the store for the graph pass. */
   const unchangedText: string[] = [];
@@ -126,6 +139,7 @@ export async function runIndex(opts: IndexRunOptions): Promise<IndexStats> {
     const batch = emptyBatch();
     for (const r of result.records) {
       applyRecord(r, batch, stats, removedOrBroken, known);
+      if ((r.kind === "binary" || r.kind === "symlink") && graphMembers.has(r.path)) leftGraph++;
       if (r.kind === "unchanged") unchangedText.push(r.path);
       else if (r.kind === "text") {
         graph.add(r.path, { facts: r.facts, complexity: r.complexity });
@@ -148,13 +162,12 @@ export async function runIndex(opts: IndexRunOptions): Promise<IndexStats> {
   stats.stages.parse = threadParse / pool.size / 1000;
 
   const graphStart = performance.now();
-  const needGraph = parsedText > 0 || stale.length > 0 || stats.schemaReset || known.size === 0;
+  const needGraph = parsedText > 0 || stale.length > 0 || leftGraph > 0 || stats.schemaReset || known.size === 0;
   if (needGraph) {
     opts.onProgress?.({ phase: "graph", done: 0, total: paths.length });
     await addStoredFacts(store, graph, unchangedText);
-    const rewrite = store.beginGraphRewrite();
-    await streamGraph(await graph.finish(), rewrite);
-    await rewrite.commit();
+    await graph.drain();
+    await begin().commit();
     stats.graphRebuilt = true;
   }
   stats.stages.graph = (performance.now() - graphStart) / 1000;

@@ -19,6 +19,8 @@ export interface IndexStorePort {
   /** 'reset' when an incompatible schema version made it drop the old index. */
   ensureSchema(): Promise<"ok" | "reset">;
   loadKnownStats(): Promise<Map<string, KnownFileState>>;
+  /** Paths stored as text files with graph facts. */
+  loadGraphMembers(): Promise<Set<string>>;
   writeRecords(batch: RecordBatch): Promise<void>;
   /** Streams every stored facts record (path, json) in chunks. */
   scanFacts(): AsyncIterable<[string, string][]>;
@@ -38,6 +40,8 @@ export interface IndexStorePort {
 export interface GraphRewrite {
   meta(entries: [string, string][]): void;
   index(entries: [string, string][]): void;
+  /** Removes index fields sent earlier in this rewrite. */
+  dropIndex(fields: string[]): void;
   commit(): Promise<void>;
 }
 

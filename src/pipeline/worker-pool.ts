@@ -25,6 +25,10 @@ export function createIndexWorkerPool(size: number | null = null): IndexWorkerPo
     maxThreads: threads,
     // Threads stay warm across batches: each holds its own parsers and the xxhash wasm instance.
     idleTimeout: 60_000,
+    // tree-sitter frees a native tree in an N-API finalizer, which runs on the thread's event loop. With
+    // Piscina's default ("sync": a thread blocks in Atomics.wait between tasks) that loop never turns and
+    // every parsed tree stays in memory: ~1.3 GB per 12K files, for as long as the pool lives.
+    atomics: "disabled",
   });
   return {
     size: threads,

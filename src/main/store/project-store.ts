@@ -270,6 +270,11 @@ export class ProjectStore implements IndexStorePort {
     return this.getAllStats();
   }
 
+  /** Paths that have graph facts, i.e. were indexed as text. */
+  async loadGraphMembers(): Promise<Set<string>> {
+    return new Set(await this.op("listing graph members", () => this.redis.hkeys(this.keys.facts)));
+  }
+
   /** Stored facts records as raw `[path, json]` chunks. */
   getFacts(paths: readonly string[]): Promise<[string, string][]> {
     return this.op("reading graph facts", async () => {
@@ -323,6 +328,7 @@ export class ProjectStore implements IndexStorePort {
         indexFields += entries.length;
         send((p) => addHset(p, this.keys.indexes_next, entries));
       },
+      dropIndex: (fields) => send((p) => addHdel(p, this.keys.indexes_next, fields)),
       commit: async () => {
         await Promise.all(pending);
         await this.op("replacing the index", async () => {

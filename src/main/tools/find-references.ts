@@ -5,7 +5,7 @@
 import { z } from "zod";
 import type { FileAST } from "../../workers/ast-types.js";
 import { languageForPath } from "../../workers/extract/index.js";
-import { TimeSlicer } from "../../pipeline/graph/graph-builder.js";
+import { TimeSlicer } from "../../pipeline/graph/time-slicer.js";
 import { callSitesOf, indexReaderOf, scanIndexedTexts, symbolLocations } from "../store/index-queries.js";
 import { defineTool } from "./define-tool.js";
 import { lineText, pastBudget } from "./search-output.js";

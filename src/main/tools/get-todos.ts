@@ -2,7 +2,7 @@
 // Files are prefiltered on their stored JSON, then each marker is checked against the tree-sitter node
 // at its position, so markers inside strings, identifiers or JSX text are not reported.
 import { z } from "zod";
-import { TimeSlicer } from "../../pipeline/graph/graph-builder.js";
+import { TimeSlicer } from "../../pipeline/graph/time-slicer.js";
 import { languageForPath } from "../../workers/extract/index.js";
 import { parseSource } from "../../workers/extract/parsers.js";
 import { SourceText } from "../../workers/extract/source-text.js";

@@ -6,10 +6,11 @@ import type { ComplexityScore, FileMeta } from "../../workers/ast-types.js";
 import type { GraphFacts } from "../../workers/protocol.js";
 import { ImportResolver } from "./import-resolver.js";
 import type { ProjectLayout } from "./project-layout.js";
+import { FieldChunker, INDEX_FIELD, type GraphChunkSink } from "./graph-serialiser.js";
+import { TimeSlicer } from "./time-slicer.js";
 
 /** A file with more dependents than this is a hub (seed 000). */
 export const HUB_DEPENDENTS_THRESHOLD = 5;
-const SLICE_MS = 8;
 const ENTRY_BASENAMES = new Set(["index", "main", "app", "server", "cli"]);
 const TEST_FILE = /(^|\/)(__tests__\/|[^/]*\.(test|spec)\.[cm]?[jt]sx?$)/;
 const CODE_FILE = /\.[cm]?[jt]sx?$/;
@@ -38,15 +39,6 @@ export interface GraphOutput {
   dependencies: Map<string, string[]>;
   symbols: Map<string, SymbolLocation[]>;
   calls: Map<string, ResolvedCall[]>;
-}
-
-export class TimeSlicer {
-  private start = performance.now();
-  async maybeYield(): Promise<void> {
-    if (performance.now() - this.start < SLICE_MS) return;
-    await new Promise<void>((r) => setImmediate(r));
-    this.start = performance.now();
-  }
 }
 
 export function isEntryPointPath(p: string, packageEntries: ReadonlySet<string>): boolean {
@@ -110,80 +102,152 @@ export function buildMeta(
 const MAX_REEXPORT_HOPS = 5;
 
 /**
- * A call resolved through an import lands on the imported file, often a barrel `index.ts` that only
- * re-exports. Follow the barrel's re-exports to the file that declares the symbol.
+ * One re-export hop: a call resolved through an import lands on the imported file, often a barrel
+ * `index.ts` that only re-exports. Returns the file the barrel forwards `name` to, or null when the
+ * search stops at `file` (it declares the name, forwards nothing for it, or is unknown).
  */
+export function reExportHop(file: string, name: string, files: Map<string, GraphInput>, resolver: ImportResolver): string | null {
+  const input = files.get(file);
+  if (!input || input.facts.symbols.some((s) => s.name === name)) return null;
+  const head = name.split(".")[0] as string;
+  const via = input.facts.imports.find((i) => i.isReExport && (i.name === head || i.name === "*"));
+  const next = via ? resolver.resolve(file, via.from) : null;
+  if (!next) return null;
+  // `export *` may come from several modules: take the one that declares the name, if any.
+  const star = input.facts.imports.filter((i) => i.isReExport && i.name === "*").map((i) => resolver.resolve(file, i.from));
+  const declaring = star.find((f) => f && files.get(f)?.facts.symbols.some((s) => s.name === name));
+  return declaring ?? next;
+}
+
+/** Follows re-exports from `target` to the file that declares `name` (at most MAX_REEXPORT_HOPS). */
 export function followReExports(target: string, name: string, files: Map<string, GraphInput>, resolver: ImportResolver): string {
   let file = target;
   for (let hop = 0; hop < MAX_REEXPORT_HOPS; hop++) {
-    const input = files.get(file);
-    if (!input || input.facts.symbols.some((s) => s.name === name)) return file;
-    const head = name.split(".")[0] as string;
-    const via = input.facts.imports.find((i) => i.isReExport && (i.name === head || i.name === "*"));
-    const next = via ? resolver.resolve(file, via.from) : null;
-    if (!next) return file;
-    // `export *` may come from several modules: take the one that declares the name, if any.
-    const star = input.facts.imports.filter((i) => i.isReExport && i.name === "*").map((i) => resolver.resolve(file, i.from));
-    const declaring = star.find((f) => f && files.get(f)?.facts.symbols.some((s) => s.name === name));
-    file = declaring ?? next;
+    const next = reExportHop(file, name, files, resolver);
+    if (next === null) return file;
+    file = next;
   }
   return file;
 }
 
-async function refineCallTargets(files: Map<string, GraphInput>, calls: Map<string, ResolvedCall[]>, resolver: ImportResolver, slicer: TimeSlicer): Promise<void> {
-  for (const list of calls.values()) {
-    await slicer.maybeYield();
-    for (const c of list) {
-      if (!c.target) continue;
-      const hash = c.target.lastIndexOf("#");
-      const file = c.target.slice(0, hash);
-      const name = c.target.slice(hash + 1);
-      const real = followReExports(file, name, files, resolver);
-      if (real !== file) c.target = `${real}#${name}`;
-    }
-  }
-}
+const splitTarget = (target: string) => {
+  const hash = target.lastIndexOf("#");
+  return { file: target.slice(0, hash), name: target.slice(hash + 1) };
+};
 
 /**
- * Builds the graph file by file, so the per-file part (import resolution, symbols, calls) can run while
- * the workers are still parsing; `finish` does what needs every file (dependents, barrels, meta).
+ * Builds the graph file by file, so the per-file part (import resolution, symbols, calls) runs while the
+ * workers are still parsing; the end does what needs every file (dependents, barrels, meta).
+ *
+ * Two modes. Collecting (no sink): `finish()` returns the whole graph. Streaming (a sink): every field is
+ * sent as soon as it is final — a file's dependencies and its calls (when no target can move through a
+ * barrel) right away, a symbol's locations when first seen — and `drain()` sends only what needed every
+ * file: meta, refined calls, symbols that gained locations, corrections. That keeps serialising off the
+ * end of the run, when the workers are idle, and lets most per-file data die young instead of being
+ * kept (and copied by the GC) until the end.
  */
 export class GraphAccumulator {
   private readonly files = new Map<string, GraphInput>();
   private readonly dependencies = new Map<string, string[]>();
   private readonly symbols = new Map<string, SymbolLocation[]>();
+  /** Collecting: every file's calls. Streaming: only calls whose targets may still move. */
   private readonly calls = new Map<string, ResolvedCall[]>();
+  /** Symbols that gained a location after they were sent. */
+  private readonly grownSymbols = new Set<string>();
+  /** target → no re-export hop can move it (memo; only for targets whose file is known). */
+  private readonly settled = new Map<string, boolean>();
+  private readonly out: FieldChunker | null;
 
   constructor(
     private readonly resolver: ImportResolver,
     private readonly layout: ProjectLayout,
-  ) {}
+    sink?: GraphChunkSink,
+  ) {
+    this.out = sink ? new FieldChunker(sink) : null;
+  }
 
   add(p: string, input: GraphInput): void {
     const { facts } = input;
-    this.files.set(p, input);
     const { deps, importedFrom } = resolveFileImports(p, facts, this.resolver);
     this.dependencies.set(p, deps);
-    for (const s of facts.symbols) {
-      const loc = { path: p, line: s.line, kind: s.kind };
-      const list = this.symbols.get(s.name);
-      if (list) list.push(loc);
-      else this.symbols.set(s.name, [loc]);
+    if (this.out) this.addStreaming(p, input, deps, importedFrom);
+    else {
+      this.files.set(p, input);
+      for (const s of facts.symbols) this.addSymbol(s.name, { path: p, line: s.line, kind: s.kind });
+      if (facts.calls.length) this.calls.set(p, resolveCalls(p, facts, importedFrom));
     }
-    if (facts.calls.length) this.calls.set(p, resolveCalls(p, facts, importedFrom));
+  }
+
+  private addSymbol(name: string, loc: SymbolLocation): SymbolLocation[] | null {
+    const list = this.symbols.get(name);
+    if (list) {
+      list.push(loc);
+      return list;
+    }
+    this.symbols.set(name, [loc]);
+    return null;
+  }
+
+  private addStreaming(p: string, input: GraphInput, deps: string[], importedFrom: Map<string, string>): void {
+    const out = this.out as FieldChunker;
+    const { facts } = input;
+    // Barrel hops later need only a file's symbols and re-exports.
+    const reExports = facts.imports.filter((i) => i.isReExport);
+    this.files.set(p, { complexity: input.complexity, facts: { imports: reExports, exports: [], symbols: facts.symbols, calls: [] } });
+    if (deps.length) out.index(INDEX_FIELD.deps(p), JSON.stringify(deps));
+    const pathJson = JSON.stringify(p);
+    for (const s of facts.symbols) {
+      if (this.addSymbol(s.name, { path: p, line: s.line, kind: s.kind })) this.grownSymbols.add(s.name);
+      // Same text as JSON.stringify([loc]), without building the array for ~75K symbols.
+      else out.index(INDEX_FIELD.symbol(s.name), `[{"path":${pathJson},"line":${s.line},"kind":${JSON.stringify(s.kind)}}]`);
+    }
+    if (!facts.calls.length) return;
+    const calls = resolveCalls(p, facts, importedFrom);
+    if (calls.every((c) => !c.target || this.isSettled(c.target))) out.index(INDEX_FIELD.calls(p), JSON.stringify(calls));
+    else this.calls.set(p, calls);
   }
 
   has(p: string): boolean {
     return this.files.has(p);
   }
 
+  /** A target is final once its file is known and no barrel hop leaves it (same answer at the end). */
+  private isSettled(target: string): boolean {
+    const known = this.settled.get(target);
+    if (known !== undefined) return known;
+    const { file, name } = splitTarget(target);
+    if (!this.files.has(file)) return false;
+    const settled = reExportHop(file, name, this.files, this.resolver) === null;
+    this.settled.set(target, settled);
+    return settled;
+  }
+
+  /** Collecting mode: the whole graph. */
   async finish(): Promise<GraphOutput> {
+    if (this.out) throw new Error("a streaming GraphAccumulator ends with drain()");
+    const meta = await this.complete();
+    return { meta, dependencies: this.dependencies, symbols: this.symbols, calls: this.calls };
+  }
+
+  /** Streaming mode: sends everything that could not be sent before every file was known. */
+  async drain(): Promise<void> {
+    if (!this.out) throw new Error("a collecting GraphAccumulator ends with finish()");
+    await this.complete();
+    this.out.flush();
+  }
+
+  private async complete(): Promise<Map<string, FileMeta>> {
     const slicer = new TimeSlicer();
     const dependents = new Map<string, string[]>();
+    const dropped: string[] = [];
     for (const [p, deps] of this.dependencies) {
       // The resolver saw every scanned path; an edge to a file that turned out binary or non-UTF-8 goes.
       const kept = deps.filter((d) => this.files.has(d));
-      if (kept.length !== deps.length) this.dependencies.set(p, kept);
+      if (kept.length !== deps.length) {
+        this.dependencies.set(p, kept);
+        if (kept.length) this.out?.index(INDEX_FIELD.deps(p), JSON.stringify(kept));
+        else dropped.push(INDEX_FIELD.deps(p));
+      }
       for (const d of kept) {
         const list = dependents.get(d);
         if (list) list.push(p);
@@ -191,14 +255,37 @@ export class GraphAccumulator {
       }
       await slicer.maybeYield();
     }
-    await refineCallTargets(this.files, this.calls, this.resolver, slicer);
+    this.out?.dropIndex(dropped);
+    await this.refineCallTargets(slicer);
+    for (const name of this.grownSymbols) this.out?.index(INDEX_FIELD.symbol(name), JSON.stringify(this.symbols.get(name)));
     const entries = packageEntrySet(this.layout, this.resolver);
     const meta = new Map<string, FileMeta>();
     for (const [p, { complexity }] of this.files) {
-      meta.set(p, buildMeta(p, complexity, this.dependencies.get(p) ?? [], (dependents.get(p) ?? []).sort(), entries));
+      const m = buildMeta(p, complexity, this.dependencies.get(p) ?? [], (dependents.get(p) ?? []).sort(), entries);
+      if (this.out) this.out.meta(p, JSON.stringify(m));
+      else meta.set(p, m);
       await slicer.maybeYield();
     }
-    return { meta, dependencies: this.dependencies, symbols: this.symbols, calls: this.calls };
+    return meta;
+  }
+
+  /** Moves call targets that land on a barrel to the declaring file (streaming: sends the result). */
+  private async refineCallTargets(slicer: TimeSlicer): Promise<void> {
+    const real = new Map<string, string>();
+    for (const [p, list] of this.calls) {
+      await slicer.maybeYield();
+      for (const c of list) {
+        if (!c.target) continue;
+        let to = real.get(c.target);
+        if (to === undefined) {
+          const { file, name } = splitTarget(c.target);
+          const dest = followReExports(file, name, this.files, this.resolver);
+          real.set(c.target, (to = dest === file ? c.target : `${dest}#${name}`));
+        }
+        c.target = to;
+      }
+      this.out?.index(INDEX_FIELD.calls(p), JSON.stringify(list));
+    }
   }
 }
 

@@ -2,7 +2,7 @@
 // block the event loop for a noticeable moment). Index fields are prefixed so one hash holds them all:
 // `sym:<name>` → locations, `deps:<path>` → internal dependencies, `calls:<path>` → call sites.
 import type { GraphOutput } from "./graph-builder.js";
-import { TimeSlicer } from "./graph-builder.js";
+import { TimeSlicer } from "./time-slicer.js";
 
 export const INDEX_FIELD = {
   symbol: (name: string) => `sym:${name}`,
@@ -16,34 +16,75 @@ export const GRAPH_CHUNK_FIELDS = 2000;
 export interface GraphChunkSink {
   meta(entries: [string, string][]): void;
   index(entries: [string, string][]): void;
+  /** Index fields sent earlier that turned out not to exist (an edge to a file that was not text). */
+  dropIndex(fields: string[]): void;
+}
+
+/** Collects fields and hands them to a sink GRAPH_CHUNK_FIELDS at a time. */
+export class FieldChunker {
+  private metaChunk: [string, string][] = [];
+  private indexChunk: [string, string][] = [];
+  constructor(private readonly sink: GraphChunkSink) {}
+
+  meta(p: string, json: string): void {
+    this.metaChunk.push([p, json]);
+    if (this.metaChunk.length >= GRAPH_CHUNK_FIELDS) this.flushMeta();
+  }
+
+  index(field: string, json: string): void {
+    this.indexChunk.push([field, json]);
+    if (this.indexChunk.length >= GRAPH_CHUNK_FIELDS) this.flushIndex();
+  }
+
+  /** Drops fields sent before; pending ones of the same names are flushed first so the order holds. */
+  dropIndex(fields: string[]): void {
+    if (!fields.length) return;
+    this.flushIndex();
+    this.sink.dropIndex(fields);
+  }
+
+  flush(): void {
+    this.flushMeta();
+    this.flushIndex();
+  }
+
+  private flushMeta(): void {
+    if (this.metaChunk.length) this.sink.meta(this.metaChunk);
+    this.metaChunk = [];
+  }
+
+  private flushIndex(): void {
+    if (this.indexChunk.length) this.sink.index(this.indexChunk);
+    this.indexChunk = [];
+  }
 }
 
 /** Serialises the graph chunk by chunk into the sink, yielding to the event loop between slices. */
 export async function streamGraph(graph: GraphOutput, sink: GraphChunkSink): Promise<void> {
   const slicer = new TimeSlicer();
-  let chunk: [string, string][] = [];
-  const flush = (to: (entries: [string, string][]) => void) => {
-    if (chunk.length) to(chunk);
-    chunk = [];
-  };
-  const push = async (to: (entries: [string, string][]) => void, entry: [string, string]) => {
-    chunk.push(entry);
-    if (chunk.length >= GRAPH_CHUNK_FIELDS) flush(to);
+  const out = new FieldChunker(sink);
+  for (const [p, m] of graph.meta) {
+    out.meta(p, JSON.stringify(m));
     await slicer.maybeYield();
-  };
-  const meta = (e: [string, string][]) => sink.meta(e);
-  const index = (e: [string, string][]) => sink.index(e);
-  for (const [p, m] of graph.meta) await push(meta, [p, JSON.stringify(m)]);
-  flush(meta);
-  for (const [name, locs] of graph.symbols) await push(index, [INDEX_FIELD.symbol(name), JSON.stringify(locs)]);
-  for (const [p, deps] of graph.dependencies) if (deps.length) await push(index, [INDEX_FIELD.deps(p), JSON.stringify(deps)]);
-  for (const [p, calls] of graph.calls) await push(index, [INDEX_FIELD.calls(p), JSON.stringify(calls)]);
-  flush(index);
+  }
+  for (const [name, locs] of graph.symbols) {
+    out.index(INDEX_FIELD.symbol(name), JSON.stringify(locs));
+    await slicer.maybeYield();
+  }
+  for (const [p, deps] of graph.dependencies) {
+    if (deps.length) out.index(INDEX_FIELD.deps(p), JSON.stringify(deps));
+    await slicer.maybeYield();
+  }
+  for (const [p, calls] of graph.calls) {
+    out.index(INDEX_FIELD.calls(p), JSON.stringify(calls));
+    await slicer.maybeYield();
+  }
+  out.flush();
 }
 
 export async function serialiseGraph(graph: GraphOutput): Promise<{ meta: [string, string][]; indexFields: [string, string][] }> {
   const meta: [string, string][] = [];
   const indexFields: [string, string][] = [];
-  await streamGraph(graph, { meta: (e) => meta.push(...e), index: (e) => indexFields.push(...e) });
+  await streamGraph(graph, { meta: (e) => meta.push(...e), index: (e) => indexFields.push(...e), dropIndex: () => {} });
   return { meta, indexFields };
 }

@@ -13,8 +13,13 @@ export class ImportResolver {
   private readonly files: ReadonlySet<string>;
   private readonly layout: ProjectLayout;
   private readonly scopeCache = new Map<string, TsconfigScope | null>();
-  /** (folder, specifier) → result: a monorepo imports the same few modules from the same folders. */
-  private readonly resolveCache = new Map<string, string | null>();
+  /** (folder, specifier) → result for relative specifiers. */
+  private readonly relativeCache = new Map<string, string | null>();
+  /**
+   * Bare specifiers (`react`, `@acme/core`, `@/utils`) resolve the same anywhere under one tsconfig
+   * scope, so they are cached per scope: one entry serves every file of a package.
+   */
+  private readonly bareCache = new Map<TsconfigScope | null, Map<string, string | null>>();
 
   constructor(files: ReadonlySet<string>, layout: ProjectLayout) {
     this.files = files;
@@ -96,18 +101,22 @@ export class ImportResolver {
     if (!spec || spec.startsWith("node:")) return null;
     const slash = fromFile.lastIndexOf("/");
     const dir = slash === -1 ? "" : fromFile.slice(0, slash);
-    const key = `${dir}\0${spec}`;
-    const cached = this.resolveCache.get(key);
-    if (cached !== undefined) return cached;
-    const hit = this.resolveUncached(dir, spec);
-    this.resolveCache.set(key, hit);
+    if (spec.startsWith(".")) {
+      const key = `${dir}\0${spec}`;
+      let hit = this.relativeCache.get(key);
+      if (hit === undefined) this.relativeCache.set(key, (hit = this.probe(posix.join(dir, spec))));
+      return hit;
+    }
+    if (spec.startsWith("/")) return null;
+    const scope = this.scopeOf(dir);
+    let perScope = this.bareCache.get(scope);
+    if (!perScope) this.bareCache.set(scope, (perScope = new Map()));
+    let hit = perScope.get(spec);
+    if (hit === undefined) perScope.set(spec, (hit = this.resolveBare(scope, spec)));
     return hit;
   }
 
-  private resolveUncached(dir: string, spec: string): string | null {
-    if (spec.startsWith(".")) return this.probe(posix.join(dir, spec));
-    if (spec.startsWith("/")) return null;
-    const scope = this.scopeOf(dir);
+  private resolveBare(scope: TsconfigScope | null, spec: string): string | null {
     if (scope) {
       const hit = this.viaAliases(scope, spec);
       if (hit) return hit;

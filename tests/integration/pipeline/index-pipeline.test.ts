@@ -6,6 +6,7 @@ import type { FileAST } from "../../../src/workers/ast-types.js";
 import { buildAcmeShop, openIndexedProject, type IndexedProject } from "../../helpers/indexed-project.js";
 import { useRedisServer } from "../../helpers/redis-server.js";
 import { removeDir } from "../../helpers/temp-dir.js";
+import { rebuiltGraph, storedGraph } from "../watch/graph-oracle.js";
 
 const server = useRedisServer();
 let project: IndexedProject;
@@ -99,6 +100,15 @@ describe("cold index of a fixture monorepo into a real Redis", () => {
   });
 });
 
+describe("the graph written while the workers parse", () => {
+  it("equals a full graph pass over the stored facts (meta and every index field)", async () => {
+    const [stored, rebuilt] = await Promise.all([storedGraph(project), rebuiltGraph(project)]);
+    expect(Object.keys(stored.indexes).length).toBeGreaterThan(20);
+    expect(stored).toEqual(rebuilt);
+    expect(await project.redis.exists(key("indexes_next"))).toBe(0);
+  });
+});
+
 describe("re-index", () => {
   it("re-parses nothing when nothing changed", async () => {
     const before = await project.redis.hgetall(key("files"));
@@ -131,6 +141,8 @@ describe("re-index", () => {
     expect(JSON.parse((await project.redis.hget(key("indexes"), "sym:shout")) ?? "null")).toEqual([
       expect.objectContaining({ path: "packages/core/src/utils/strings.ts" }),
     ]);
+    // Unchanged files joined from stored facts, the changed one from the worker: still one whole graph.
+    expect(await storedGraph(project)).toEqual(await rebuiltGraph(project));
   });
 
   it("a touched but identical file is not re-parsed", async () => {
@@ -152,6 +164,10 @@ describe("re-index", () => {
     expect(await project.store.getAst("packages/core/src/utils/index.ts")).toBeNull();
     expect(await project.store.getMeta("packages/core/src/utils/index.ts")).toBeNull();
     expect(await project.redis.hget(key("facts"), "packages/core/src/utils/index.ts")).toBeNull();
+    // Importers resolved `./utils` to it while scanning; those edges go once it is known to be binary.
+    const importers = Object.entries(await project.redis.hgetall(key("indexes"))).filter(([f, v]) => f.startsWith("deps:") && v.includes("utils/index.ts"));
+    expect(importers).toEqual([]);
+    expect(await storedGraph(project)).toEqual(await rebuiltGraph(project));
   });
 
   it("an index written by another schema version is rebuilt, not misread", async () => {

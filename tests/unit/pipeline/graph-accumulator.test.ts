@@ -1,0 +1,123 @@
+// The cold index sends graph fields while files are still arriving (GraphAccumulator with a sink). Whatever
+// the arrival order, the fields that end up stored must be exactly what a full pass over all files gives.
+import { describe, expect, it } from "vitest";
+import { buildGraph, GraphAccumulator, type GraphInput } from "../../../src/pipeline/graph/graph-builder.js";
+import { FieldChunker, serialiseGraph, type GraphChunkSink } from "../../../src/pipeline/graph/graph-serialiser.js";
+import { ImportResolver } from "../../../src/pipeline/graph/import-resolver.js";
+import { loadProjectLayout } from "../../../src/pipeline/graph/project-layout.js";
+import type { GraphFacts } from "../../../src/workers/protocol.js";
+
+type Imp = GraphFacts["imports"][number];
+const imp = (name: string, from: string, extra: Partial<Imp> = {}): Imp => ({ name, from, ...extra });
+const sym = (name: string, line: number, kind = "function") => ({ name, kind, line });
+const call = (callee: string, line: number, caller = "main") => ({ caller, callee, line });
+const input = (facts: Partial<GraphFacts>): GraphInput => ({
+  facts: { imports: [], exports: [], symbols: [], calls: [], ...facts },
+  complexity: { loc: 10, nesting: 1, imports: facts.imports?.length ?? 0, score: 3 },
+});
+
+/** A small app that calls through nested barrels, a star re-export, a named re-export and a binary import. */
+function project(): Map<string, GraphInput> {
+  return new Map([
+    [
+      "src/app.ts",
+      input({
+        imports: [imp("total", "./lib"), imp("makeCart", "./lib"), imp("fmt", "./lib"), imp("logo", "./logo.ts"), imp("helper", "./util")],
+        symbols: [sym("main", 3), sym("helper", 9)],
+        calls: [call("total", 4), call("makeCart", 5), call("fmt", 6), call("helper", 7), call("main", 8, "<module>")],
+      }),
+    ],
+    ["src/lib/index.ts", input({ imports: [imp("fmt", "./fmt", { isReExport: true }), imp("*", "./shop", { isReExport: true }), imp("*", "./money", { isReExport: true })] })],
+    ["src/lib/shop/index.ts", input({ imports: [imp("*", "./cart", { isReExport: true })] })],
+    ["src/lib/shop/cart.ts", input({ symbols: [sym("Cart", 1, "class"), sym("Cart.add", 2, "method"), sym("makeCart", 6)], calls: [call("this.add", 4, "Cart.addAll")] })],
+    ["src/lib/money.ts", input({ symbols: [sym("total", 1)] })],
+    ["src/lib/fmt.ts", input({ symbols: [sym("fmt", 1)], imports: [imp("total", "./money")], calls: [call("total", 2, "fmt")] })],
+    ["src/util.ts", input({ symbols: [sym("helper", 1)] })],
+    ["src/splash.ts", input({ imports: [imp("logo", "./logo")], symbols: [sym("splash", 1)] })],
+  ]);
+}
+/** Scanned but never added: it turned out binary. */
+const SCANNED_ONLY = ["src/logo.ts"];
+
+/** Symbol lists follow arrival order, which differs between the runs compared: compare them sorted. */
+function sortedSymbols(index: Record<string, string>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(index)) out[k] = k.startsWith("sym:") ? (JSON.parse(v) as { path: string }[]).sort((a, b) => a.path.localeCompare(b.path)) : JSON.parse(v);
+  return out;
+}
+
+/** Applies what a sink receives, in order, the way Redis applies HSET/HDEL. */
+function recordingSink(): GraphChunkSink & { meta_: Map<string, string>; index_: Map<string, string> } {
+  const meta_ = new Map<string, string>();
+  const index_ = new Map<string, string>();
+  return {
+    meta_,
+    index_,
+    meta: (entries) => entries.forEach(([k, v]) => meta_.set(k, v)),
+    index: (entries) => entries.forEach(([k, v]) => index_.set(k, v)),
+    dropIndex: (fields) => fields.forEach((f) => index_.delete(f)),
+  };
+}
+
+async function streamed(order: string[]) {
+  const files = project();
+  const layout = loadProjectLayout("/nowhere", [...files.keys()]);
+  const sink = recordingSink();
+  const acc = new GraphAccumulator(new ImportResolver(new Set([...files.keys(), ...SCANNED_ONLY]), layout), layout, sink);
+  for (const p of order) acc.add(p, files.get(p) as GraphInput);
+  await acc.drain();
+  return { meta: Object.fromEntries(sink.meta_), index: sortedSymbols(Object.fromEntries(sink.index_)) };
+}
+
+async function fullPass() {
+  const files = project();
+  const layout = loadProjectLayout("/nowhere", [...files.keys()]);
+  const { meta, indexFields } = await serialiseGraph(await buildGraph(files, new ImportResolver(new Set(files.keys()), layout), layout));
+  return { meta: Object.fromEntries(meta), index: sortedSymbols(Object.fromEntries(indexFields)) };
+}
+
+describe("GraphAccumulator streaming into a sink", () => {
+  const paths = [...project().keys()];
+
+  it.each([
+    ["callers before the barrels they call through", paths],
+    ["declarations first", [...paths].reverse()],
+    ["barrels last", [...paths.filter((p) => !p.endsWith("index.ts")), ...paths.filter((p) => p.endsWith("index.ts"))]],
+  ])("stores what a full pass stores (%s)", async (_label, order) => {
+    const expected = await fullPass();
+    expect(await streamed(order)).toEqual(expected);
+  });
+
+  it("follows the barrels to the declaring files and drops the edge to a file that was never added", async () => {
+    const { index } = await streamed(paths);
+    const calls = index["calls:src/app.ts"] as { callee: string; target?: string }[];
+    expect(Object.fromEntries(calls.map((c) => [c.callee, c.target]))).toEqual({
+      total: "src/lib/money.ts#total",
+      makeCart: "src/lib/shop/cart.ts#makeCart",
+      fmt: "src/lib/fmt.ts#fmt",
+      helper: "src/app.ts#helper",
+      main: "src/app.ts#main",
+    });
+    expect(index["deps:src/app.ts"]).toEqual(["src/lib/index.ts", "src/util.ts"]);
+    expect(index["sym:helper"]).toHaveLength(2);
+    expect(index["deps:src/splash.ts"]).toBeUndefined();
+  });
+});
+
+describe("FieldChunker", () => {
+  it("hands fields over in chunks of 2000 and flushes pending fields before a drop", () => {
+    const sent: string[] = [];
+    const chunker = new FieldChunker({
+      meta: (e) => sent.push(`meta×${e.length}`),
+      index: (e) => sent.push(`index×${e.length}`),
+      dropIndex: (f) => sent.push(`drop ${f.join(",")}`),
+    });
+    for (let i = 0; i < 2001; i++) chunker.index(`sym:s${i}`, "[]");
+    chunker.meta("a.ts", "{}");
+    expect(sent).toEqual(["index×2000"]);
+    chunker.dropIndex(["deps:a.ts"]);
+    chunker.dropIndex([]);
+    chunker.flush();
+    expect(sent).toEqual(["index×2000", "index×1", "drop deps:a.ts", "meta×1"]);
+  });
+});
