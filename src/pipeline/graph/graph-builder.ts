@@ -101,29 +101,43 @@ export function buildMeta(
 /** Re-export hops followed when a call target lands on a barrel file (`export * from "./money"`). */
 const MAX_REEXPORT_HOPS = 5;
 
+/** Set by reExportHop when it looked up a file the map does not hold (yet): its answer may change. */
+export interface HopLookup {
+  missing: boolean;
+}
+
 /**
  * One re-export hop: a call resolved through an import lands on the imported file, often a barrel
  * `index.ts` that only re-exports. Returns the file the barrel forwards `name` to, or null when the
  * search stops at `file` (it declares the name, forwards nothing for it, or is unknown).
  */
-export function reExportHop(file: string, name: string, files: Map<string, GraphInput>, resolver: ImportResolver): string | null {
+export function reExportHop(file: string, name: string, files: Map<string, GraphInput>, resolver: ImportResolver, lookup?: HopLookup): string | null {
   const input = files.get(file);
-  if (!input || input.facts.symbols.some((s) => s.name === name)) return null;
+  if (!input) {
+    if (lookup) lookup.missing = true;
+    return null;
+  }
+  if (input.facts.symbols.some((s) => s.name === name)) return null;
   const head = name.split(".")[0] as string;
   const via = input.facts.imports.find((i) => i.isReExport && (i.name === head || i.name === "*"));
   const next = via ? resolver.resolve(file, via.from) : null;
   if (!next) return null;
   // `export *` may come from several modules: take the one that declares the name, if any.
   const star = input.facts.imports.filter((i) => i.isReExport && i.name === "*").map((i) => resolver.resolve(file, i.from));
-  const declaring = star.find((f) => f && files.get(f)?.facts.symbols.some((s) => s.name === name));
+  const declaring = star.find((f) => {
+    if (!f) return false;
+    const candidate = files.get(f);
+    if (!candidate && lookup) lookup.missing = true;
+    return !!candidate?.facts.symbols.some((s) => s.name === name);
+  });
   return declaring ?? next;
 }
 
 /** Follows re-exports from `target` to the file that declares `name` (at most MAX_REEXPORT_HOPS). */
-export function followReExports(target: string, name: string, files: Map<string, GraphInput>, resolver: ImportResolver): string {
+export function followReExports(target: string, name: string, files: Map<string, GraphInput>, resolver: ImportResolver, lookup?: HopLookup): string {
   let file = target;
   for (let hop = 0; hop < MAX_REEXPORT_HOPS; hop++) {
-    const next = reExportHop(file, name, files, resolver);
+    const next = reExportHop(file, name, files, resolver, lookup);
     if (next === null) return file;
     file = next;
   }
@@ -154,8 +168,8 @@ export class GraphAccumulator {
   private readonly calls = new Map<string, ResolvedCall[]>();
   /** Symbols that gained a location after they were sent. */
   private readonly grownSymbols = new Set<string>();
-  /** target → no re-export hop can move it (memo; only for targets whose file is known). */
-  private readonly settled = new Map<string, boolean>();
+  /** target → where the barrels lead it, once every file on the way is known (memo). */
+  private readonly finalTargets = new Map<string, string>();
   private readonly out: FieldChunker | null;
 
   constructor(
@@ -203,23 +217,33 @@ export class GraphAccumulator {
     }
     if (!facts.calls.length) return;
     const calls = resolveCalls(p, facts, importedFrom);
-    if (calls.every((c) => !c.target || this.isSettled(c.target))) out.index(INDEX_FIELD.calls(p), JSON.stringify(calls));
-    else this.calls.set(p, calls);
+    const targets = calls.map((c) => c.target && this.finalTarget(c.target));
+    if (targets.some((t) => t === null)) {
+      this.calls.set(p, calls);
+      return;
+    }
+    calls.forEach((c, i) => c.target && (c.target = targets[i] as string));
+    out.index(INDEX_FIELD.calls(p), JSON.stringify(calls));
   }
 
   has(p: string): boolean {
     return this.files.has(p);
   }
 
-  /** A target is final once its file is known and no barrel hop leaves it (same answer at the end). */
-  private isSettled(target: string): boolean {
-    const known = this.settled.get(target);
+  /**
+   * Where a call target ends up after the barrels, or null while a file on the way is not known yet.
+   * Files' facts do not change during a run, so an answer reached without a missing file is final.
+   */
+  private finalTarget(target: string): string | null {
+    const known = this.finalTargets.get(target);
     if (known !== undefined) return known;
     const { file, name } = splitTarget(target);
-    if (!this.files.has(file)) return false;
-    const settled = reExportHop(file, name, this.files, this.resolver) === null;
-    this.settled.set(target, settled);
-    return settled;
+    const lookup: HopLookup = { missing: false };
+    const dest = followReExports(file, name, this.files, this.resolver, lookup);
+    if (lookup.missing) return null;
+    const final = dest === file ? target : `${dest}#${name}`;
+    this.finalTargets.set(target, final);
+    return final;
   }
 
   /** Collecting mode: the whole graph. */
