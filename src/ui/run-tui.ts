@@ -172,7 +172,14 @@ export async function runTui(target: string, opts: RunTuiOptions = {}): Promise<
     theme: config.display.theme,
     project: project.opened.store.projectName,
     display: config.display,
-    edit: { syntaxHighlight: config.edit.syntaxHighlight, inlineHighlights: config.edit.diffFormat === "inline-highlights", showDescription: config.edit.showDescription },
+    edit: {
+      syntaxHighlight: config.edit.syntaxHighlight,
+      inlineHighlights: config.edit.diffFormat === "inline-highlights",
+      showDescription: config.edit.showDescription,
+      showDiff: config.edit.showDiff,
+      wrapLongLines: config.edit.wrapLongLines,
+    },
+    multiline: config.input.multiline,
   });
   app.state.autoApply = config.edit.autoApply;
   let backend: RuntimeBackend | null = null;

@@ -93,6 +93,40 @@ describe("edit confirmation", () => {
     await r;
   });
 
+  it("with edit.showDiff off shows a summary of the change, and D shows the diff", async () => {
+    h = await startUi({ cols: 100, rows: 30, edit: { showDiff: false } });
+    const r = askInTurn<EditDecision>(h, (port) => port.confirmEdit(proposal()));
+    await h.t.waitForText("+2 −1 lines in 1 hunk");
+    await h.t.waitForText("[Y] apply  [N] reject  [E] edit  [D] show diff");
+    expect(h.t.find("this.verifyToken")).toBeNull();
+    h.t.type("d");
+    await h.t.waitForText("+   const isValid = this.verifyToken(token);");
+    await h.t.waitForText("[Y] apply  [N] reject  [E] edit");
+    expect(h.t.find("[D] show diff")).toBeNull();
+    h.t.type("y");
+    expect((await r).answer).toEqual({ action: "apply" });
+  });
+
+  it("with edit.wrapLongLines off cuts a long line with … instead of wrapping it", async () => {
+    const long = `export const url = "${"x".repeat(150)}";`;
+    const diff = createTwoFilesPatch("a/src/config.ts", "b/src/config.ts", "export const url = '';\n", `${long}\n`, "", "", { context: 3 });
+    for (const wrap of [true, false]) {
+      h = await startUi({ cols: 100, rows: 30, edit: { wrapLongLines: wrap } });
+      const r = askInTurn<EditDecision>(h, (port) => port.confirmEdit(proposal({ path: "src/config.ts", diff, range: { start: 1, end: 1 }, newContent: `${long}\n` })));
+      await h.t.waitForText("[Y] apply");
+      const rows = h.t.lines().filter((l) => l.includes("xxxxxxxxxx"));
+      if (wrap) expect(rows.length).toBeGreaterThan(1);
+      else {
+        expect(rows).toHaveLength(1);
+        expect(rows[0]).toMatch(/x…/);
+      }
+      h.t.type("n");
+      await r;
+      h.close();
+      h = null;
+    }
+  });
+
   it("N rejects, Esc rejects, and Н (Y on a Russian layout) applies", async () => {
     h = await startUi({ cols: 100, rows: 30 });
     let r = askInTurn<EditDecision>(h, (port) => port.confirmEdit(proposal()));

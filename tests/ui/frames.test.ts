@@ -203,6 +203,33 @@ describe("typing", () => {
     await h.t.waitForText("  five");
   });
 
+  it('with input.multiline "always", Enter breaks the line and Alt+Enter / Ctrl+J send', async () => {
+    h = await startUi({ multiline: "always" });
+    h.backend.turns.push(async function* () {
+      yield { type: "finished", reason: "answer", text: "ok", stats: stats() };
+    });
+    h.t.type("one", KEYS.enter, "two", KEYS.enter, "three");
+    await h.t.waitForText("  three");
+    expect(h.backend.sent).toEqual([]);
+    h.t.type(KEYS.altEnter);
+    await h.t.waitForText("User: one");
+    expect(h.backend.sent).toEqual(["one\ntwo\nthree"]);
+  });
+
+  it('with input.multiline "never", line-break keys do nothing and a pasted line break becomes a space', async () => {
+    h = await startUi({ multiline: "never" });
+    h.t.type("one", KEYS.altEnter, KEYS.ctrlJ);
+    await h.t.waitForText('input.multiline is "never"');
+    h.t.type(" ", KEYS.pasteStart, "two\r\nthree", KEYS.pasteEnd);
+    await h.t.waitFor(() => h!.app.input.editor.text === "one two three", "the pasted text on one line");
+    h.backend.turns.push(async function* () {
+      yield { type: "finished", reason: "answer", text: "ok", stats: stats() };
+    });
+    h.t.type(KEYS.enter);
+    await h.t.waitForText("User: one two three");
+    expect(h.backend.sent).toEqual(["one two three"]);
+  });
+
   it("takes a bracketed paste as text: its newlines do not send", async () => {
     h = await startUi();
     h.t.type(KEYS.pasteStart, "line 1\r\nline 2\tend", KEYS.pasteEnd);

@@ -7,10 +7,10 @@ import { InputHistory } from "../../src/ui/input/input-history.js";
 import { KeyDecoder } from "../../src/ui/input/keymap.js";
 import { LineEditor } from "../../src/ui/input/line-editor.js";
 import { TerminalInput } from "../../src/ui/input/terminal-input.js";
-import { markInlineChanges, parseUnifiedDiff, renderDiff } from "../../src/ui/dialogs/diff-render.js";
+import { diffSummary, markInlineChanges, parseUnifiedDiff, renderDiff } from "../../src/ui/dialogs/diff-render.js";
 import { highlightLines, languageOf } from "../../src/ui/text/highlight.js";
 import { renderMarkdown } from "../../src/ui/text/markdown-render.js";
-import { lineText, lineWidth, wrapStyled } from "../../src/ui/text/styled-text.js";
+import { lineText, lineWidth, span, truncateStyled, wrapStyled } from "../../src/ui/text/styled-text.js";
 import { codePointWidth, graphemes, stringWidth, truncateToWidth, wrapText } from "../../src/ui/text/text-width.js";
 import { EventEmitter } from "node:events";
 
@@ -243,5 +243,22 @@ describe("completion", () => {
     expect(await complete("where is logo", 13, source)).toMatchObject({ text: "where is logout " });
     expect(await complete("/un", 3, source)).toMatchObject({ text: "/undo " });
     expect(await complete("x /un", 5, source)).toBeNull();
+  });
+});
+
+describe("truncateStyled and diffSummary", () => {
+  it("cuts by terminal cells, never inside a wide character, and keeps the cut span's style for …", () => {
+    const line = [span("ab", "code"), span("日本語✅x", "accent")];
+    expect(lineText(truncateStyled(line, 20))).toBe("ab日本語✅x");
+    const cut = truncateStyled(line, 6);
+    expect(lineText(cut)).toBe("ab日…");
+    expect(lineWidth(cut)).toBeLessThanOrEqual(6);
+    expect(cut.at(-1)?.role).toBe("accent");
+    expect(lineText(truncateStyled(line, 7))).toBe("ab日本…");
+  });
+
+  it("counts added and removed lines and hunks", () => {
+    const diff = createTwoFilesPatch("a/x.ts", "b/x.ts", "a\nb\nc\n", "a\nB\nc\nd\n", "", "", { context: 0 });
+    expect(diffSummary(diff)).toBe("+2 −1 lines in 2 hunks");
   });
 });

@@ -18,6 +18,8 @@ export interface HarnessOptions {
   theme?: TuiAppOptions["theme"];
   editContent?: TuiAppOptions["editContent"];
   display?: Partial<TuiAppOptions["display"]>;
+  edit?: Partial<TuiAppOptions["edit"]>;
+  multiline?: TuiAppOptions["multiline"];
   reportError?: TuiAppOptions["reportError"];
   attach?: boolean;
 }
@@ -31,7 +33,8 @@ export async function startUi(opts: HarnessOptions = {}): Promise<UiHarness> {
     theme: opts.theme ?? "dark",
     project: backend.projectName,
     display: { showStats: true, showToolCalls: true, bellOnComplete: true, ...opts.display },
-    edit: { syntaxHighlight: true, inlineHighlights: true, showDescription: true },
+    edit: { syntaxHighlight: true, inlineHighlights: true, showDescription: true, ...opts.edit },
+    ...(opts.multiline ? { multiline: opts.multiline } : {}),
     ...(opts.editContent ? { editContent: opts.editContent } : {}),
     ...(opts.reportError ? { reportError: opts.reportError } : {}),
   });

@@ -126,6 +126,7 @@ export function createAgentRuntime(opts: AgentRuntimeOptions): AgentRuntime {
     },
     maxToolRounds: opts.config.agent.maxToolRounds,
     autoApply: opts.autoApply,
+    confirmRiskyEdits: opts.config.edit.alwaysConfirm,
     estimator: opts.estimator,
     history: session.llmHistory(),
     recorder,

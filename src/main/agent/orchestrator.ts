@@ -24,6 +24,11 @@ export interface OrchestratorOptions {
   systemPrompt(userText: string, history: readonly LlmMessage[]): Promise<string>;
   maxToolRounds: number;
   autoApply(): boolean;
+  /**
+   * edit.alwaysConfirm (default true): an edit the risk assessment marks for confirmation (a file project
+   * history calls critical) is put to the user even in auto-apply mode; false lets auto-apply take it.
+   */
+  confirmRiskyEdits?: boolean;
   estimator?: TokenEstimator;
   /** Earlier conversation (from a session). */
   history?: LlmMessage[];
@@ -60,8 +65,10 @@ export class Orchestrator {
 
   private ports(): ToolPorts {
     return {
-      // A file project history marks critical is confirmed by the user even in auto-apply mode.
-      confirmEdit: async (p) => (this.opts.autoApply() && !p.risk?.requiresConfirmation ? { action: "apply" } : this.opts.ui.confirmEdit(p)),
+      confirmEdit: async (p) => {
+        const mustAsk = this.opts.confirmRiskyEdits !== false && !!p.risk?.requiresConfirmation;
+        return this.opts.autoApply() && !mustAsk ? { action: "apply" } : this.opts.ui.confirmEdit(p);
+      },
       confirmCommand: (p) => this.opts.ui.confirmCommand(p),
       resolveConflict: (p) => this.opts.ui.resolveConflict(p),
     };

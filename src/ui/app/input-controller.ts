@@ -3,6 +3,8 @@
 // prompt. Other keys go to the open dialog, else to the prompt: editing, history, completion, sending.
 // Esc stops a turn that has produced nothing yet (ui.restoreOnCancel puts its message back in the
 // input); Esc Esc on an idle, empty prompt opens /rewind. An Esc that closed a dialog never starts a pair.
+// input.multiline: "auto" — Enter sends, Shift+Enter / Alt+Enter / Ctrl+J break the line; "always" —
+// the other way round; "never" — one line: line-break keys do nothing and pasted line breaks become spaces.
 import type { TurnEvent } from "../../main/agent/orchestrator.js";
 import { isIpuaroError } from "../../main/errors.js";
 import { complete } from "../input/completion.js";
@@ -20,6 +22,13 @@ export const DOUBLE_ESCAPE_MS = 500;
 const MAX_HINT_CANDIDATES = 12;
 
 type EditAction = CommandKey;
+
+export type MultilineMode = "auto" | "always" | "never";
+
+export interface InputControllerOptions {
+  bellOnComplete: boolean;
+  multiline: MultilineMode;
+}
 
 const EDITS: Partial<Record<EditAction, (e: LineEditor) => void>> = {
   newline: (e) => e.insert("\n"),
@@ -47,11 +56,32 @@ export class InputController {
   /** Esc stopped the running turn before it produced anything. */
   private cancelledEmpty = false;
 
+  private readonly bellOnComplete: boolean;
+  private readonly multiline: MultilineMode;
+
   constructor(
     private readonly app: TuiApp,
-    private readonly bellOnComplete: boolean,
+    opts: InputControllerOptions,
     private readonly now: () => number = () => performance.now(),
-  ) {}
+  ) {
+    this.bellOnComplete = opts.bellOnComplete;
+    this.multiline = opts.multiline;
+  }
+
+  /** The prompt's reading of a key under input.multiline (see the top of this file). */
+  private promptAction(action: KeyAction): KeyAction | null {
+    if (this.multiline === "always") {
+      if (action.type === "submit") return { type: "newline" };
+      if (action.type === "newline") return { type: "submit" };
+    } else if (this.multiline === "never") {
+      if (action.type === "newline") {
+        this.hint("One-line input (input.multiline is \"never\"): Enter sends.");
+        return null;
+      }
+      if (action.type === "insert" && /[\r\n]/.test(action.text)) return { type: "insert", text: action.text.replace(/\r?\n|\r/g, " ") };
+    }
+    return action;
+  }
 
   get busy(): boolean {
     return this.turn !== null;
@@ -79,7 +109,8 @@ export class InputController {
       modal.handleKey(action, text);
       return this.app.requestRender();
     }
-    this.onPromptKey(action);
+    const prompt = this.promptAction(action);
+    if (prompt) this.onPromptKey(prompt);
     this.app.requestRender();
   }
 

@@ -24,6 +24,7 @@ import { createScreen, type ScreenHandle, type TerminalStreams } from "./screen-
 import { SLASH_COMMANDS, runSlashCommand, type CommandHost } from "./slash-commands.js";
 import type { IndexState, TuiBackend } from "./tui-backend.js";
 import { TuiUiPort } from "./tui-ui-port.js";
+import type { MultilineMode } from "./input-controller.js";
 
 const STATUS_TICK_MS = 30_000;
 
@@ -33,7 +34,9 @@ export interface TuiAppOptions {
   theme: ThemeName;
   project: string;
   display: { showStats: boolean; showToolCalls: boolean; bellOnComplete: boolean };
-  edit: { syntaxHighlight: boolean; inlineHighlights: boolean; showDescription: boolean };
+  edit: { syntaxHighlight: boolean; inlineHighlights: boolean; showDescription: boolean; showDiff?: boolean; wrapLongLines?: boolean };
+  /** input.multiline: auto (Enter sends), always (Enter breaks the line), never (one line). */
+  multiline?: MultilineMode;
   /** For [E] edit; default: $VISUAL/$EDITOR through screen.spawn, else the inline editor. */
   editContent?: ContentEditor;
   /** Where problems after the screen is gone are written (default stderr). */
@@ -79,10 +82,16 @@ export class TuiApp implements ModalHost, CommandHost {
       host: this,
       transcript: this.transcript,
       editContent,
-      diff: { syntax: opts.edit.syntaxHighlight, inline: opts.edit.inlineHighlights, showDescription: opts.edit.showDescription },
+      diff: {
+        syntax: opts.edit.syntaxHighlight,
+        inline: opts.edit.inlineHighlights,
+        showDescription: opts.edit.showDescription,
+        showDiff: opts.edit.showDiff ?? true,
+        wrap: opts.edit.wrapLongLines ?? true,
+      },
       changed: () => this.requestRender(),
     });
-    this.controller = new InputController(this, opts.display.bellOnComplete);
+    this.controller = new InputController(this, { bellOnComplete: opts.display.bellOnComplete, multiline: opts.multiline ?? "auto" });
     this.done = new Promise((resolve) => (this.finished = resolve));
     this.screen.program.on("keypress", (ch: string | undefined, key: BlessedKey | undefined) => this.onKey(ch, key));
     this.screen.on("resize", () => this.requestRender());

@@ -14,7 +14,7 @@ export interface TuiUiPortOptions {
   host: ModalHost;
   transcript: Transcript;
   editContent: ContentEditor;
-  diff: { syntax: boolean; inline: boolean; showDescription: boolean };
+  diff: { syntax: boolean; inline: boolean; showDescription: boolean; showDiff: boolean; wrap: boolean };
   changed(): void;
 }
 
@@ -22,8 +22,7 @@ export class TuiUiPort implements UiPort {
   constructor(private readonly opts: TuiUiPortOptions) {}
 
   confirmEdit(proposal: EditProposal): Promise<EditDecision> {
-    const { syntax, inline, showDescription } = this.opts.diff;
-    return askEditDecision(this.opts.host, proposal, { syntax, inline, showDescription, editContent: this.opts.editContent });
+    return askEditDecision(this.opts.host, proposal, { ...this.opts.diff, editContent: this.opts.editContent });
   }
 
   confirmCommand(proposal: CommandProposal): Promise<CommandDecision> {

@@ -1,18 +1,21 @@
 // Edit confirmation (seed 000 "Подтверждение изменений"): the file and line range, the model's
 // description, the diff with syntax and inline highlights, then `[Y] apply [N] reject [E] edit`. E opens
-// the proposed content in $EDITOR (or the inline editor) and applies what the user saved.
+// the proposed content in $EDITOR (or the inline editor) and applies what the user saved. With
+// edit.showDiff off the dialog shows a one-line summary of the change, and D shows the diff anyway.
 import type { EditDecision, EditProposal } from "../../main/tools/tool-types.js";
 import type { KeyAction } from "../input/keymap.js";
 import { span, wrapStyled, type StyledLine } from "../text/styled-text.js";
 import { latinKey, type ModalHost } from "./choice-dialog.js";
 import { DialogBox, keyLegend, type Modal } from "./dialog-box.js";
-import { renderDiff, type DiffRenderOptions } from "./diff-render.js";
+import { diffSummary, renderDiff, type DiffRenderOptions } from "./diff-render.js";
 
 /** Opens the content for editing; resolves with what the user saved, or null when they gave up. */
 export type ContentEditor = (content: string, path: string) => Promise<string | null>;
 
 export interface DiffDialogOptions extends DiffRenderOptions {
   showDescription: boolean;
+  /** edit.showDiff; default true. */
+  showDiff?: boolean;
   editContent: ContentEditor;
 }
 
@@ -25,10 +28,12 @@ export function proposalTitle(p: EditProposal): string {
 export function askEditDecision(host: ModalHost, proposal: EditProposal, opts: DiffDialogOptions): Promise<EditDecision> {
   return new Promise<EditDecision>((resolve) => {
     const canEdit = proposal.newContent !== null;
-    const choices = [
+    let diffShown = opts.showDiff !== false;
+    const choices = () => [
       { key: "y", label: "apply" },
       { key: "n", label: "reject" },
       ...(canEdit ? [{ key: "e", label: "edit" }] : []),
+      ...(diffShown ? [] : [{ key: "d", label: "show diff" }]),
     ];
     let note: StyledLine | null = null;
     const body = (width: number): StyledLine[] => {
@@ -36,13 +41,14 @@ export function askEditDecision(host: ModalHost, proposal: EditProposal, opts: D
       if (opts.showDescription && proposal.description) {
         rows.push(...wrapStyled([span("Change: ", "muted"), { text: proposal.description }], width), []);
       }
-      rows.push(...renderDiff(proposal.diff, proposal.path, width, opts));
+      if (diffShown) rows.push(...renderDiff(proposal.diff, proposal.path, width, opts));
+      else rows.push([span(diffSummary(proposal.diff), "muted")]);
       return rows;
     };
     const frame = new DialogBox(host.screen, host.painter, {
       title: [span(proposalTitle(proposal), "accent", { bold: true })],
       body,
-      footer: () => [keyLegend(choices), ...(note ? [note] : [])],
+      footer: () => [keyLegend(choices()), ...(note ? [note] : [])],
     });
     let busy = false;
     const modal: Modal = {
@@ -54,6 +60,10 @@ export function askEditDecision(host: ModalHost, proposal: EditProposal, opts: D
         if (key === "y") return finish({ action: "apply" });
         if (key === "n") return finish({ action: "reject" });
         if (key === "e" && canEdit) void edit();
+        if (key === "d" && !diffShown) {
+          diffShown = true;
+          host.requestRender();
+        }
       },
       layout: () => frame.layout(),
       cursor: () => null,

@@ -3,7 +3,7 @@
 // that actually differ get a stronger background than the rest of the line.
 import { diffChars, diffWordsWithSpace, type ChangeObject } from "diff";
 import { highlightLine, initialState, languageOf, type CodeLanguage, type HighlightState } from "../text/highlight.js";
-import { compactLine, span, wrapStyled, type Span, type StyledLine } from "../text/styled-text.js";
+import { compactLine, span, truncateStyled, wrapStyled, type Span, type StyledLine } from "../text/styled-text.js";
 import type { Role } from "../theme.js";
 
 export type DiffLineKind = "context" | "add" | "del" | "hunk" | "note";
@@ -122,9 +122,19 @@ function overlay(spans: StyledLine, changed: Array<[number, number]> | undefined
 export interface DiffRenderOptions {
   syntax: boolean;
   inline: boolean;
+  /** edit.wrapLongLines: long lines wrap under the code column; false cuts them with `…`. */
+  wrap?: boolean;
 }
 
-/** The diff of `path` as rows `width` cells wide (long lines wrap under the code column). */
+/** `+3 −1 lines in 2 hunks`: what the dialog says instead of the diff when edit.showDiff is off. */
+export function diffSummary(diff: string): string {
+  const lines = parseUnifiedDiff(diff);
+  const count = (k: DiffLineKind) => lines.filter((l) => l.kind === k).length;
+  const hunks = count("hunk");
+  return `+${count("add")} −${count("del")} lines in ${hunks} ${hunks === 1 ? "hunk" : "hunks"}`;
+}
+
+/** The diff of `path` as rows `width` cells wide (long lines wrap under the code column, or are cut). */
 export function renderDiff(diff: string, path: string, width: number, opts: DiffRenderOptions = { syntax: true, inline: true }): StyledLine[] {
   const lines = parseUnifiedDiff(diff);
   if (opts.inline) markInlineChanges(lines);
@@ -164,7 +174,7 @@ export function renderDiff(diff: string, path: string, width: number, opts: Diff
       line.kind === "context"
         ? spans
         : overlay(spans, line.changed, line.kind === "add" ? "diffAddLine" : "diffDelLine", line.kind === "add" ? "diffAddStrong" : "diffDelStrong");
-    const wrapped = wrapStyled(body, codeWidth);
+    const wrapped = opts.wrap === false ? [truncateStyled(body, codeWidth)] : wrapStyled(body, codeWidth);
     wrapped.forEach((row, i) => rows.push([...(i === 0 ? gutter : [span(" ".repeat(GUTTER))]), ...row]));
   }
   return rows;

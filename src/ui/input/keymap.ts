@@ -110,6 +110,8 @@ export class KeyDecoder {
     // blessed re-emits `\r` as a synthetic "enter" before "return"; only "return" counts.
     if (name === "enter" && key?.sequence === "\r") return null;
     if (name === "enter") return { type: "newline" };
+    // Alt+Enter: a line break where the terminal sends Shift+Enter as a plain Enter.
+    if (name === "return" && key?.meta) return { type: "newline" };
     if (name && key?.ctrl && CTRL[name]) return { type: CTRL[name] };
     if (name && key?.meta && META[name]) return { type: META[name] };
     if (name && key?.ctrl) return null;

@@ -105,6 +105,22 @@ export function wrapStyled(line: StyledLine, width: number, indent: StyledLine =
   return rows;
 }
 
+/** Cuts a line longer than `width` cells and ends it with `…` (in the style of the cut span). */
+export function truncateStyled(line: StyledLine, width: number): StyledLine {
+  const cells = toCells(line);
+  if (cells.reduce((n, c) => n + c.w, 0) <= width) return compactLine(line);
+  const out: Cell[] = [];
+  let used = 0;
+  for (const c of cells) {
+    if (used + c.w > width - 1) break;
+    out.push(c);
+    used += c.w;
+  }
+  const last = out[out.length - 1];
+  out.push({ g: "…", w: 1, style: last?.style ?? { text: "" } });
+  return fromCells(out);
+}
+
 /** Pads or cuts a line to exactly `width` cells (status bars, dialog rows). */
 export function fitLine(line: StyledLine, width: number, fill: Span = { text: " " }): StyledLine {
   const out: Cell[] = [];

@@ -156,6 +156,19 @@ describe("analytics events from the agent", () => {
     expect(fs.readFileSync(path.join(fx.root, ENGINE), "utf8")).toContain("input * 3");
     expect(fs.readFileSync(path.join(fx.root, FORMAT), "utf8")).toContain("cents in, dollars out");
   });
+  it("with edit.alwaysConfirm off, auto-apply takes the critical-risk edit too (the model still reads the warning)", async () => {
+    const agent = await startWiredAgent(fx.project, fake, { ...config, edit: { ...config.edit, alwaysConfirm: false } });
+    const seen = requestsFrom();
+    fake.reply().toolCall("get_lines", { path: ENGINE, start: 1, end: 3 });
+    fake.reply().toolCall("edit_lines", { path: ENGINE, start: 2, end: 2, content: "  return input * 4;" });
+    fake.reply().text("Quadrupled.");
+    await agent.turn("Quadruple the engine.");
+    fake.assertAllConsumed();
+    expect(agent.ui.editProposals).toEqual([]);
+    expect(fs.readFileSync(path.join(fx.root, ENGINE), "utf8")).toContain("input * 4");
+    expect(toolResults(seen()[2]!.messages).at(-1)).toMatch(/^Warning: src\/legacy\/engine\.ts is a critical-risk file/);
+  });
+
   it("`ipuaro undo` of an agent session's edit records a revert for that session", async () => {
     const agent = await startWiredAgent(fx.project, fake, config);
     const session = agent.runtime.session.id;
