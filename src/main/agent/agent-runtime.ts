@@ -81,7 +81,13 @@ export function createAgentRuntime(opts: AgentRuntimeOptions): AgentRuntime {
         opts.ui.notify("warn", `project memory unavailable: ${err instanceof Error ? err.message : String(err)}`);
         return "";
       }));
-  const recorder = new SessionRecorder({ session, llm: opts.llm, estimator: opts.estimator, context: opts.config.context });
+  const recorder = new SessionRecorder({
+    session,
+    llm: opts.llm,
+    estimator: opts.estimator,
+    context: opts.config.context,
+    maxHistoryMessages: opts.config.session.maxHistoryMessages,
+  });
   const systemPrompt = async (userText: string, history: readonly LlmMessage[]) => {
     const mentions = [userText, ...history.slice(-MENTION_WINDOW).map((m) => m.content)];
     const context = await buildInitialContext({

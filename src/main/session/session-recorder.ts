@@ -1,6 +1,7 @@
 // The orchestrator's ConversationRecorder over a LiveSession: each step written before the next one,
 // token counts and the context fill kept per request, and the compressor run when the fill crosses
-// context.autoCompressAt (or by hand through compact()).
+// context.autoCompressAt, when the model's view holds more than session.maxHistoryMessages messages
+// (older turns are then summarised, like a full context), or by hand through compact().
 import { compactConversation, loadedFilesOf, type CompactionReport, type Summariser } from "../context/compression/compact-conversation.js";
 import { summariseWithModel } from "../context/compression/conversation-summary.js";
 import { EDIT_TOOL_NAMES } from "../context/compression/tool-result-blocks.js";
@@ -25,6 +26,8 @@ export interface SessionRecorderOptions {
   llm: Pick<LlmClient, "chat" | "contextWindow">;
   estimator: Pick<TokenEstimator, "estimate" | "estimateMessages">;
   context: Pick<IpuaroConfig["context"], "autoCompressAt" | "compressionMethod">;
+  /** session.maxHistoryMessages; unset: no limit on the number of messages. */
+  maxHistoryMessages?: number;
 }
 
 export interface CompactOptions {
@@ -141,12 +144,25 @@ export class SessionRecorder implements ConversationRecorder {
     return this.countTokens(system, history);
   }
 
+  /**
+   * More messages than session.maxHistoryMessages, and some before the last user message that a
+   * summary could replace (the current turn is never summarised, so a long turn alone does not loop).
+   */
+  private tooManyMessages(): boolean {
+    const max = this.opts.maxHistoryMessages;
+    if (max === undefined) return false;
+    const view = this.session.view();
+    if (view.length <= max) return false;
+    let lastUser = -1;
+    for (let i = view.length - 1; i >= 0 && lastUser < 0; i--) if (view[i]!.role === "user" && view[i]!.message !== null) lastUser = i;
+    return view.slice(0, Math.max(0, lastUser)).some((m) => m.entryId !== null);
+  }
+
   async beforeRequest(input: { system: string; history: readonly LlmMessage[]; signal?: AbortSignal }): Promise<PreparedRequest> {
     const threshold = this.opts.context.autoCompressAt;
     const limit = this.opts.llm.contextWindow;
-    if (threshold === null || limit <= 0) return { history: null, events: [] };
-    const used = this.nextRequestTokens(input.system, input.history);
-    if (used < threshold * limit) return { history: null, events: [] };
+    const full = threshold !== null && limit > 0 && this.nextRequestTokens(input.system, input.history) >= threshold * limit;
+    if (!full && !this.tooManyMessages()) return { history: null, events: [] };
     let outcome: CompactOutcome | null;
     try {
       outcome = await this.compact({ system: input.system, trigger: "auto", ...(input.signal ? { signal: input.signal } : {}) });

@@ -85,9 +85,13 @@ export async function startAgent(
   };
 }
 
-export function withConfig(base: IpuaroConfig, patch: { contextWindow?: number; autoCompressAt?: number | null; compressionMethod?: "llm-summary" | "truncate" }): IpuaroConfig {
+export function withConfig(
+  base: IpuaroConfig,
+  patch: { contextWindow?: number; autoCompressAt?: number | null; compressionMethod?: "llm-summary" | "truncate"; maxHistoryMessages?: number },
+): IpuaroConfig {
   return {
     ...base,
+    ...(patch.maxHistoryMessages ? { session: { ...base.session, maxHistoryMessages: patch.maxHistoryMessages } } : {}),
     llm: { ...base.llm, ...(patch.contextWindow ? { contextWindow: patch.contextWindow } : {}) },
     context: {
       ...base.context,

@@ -151,6 +151,27 @@ describe("context compression", () => {
     expect(events.filter((e) => e.type === "context").at(-1)).toMatchObject({ tokensUsed: expect.any(Number), tokensLimit: WINDOW });
   });
 
+  it("summarises older turns once the view holds more than session.maxHistoryMessages messages, though the context is nearly empty", async () => {
+    fake = await new FakeOllama().start();
+    const config = withConfig(project.config, { contextWindow: 32768, maxHistoryMessages: 4 });
+    fake.reply().text("Cents.");
+    fake.reply().text("Dollars.");
+    // The third request would carry 5 messages (> 4): the two earlier turns are summarised first.
+    fake.reply().text("## Goal\nUnits.\n## Files touched\n- none\n## Decisions\n- cents in, dollars out\n## Open tasks\n- none");
+    fake.reply().text("Both.");
+    const agent = await startAgent(project, fake, config);
+    await agent.turn("What unit goes in?");
+    const second = await agent.turn("What unit comes out?");
+    expect(second.events.some((e) => e.type === "compacted")).toBe(false);
+    const third = await agent.turn("So, both?");
+    fake.assertAllConsumed();
+    expect(third.events.find((e) => e.type === "compacted")).toMatchObject({ report: { trigger: "auto", summarisedMessages: 4 } });
+    const last = mainRequests().at(-1)!;
+    expect(allText(last)).toContain("cents in, dollars out");
+    expect(allText(last)).not.toContain("What unit goes in?");
+    expect(last.messages.filter((m) => m.role !== "system")).toHaveLength(2); // the summary and the question
+  });
+
   it("/compact with a focus: the summary request names it, and the next request starts from the summary", async () => {
     fake = await new FakeOllama().start();
     const config = withConfig(project.config, { contextWindow: 32768 });
