@@ -166,7 +166,7 @@ export async function runIndex(opts: IndexRunOptions): Promise<IndexStats> {
   if (needGraph) {
     opts.onProgress?.({ phase: "graph", done: 0, total: paths.length });
     await addStoredFacts(store, graph, unchangedText);
-    await graph.drain();
+    await graph.drain((paths) => loadStoredFacts(store, paths));
     await begin().commit();
     stats.graphRebuilt = true;
   }
@@ -232,6 +232,19 @@ function applyRecord(
       drop.push(r.path);
       return;
   }
+}
+
+async function loadStoredFacts(store: IndexStorePort, paths: string[]): Promise<Map<string, FactsRecord>> {
+  const out = new Map<string, FactsRecord>();
+  for (let i = 0; i < paths.length; i += FACTS_READ_CHUNK)
+    for (const [p, json] of await store.getFacts(paths.slice(i, i + FACTS_READ_CHUNK))) {
+      try {
+        out.set(p, JSON.parse(json) as FactsRecord);
+      } catch {
+        // Damaged: the file keeps the edges that still point at text files.
+      }
+    }
+  return out;
 }
 
 /** Unchanged files join the graph with the facts stored by an earlier run. */

@@ -34,6 +34,9 @@ export interface ResolvedCall {
   target?: string;
 }
 
+/** The stored facts of files the graph was given earlier (path → input; missing ones left out). */
+export type FactsReload = (paths: string[]) => Promise<Map<string, GraphInput>>;
+
 export interface GraphOutput {
   meta: Map<string, FileMeta>;
   dependencies: Map<string, string[]>;
@@ -253,36 +256,55 @@ export class GraphAccumulator {
     return { meta, dependencies: this.dependencies, symbols: this.symbols, calls: this.calls };
   }
 
-  /** Streaming mode: sends everything that could not be sent before every file was known. */
-  async drain(): Promise<void> {
+  /**
+   * Streaming mode: sends everything that could not be sent before every file was known. `reload` gives
+   * back the facts of files already added (the streaming mode does not keep them), for the few whose
+   * imports must be resolved again (see reresolve).
+   */
+  async drain(reload?: FactsReload): Promise<void> {
     if (!this.out) throw new Error("a collecting GraphAccumulator ends with finish()");
-    await this.complete();
+    await this.complete(reload);
     this.out.flush();
   }
 
-  private async complete(): Promise<Map<string, FileMeta>> {
+  /**
+   * Imports are resolved as files arrive, against every scanned path; a path that then turned out binary
+   * or non-UTF-8 is not part of the graph, and may have hidden a text file the import means (`./x` →
+   * `x.ts` full of NUL bytes, beside `x.tsx`). Those files' imports and calls are resolved again against
+   * the text files, as the live index resolves them.
+   */
+  private async reresolve(paths: string[], textResolver: ImportResolver, reload?: FactsReload): Promise<void> {
+    const inputs = this.out ? ((await reload?.(paths)) ?? new Map<string, GraphInput>()) : new Map(paths.map((p) => [p, this.files.get(p) as GraphInput]));
+    for (const p of paths) {
+      const input = inputs.get(p);
+      const { deps, importedFrom } = input
+        ? resolveFileImports(p, input.facts, textResolver)
+        : { deps: (this.dependencies.get(p) ?? []).filter((d) => this.files.has(d)), importedFrom: null };
+      this.dependencies.set(p, deps);
+      if (deps.length) this.out?.index(INDEX_FIELD.deps(p), JSON.stringify(deps));
+      else this.out?.dropIndex([INDEX_FIELD.deps(p)]);
+      // Calls follow the new import targets; refineCallTargets settles and sends them.
+      if (input && importedFrom && input.facts.calls.length) this.calls.set(p, resolveCalls(p, input.facts, importedFrom));
+    }
+  }
+
+  private async complete(reload?: FactsReload): Promise<Map<string, FileMeta>> {
     const slicer = new TimeSlicer();
+    const textResolver = new ImportResolver(new Set(this.files.keys()), this.layout);
+    const misresolved = [...this.dependencies].filter(([, deps]) => deps.some((d) => !this.files.has(d))).map(([p]) => p);
+    if (misresolved.length) await this.reresolve(misresolved, textResolver, reload);
     const dependents = new Map<string, string[]>();
-    const dropped: string[] = [];
     for (const [p, deps] of this.dependencies) {
-      // The resolver saw every scanned path; an edge to a file that turned out binary or non-UTF-8 goes.
-      const kept = deps.filter((d) => this.files.has(d));
-      if (kept.length !== deps.length) {
-        this.dependencies.set(p, kept);
-        if (kept.length) this.out?.index(INDEX_FIELD.deps(p), JSON.stringify(kept));
-        else dropped.push(INDEX_FIELD.deps(p));
-      }
-      for (const d of kept) {
+      for (const d of deps) {
         const list = dependents.get(d);
         if (list) list.push(p);
         else dependents.set(d, [p]);
       }
       await slicer.maybeYield();
     }
-    this.out?.dropIndex(dropped);
     await this.refineCallTargets(slicer);
     for (const name of this.grownSymbols) this.out?.index(INDEX_FIELD.symbol(name), JSON.stringify(this.symbols.get(name)));
-    const entries = packageEntrySet(this.layout, this.resolver);
+    const entries = packageEntrySet(this.layout, textResolver);
     const meta = new Map<string, FileMeta>();
     for (const [p, { complexity }] of this.files) {
       const m = buildMeta(p, complexity, this.dependencies.get(p) ?? [], (dependents.get(p) ?? []).sort(), entries);

@@ -170,6 +170,17 @@ describe("re-index", () => {
     expect(await storedGraph(project)).toEqual(await rebuiltGraph(project));
   });
 
+  it("an import that a binary file of the same stem hid resolves to the text file, as the live index has it", async () => {
+    fs.writeFileSync(path.join(project.root, "packages/core/src/palette.ts"), Buffer.from([0x70, 0x00, 0x61]));
+    fs.writeFileSync(path.join(project.root, "packages/core/src/palette.tsx"), "export function palette(): string[] {\n  return [];\n}\n");
+    fs.writeFileSync(path.join(project.root, "packages/core/src/uses-palette.ts"), 'import { palette } from "./palette";\nexport const colours = palette();\n');
+    await project.reindex();
+    const index = await project.redis.hgetall(key("indexes"));
+    expect(JSON.parse(index["deps:packages/core/src/uses-palette.ts"] ?? "null")).toEqual(["packages/core/src/palette.tsx"]);
+    expect(JSON.parse(index["calls:packages/core/src/uses-palette.ts"] ?? "[]")).toEqual([expect.objectContaining({ callee: "palette", target: "packages/core/src/palette.tsx#palette" })]);
+    expect(await storedGraph(project)).toEqual(await rebuiltGraph(project));
+  });
+
   it("an index written by another schema version is rebuilt, not misread", async () => {
     await project.redis.hset(key("config"), "schemaVersion", "0");
     const stats = await project.reindex();

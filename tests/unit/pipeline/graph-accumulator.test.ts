@@ -22,9 +22,9 @@ function project(): Map<string, GraphInput> {
     [
       "src/app.ts",
       input({
-        imports: [imp("total", "./lib"), imp("makeCart", "./lib"), imp("fmt", "./lib"), imp("logo", "./logo.ts"), imp("helper", "./util")],
+        imports: [imp("total", "./lib"), imp("makeCart", "./lib"), imp("fmt", "./lib"), imp("logo", "./logo.ts"), imp("helper", "./util"), imp("palette", "./theme")],
         symbols: [sym("main", 3), sym("helper", 9)],
-        calls: [call("total", 4), call("makeCart", 5), call("fmt", 6), call("helper", 7), call("main", 8, "<module>")],
+        calls: [call("total", 4), call("makeCart", 5), call("fmt", 6), call("helper", 7), call("main", 8, "<module>"), call("palette", 10)],
       }),
     ],
     ["src/lib/index.ts", input({ imports: [imp("fmt", "./fmt", { isReExport: true }), imp("*", "./shop", { isReExport: true }), imp("*", "./money", { isReExport: true })] })],
@@ -34,10 +34,14 @@ function project(): Map<string, GraphInput> {
     ["src/lib/fmt.ts", input({ symbols: [sym("fmt", 1)], imports: [imp("total", "./money")], calls: [call("total", 2, "fmt")] })],
     ["src/util.ts", input({ symbols: [sym("helper", 1)] })],
     ["src/splash.ts", input({ imports: [imp("logo", "./logo")], symbols: [sym("splash", 1)] })],
+    ["src/theme.tsx", input({ symbols: [sym("palette", 1)] })],
   ]);
 }
-/** Scanned but never added: it turned out binary. */
-const SCANNED_ONLY = ["src/logo.ts"];
+/**
+ * Scanned but never added: they turned out binary. `src/theme.ts` also hides `src/theme.tsx` from
+ * `import … from "./theme"` while every scanned path counts.
+ */
+const SCANNED_ONLY = ["src/logo.ts", "src/theme.ts"];
 
 /** Symbol lists follow arrival order, which differs between the runs compared: compare them sorted. */
 function sortedSymbols(index: Record<string, string>): Record<string, unknown> {
@@ -65,7 +69,7 @@ async function streamed(order: string[]) {
   const sink = recordingSink();
   const acc = new GraphAccumulator(new ImportResolver(new Set([...files.keys(), ...SCANNED_ONLY]), layout), layout, sink);
   for (const p of order) acc.add(p, files.get(p) as GraphInput);
-  await acc.drain();
+  await acc.drain(async (asked) => new Map(asked.map((p) => [p, project().get(p) as GraphInput])));
   return { meta: Object.fromEntries(sink.meta_), index: sortedSymbols(Object.fromEntries(sink.index_)) };
 }
 
@@ -84,13 +88,13 @@ describe("GraphAccumulator streaming into a sink", () => {
     ["declarations first", [...paths].reverse()],
     ["barrels last", [...paths.filter((p) => !p.endsWith("index.ts")), ...paths.filter((p) => p.endsWith("index.ts"))]],
     // The barrel is known when app.ts arrives, but not yet the star target that declares `total`.
-    ["the declaring file of a star re-export last", ["src/lib/index.ts", "src/lib/shop/index.ts", "src/lib/shop/cart.ts", "src/lib/fmt.ts", "src/app.ts", "src/util.ts", "src/splash.ts", "src/lib/money.ts"]],
+    ["the declaring file of a star re-export last", ["src/lib/index.ts", "src/lib/shop/index.ts", "src/lib/shop/cart.ts", "src/lib/fmt.ts", "src/app.ts", "src/util.ts", "src/splash.ts", "src/theme.tsx", "src/lib/money.ts"]],
   ])("stores what a full pass stores (%s)", async (_label, order) => {
     const expected = await fullPass();
     expect(await streamed(order)).toEqual(expected);
   });
 
-  it("follows the barrels to the declaring files and drops the edge to a file that was never added", async () => {
+  it("follows the barrels to the declaring files, drops the edge to a file that was never added, and finds the text file a binary one hid", async () => {
     const { index } = await streamed(paths);
     const calls = index["calls:src/app.ts"] as { callee: string; target?: string }[];
     expect(Object.fromEntries(calls.map((c) => [c.callee, c.target]))).toEqual({
@@ -99,8 +103,9 @@ describe("GraphAccumulator streaming into a sink", () => {
       fmt: "src/lib/fmt.ts#fmt",
       helper: "src/app.ts#helper",
       main: "src/app.ts#main",
+      palette: "src/theme.tsx#palette",
     });
-    expect(index["deps:src/app.ts"]).toEqual(["src/lib/index.ts", "src/util.ts"]);
+    expect(index["deps:src/app.ts"]).toEqual(["src/lib/index.ts", "src/theme.tsx", "src/util.ts"]);
     expect(index["sym:helper"]).toHaveLength(2);
     expect(index["deps:src/splash.ts"]).toBeUndefined();
   });
