@@ -302,7 +302,7 @@ export class GraphAccumulator {
       }
       await slicer.maybeYield();
     }
-    await this.refineCallTargets(slicer);
+    await this.refineCallTargets(slicer, textResolver);
     for (const name of this.grownSymbols) this.out?.index(INDEX_FIELD.symbol(name), JSON.stringify(this.symbols.get(name)));
     const entries = packageEntrySet(this.layout, textResolver);
     const meta = new Map<string, FileMeta>();
@@ -316,7 +316,7 @@ export class GraphAccumulator {
   }
 
   /** Moves call targets that land on a barrel to the declaring file (streaming: sends the result). */
-  private async refineCallTargets(slicer: TimeSlicer): Promise<void> {
+  private async refineCallTargets(slicer: TimeSlicer, resolver: ImportResolver): Promise<void> {
     const real = new Map<string, string>();
     for (const [p, list] of this.calls) {
       await slicer.maybeYield();
@@ -325,7 +325,7 @@ export class GraphAccumulator {
         let to = real.get(c.target);
         if (to === undefined) {
           const { file, name } = splitTarget(c.target);
-          const dest = followReExports(file, name, this.files, this.resolver);
+          const dest = followReExports(file, name, this.files, resolver);
           real.set(c.target, (to = dest === file ? c.target : `${dest}#${name}`));
         }
         c.target = to;
