@@ -1,9 +1,9 @@
 // The bench's yardstick: the same files through the same kind of pool doing only read + parse + extract,
 // with nothing hashed, serialised or stored. `cold index / parse-only` shows what storage costs on top.
 //
-// The baseline runs in a fresh child process. In the indexing process it would start on an allocator the
-// cold run had already grown (and beside the cold pool's threads and heap), so its page faults and
-// memory traffic would differ from the cold run's: measured here, that moved the ratio by ±0.2.
+// The baseline runs in a fresh child process, so it starts from the state the cold run started from: no
+// allocator grown by an earlier run, no other pool's threads and heap beside it. (Run in the indexing
+// process, next to memory the cold run still held, it once came out 0.8 s slower and flattered the ratio.)
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import type { IndexWorkerPool } from "./worker-pool.js";
