@@ -8,8 +8,10 @@ const request = JSON.parse(input) as ParseOnlyRequest;
 const pool = createIndexWorkerPool(request.workers);
 try {
   await warmPool(pool, request.root);
+  const cpu = process.cpuUsage();
   const result = await runParseOnly(request.root, request.paths, pool, request.binaryExtensions);
-  process.stdout.write(`${JSON.stringify(result)}\n`);
+  const used = process.cpuUsage(cpu);
+  process.stdout.write(`${JSON.stringify({ ...result, cpuSeconds: (used.user + used.system) / 1e6 })}\n`);
 } finally {
   await pool.destroy();
 }

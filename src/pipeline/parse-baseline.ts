@@ -20,6 +20,8 @@ export interface ParseOnlyRequest {
 export interface ParseOnlyResult {
   seconds: number;
   bytes: number;
+  /** CPU time of the process over the run, worker threads included (set by the child process). */
+  cpuSeconds?: number;
 }
 
 export async function runParseOnly(root: string, paths: string[], pool: IndexWorkerPool, binaryExtensions: string[]): Promise<ParseOnlyResult> {

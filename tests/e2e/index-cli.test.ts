@@ -56,6 +56,9 @@ describe("ipuaro index", () => {
     expect(cold.parseOnlyRuns).toHaveLength(2);
     expect(cold.parseOnlySeconds).toBe(Math.min(...cold.parseOnlyRuns));
     expect(cold.ratioToParseOnly).toBeCloseTo(cold.totalSeconds / cold.parseOnlySeconds, 1);
+    expect(cold.cpuSeconds.process).toBeGreaterThan(0);
+    expect(cold.cpuSeconds.redis).toBeGreaterThanOrEqual(0); // a small fixture costs Redis next to nothing
+    expect(cold.parseOnlyCpuSeconds).toBeGreaterThan(0);
 
     const warm = await indexJson("--bench", "--parse-only-baseline=false");
     expect(warm.parsed).toBe(0);
@@ -68,7 +71,7 @@ describe("ipuaro index", () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(new RegExp(`^indexed \\d+ files of ${projectName()} in [\\d.]+s`, "m"));
     expect(r.stdout).toMatch(/skipped: \d+ binary \(metadata only\), \d+ non-UTF-8, \d+ ignored/);
-    for (const row of ["walk", "read+hash", "parse", "redis write", "graph", "files/s", "peak RSS", "event loop"]) expect(r.stdout).toContain(row);
+    for (const row of ["walk", "read+hash", "parse", "redis write", "graph", "files/s", "peak RSS", "event loop", "cpu "]) expect(r.stdout).toContain(row);
     expect(r.stderr).not.toContain("%");
   }, 120_000);
 

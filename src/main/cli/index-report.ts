@@ -1,12 +1,17 @@
 // The shapes `ipuaro index` prints: a plain summary, the --bench table, and the --json object.
 import type { IndexStats } from "../../pipeline/index-pipeline.js";
+import type { ParseOnlyResult } from "../../pipeline/parse-baseline.js";
 
 export interface BenchExtras {
   peakRssMb: number;
   redisUsedMb: number;
   eventLoopDelayMs: { p50: number; p99: number; max: number };
+  /** CPU time of this process over the index run after the walk, worker threads included. */
+  cpuSeconds: number;
+  /** CPU time Redis spent meanwhile, its AOF-rewrite forks included. */
+  redisCpuSeconds: number;
   /** Parse-only baseline runs (before and after the cold run); empty when skipped. */
-  parseOnlyRuns: number[];
+  parseOnlyRuns: ParseOnlyResult[];
 }
 
 const round = (n: number, d = 3) => Math.round(n * 10 ** d) / 10 ** d;
@@ -33,11 +38,14 @@ export function indexJson(project: string, stats: IndexStats, bench: BenchExtras
     out.peakRssMb = bench.peakRssMb;
     out.redisUsedMb = round(bench.redisUsedMb, 1);
     out.eventLoopDelayMs = bench.eventLoopDelayMs;
+    // CPU seconds say where the time goes when both runs keep every core busy.
+    out.cpuSeconds = { process: round(bench.cpuSeconds, 2), redis: round(bench.redisCpuSeconds, 2) };
     // The fastest baseline: noise can only make the ratio worse.
-    const parseOnly = bench.parseOnlyRuns.length ? Math.min(...bench.parseOnlyRuns) : null;
-    out.parseOnlySeconds = parseOnly === null ? null : round(parseOnly);
-    out.parseOnlyRuns = bench.parseOnlyRuns.map((s) => round(s));
-    out.ratioToParseOnly = parseOnly ? round(stats.totalSeconds / parseOnly, 2) : null;
+    const fastest = bench.parseOnlyRuns.reduce<ParseOnlyResult | null>((best, r) => (best === null || r.seconds < best.seconds ? r : best), null);
+    out.parseOnlySeconds = fastest === null ? null : round(fastest.seconds);
+    out.parseOnlyRuns = bench.parseOnlyRuns.map((r) => round(r.seconds));
+    out.parseOnlyCpuSeconds = fastest?.cpuSeconds === undefined ? null : round(fastest.cpuSeconds, 2);
+    out.ratioToParseOnly = fastest ? round(stats.totalSeconds / fastest.seconds, 2) : null;
   }
   if (stats.errors.length) out.errors = stats.errors.slice(0, 20);
   return out;
@@ -73,9 +81,11 @@ export function benchText(json: Record<string, unknown>): string {
     `redis used     ${json.redisUsedMb} MB`,
     `event loop     p50 ${el.p50} ms, p99 ${el.p99} ms, max ${el.max} ms`,
   ];
+  const cpu = json.cpuSeconds as { process: number; redis: number } | undefined;
+  if (cpu) lines.push(`cpu            ${cpu.process} s (this process, threads included) + ${cpu.redis} s (Redis)`);
   if (json.parseOnlySeconds !== undefined && json.parseOnlySeconds !== null)
     lines.push(
-      `parse-only     ${(json.parseOnlySeconds as number).toFixed(3)} s  (fastest of ${(json.parseOnlyRuns as number[]).join(" / ")} s, before and after)`,
+      `parse-only     ${(json.parseOnlySeconds as number).toFixed(3)} s  (fastest of ${(json.parseOnlyRuns as number[]).join(" / ")} s, before and after; cpu ${json.parseOnlyCpuSeconds} s)`,
       `cold / parse-only = ${json.ratioToParseOnly}`,
     );
   return lines.join("\n");

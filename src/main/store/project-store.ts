@@ -430,6 +430,16 @@ export class ProjectStore implements IndexStorePort {
     }
   }
 
+  /** CPU seconds the Redis server has used so far, its forks (AOF rewrites, saves) included. */
+  cpuSeconds(): Promise<number> {
+    return this.op("reading CPU usage", async () => {
+      const info = await this.redis.info("cpu");
+      let total = 0;
+      for (const m of info.matchAll(/^used_cpu_(?:sys|user)(?:_children)?:([\d.]+)/gm)) total += Number(m[1]);
+      return total;
+    });
+  }
+
   memoryUsedBytes(): Promise<number> {
     return this.op("reading memory usage", async () => {
       const info = await this.redis.info("memory");

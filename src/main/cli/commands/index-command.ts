@@ -8,7 +8,7 @@ import { BenchProbe } from "../../indexing/bench-probe.js";
 import { ProjectIndexer, type TimedScan } from "../../indexing/project-indexer.js";
 import { ProjectWatcher, watchUntilInterrupted } from "../../indexing/project-watcher.js";
 import { openProjectStore } from "../../store/open-project-store.js";
-import { runParseOnlyInChild, warmPool } from "../../../pipeline/parse-baseline.js";
+import { runParseOnlyInChild, warmPool, type ParseOnlyResult } from "../../../pipeline/parse-baseline.js";
 import { askChoice, askLine } from "../prompt.js";
 import { TtyProgress } from "../progress-bar.js";
 import { benchText, indexJson, summaryText, type BenchExtras } from "../index-report.js";
@@ -53,9 +53,9 @@ async function confirmSize(root: string, count: number, limit: number, yes: bool
 }
 
 /** One parse-only run of the scanned files in a fresh process (parse-baseline.ts says why). */
-function parseOnlyBaseline(root: string, timed: TimedScan, indexer: ProjectIndexer, workers: number | null): () => Promise<number> {
+function parseOnlyBaseline(root: string, timed: TimedScan, indexer: ProjectIndexer, workers: number | null): () => Promise<ParseOnlyResult> {
   const paths = timed.scan.entries.filter((e) => e.kind === "file").map((e) => e.path);
-  return async () => (await runParseOnlyInChild({ root, paths, binaryExtensions: indexer.binaryExtensions, workers })).seconds;
+  return () => runParseOnlyInChild({ root, paths, binaryExtensions: indexer.binaryExtensions, workers });
 }
 
 export function registerIndexCommand(program: Command): void {
@@ -106,12 +106,14 @@ async function indexAction(target: string, opts: IndexOptions): Promise<void> {
     // The baseline runs once before the cold run and once after; the faster one is the yardstick, so
     // noise on this shared machine can only make the ratio look worse, never better.
     const baseline = opts.bench && opts.parseOnlyBaseline ? parseOnlyBaseline(root, timed, indexer, config.indexing.workers) : null;
-    const parseOnlyRuns: number[] = [];
+    const parseOnlyRuns: ParseOnlyResult[] = [];
     if (baseline) parseOnlyRuns.push(await baseline());
     if (opts.bench) await warmPool(indexer.pool, root);
     // Subscribed before the run, so files changed while it indexes are caught up afterwards.
     watcher = opts.watch ? new ProjectWatcher({ indexer, redis: opened.redis }) : null;
     await watcher?.listen();
+    const redisCpuBefore = probe ? await opened.store.cpuSeconds() : 0;
+    const cpuBefore = process.cpuUsage();
     const stats = await indexer.index(timed, (p) => {
       if (p.phase === "index") progress?.update("indexing", p.done, p.total);
       else if (p.phase === "graph") progress?.text("building the dependency graph…");
@@ -120,13 +122,14 @@ async function indexAction(target: string, opts: IndexOptions): Promise<void> {
     let bench: BenchExtras | null = null;
     if (probe) {
       const measured = probe.stop();
+      const cpu = process.cpuUsage(cpuBefore);
       const redisUsedMb = (await opened.store.memoryUsedBytes()) / 1024 / 1024;
-      if (baseline) {
-        // Redis finishes any AOF rewrite the cold run triggered first: the baseline gets the machine.
-        await opened.store.waitForPersistenceIdle(30_000);
-        parseOnlyRuns.push(await baseline());
-      }
-      bench = { ...measured, redisUsedMb, parseOnlyRuns };
+      // An AOF rewrite the run started finishes first: its CPU is the run's, and the baseline then gets
+      // the machine to itself.
+      await opened.store.waitForPersistenceIdle(30_000);
+      const redisCpuSeconds = (await opened.store.cpuSeconds()) - redisCpuBefore;
+      if (baseline) parseOnlyRuns.push(await baseline());
+      bench = { ...measured, redisUsedMb, cpuSeconds: (cpu.user + cpu.system) / 1e6, redisCpuSeconds, parseOnlyRuns };
     }
     const json = indexJson(opened.store.projectName, stats, bench);
     if (opts.json) process.stdout.write(`${JSON.stringify(json)}\n`);
