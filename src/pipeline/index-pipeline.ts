@@ -2,9 +2,9 @@
 // graph pass. The main thread only routes paths and already-serialised values, so a UI on it keeps
 // drawing while the pool works.
 import path from "node:path";
-import type { GraphFacts, IndexedRecord, IndexTask, KnownFileState } from "../workers/protocol.js";
-import type { ComplexityScore } from "../workers/ast-types.js";
-import { GraphAccumulator } from "./graph/graph-builder.js";
+import type { IndexedRecord, IndexTask, KnownFileState } from "../workers/protocol.js";
+import { GraphAccumulator, type GraphInput } from "./graph/graph-builder.js";
+import { factsOf } from "./record-facts.js";
 import { TimeSlicer } from "./graph/time-slicer.js";
 import { ImportResolver } from "./graph/import-resolver.js";
 import { internalSpecifierMatchers, loadProjectLayout } from "./graph/project-layout.js";
@@ -50,11 +50,6 @@ export interface IndexRunOptions {
   binaryExtensions: string[];
   onProgress?: (p: IndexProgress) => void;
   signal?: AbortSignal;
-}
-
-interface FactsRecord {
-  facts: GraphFacts;
-  complexity: ComplexityScore;
 }
 
 function emptyBatch(): RecordBatch {
@@ -142,7 +137,7 @@ export async function runIndex(opts: IndexRunOptions): Promise<IndexStats> {
       if ((r.kind === "binary" || r.kind === "symlink") && graphMembers.has(r.path)) leftGraph++;
       if (r.kind === "unchanged") unchangedText.push(r.path);
       else if (r.kind === "text") {
-        graph.add(r.path, { facts: r.facts, complexity: r.complexity });
+        graph.add(r.path, factsOf(r));
         parsedText++;
       }
     }
@@ -234,12 +229,12 @@ function applyRecord(
   }
 }
 
-async function loadStoredFacts(store: IndexStorePort, paths: string[]): Promise<Map<string, FactsRecord>> {
-  const out = new Map<string, FactsRecord>();
+async function loadStoredFacts(store: IndexStorePort, paths: string[]): Promise<Map<string, GraphInput>> {
+  const out = new Map<string, GraphInput>();
   for (let i = 0; i < paths.length; i += FACTS_READ_CHUNK)
     for (const [p, json] of await store.getFacts(paths.slice(i, i + FACTS_READ_CHUNK))) {
       try {
-        out.set(p, JSON.parse(json) as FactsRecord);
+        out.set(p, JSON.parse(json) as GraphInput);
       } catch {
         // Damaged: the file keeps the edges that still point at text files.
       }
@@ -254,7 +249,7 @@ async function addStoredFacts(store: IndexStorePort, graph: GraphAccumulator, un
     const rows = await store.getFacts(unchanged.slice(i, i + FACTS_READ_CHUNK));
     for (const [p, json] of rows) {
       try {
-        graph.add(p, JSON.parse(json) as FactsRecord);
+        graph.add(p, JSON.parse(json) as GraphInput);
       } catch {
         // A damaged record only costs this file its graph edges until it is parsed again.
       }

@@ -136,7 +136,7 @@ function indexOne(task: IndexTask, rel: string, timings: IndexTaskResult["timing
     complexity,
     fileJson: JSON.stringify(data),
     astJson: JSON.stringify(ast),
-    facts,
+    ...(task.packValues ? {} : { facts }),
     factsJson: JSON.stringify({ facts, complexity }),
   };
   timings.serialise += performance.now() - t;

@@ -61,7 +61,11 @@ export type IndexedRecord =
       fileJson: SerialisedValue;
       /** JSON of FileAST for `project:{name}:ast`. */
       astJson: SerialisedValue;
-      facts: GraphFacts;
+      /**
+       * Absent when the task packed its values: the main thread then reads `factsJson`, so the facts
+       * cross the thread once (as bytes) rather than twice.
+       */
+      facts?: GraphFacts;
       /** JSON of `{facts, complexity}` for `project:{name}:facts` (serialised here, not on the main thread). */
       factsJson: SerialisedValue;
     }

@@ -4,6 +4,7 @@
 import type { IndexedRecord, KnownFileState } from "../../workers/protocol.js";
 import { encodeStat, type RecordBatch } from "../index-store-port.js";
 import type { FactsRecord } from "./graph-state.js";
+import { factsOf } from "../record-facts.js";
 
 export type FileUpdateType = "created" | "updated" | "deleted" | "renamed" | "ignored";
 
@@ -43,7 +44,7 @@ export function applyRecord(r: IndexedRecord, prev: KnownFileState | undefined, 
   const previousHash = prev?.hash ?? null;
   switch (r.kind) {
     case "text": {
-      const rec: FactsRecord = { facts: r.facts, complexity: r.complexity };
+      const rec: FactsRecord = factsOf(r);
       batch.files.push([r.path, r.fileJson]);
       batch.ast.push([r.path, r.astJson]);
       batch.facts.push([r.path, r.factsJson]);
