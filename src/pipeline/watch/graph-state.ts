@@ -4,7 +4,7 @@
 // fields that changed, so a one-file edit rewrites that file's fields and its direct neighbours' meta.
 import type { ComplexityScore } from "../../workers/ast-types.js";
 import type { GraphFacts } from "../../workers/protocol.js";
-import { buildGraph, buildMeta, packageEntrySet, resolveFileImports, type SymbolLocation } from "../graph/graph-builder.js";
+import { buildGraph, buildMeta, packageEntrySet, resolveFileImports, type GraphInput, type SymbolLocation } from "../graph/graph-builder.js";
 import { INDEX_FIELD, serialiseGraph } from "../graph/graph-serialiser.js";
 import { ImportResolver } from "../graph/import-resolver.js";
 import type { ProjectLayout } from "../graph/project-layout.js";
@@ -12,10 +12,8 @@ import { callersThrough, fileCalls, hasReExports, movedBarrelScope, reExportSign
 import { ImporterIndex } from "./import-keys.js";
 import { addTo, removeFrom } from "./multimap.js";
 
-export interface FactsRecord {
-  facts: GraphFacts;
-  complexity: ComplexityScore;
-}
+/** A file's stored graph facts (`project:{name}:facts`). */
+export type FactsRecord = GraphInput;
 
 /** A file's new facts, or null when it stops being a graph node (deleted, now binary, ignored …). */
 export interface GraphChange {
