@@ -2,7 +2,6 @@
 // file, the symbol table, call targets, and which importers each file name could satisfy. Built once
 // with the same graph pass as a full index, then updated per batch; each update returns only the Redis
 // fields that changed, so a one-file edit rewrites that file's fields and its direct neighbours' meta.
-import type { ComplexityScore } from "../../workers/ast-types.js";
 import type { GraphFacts } from "../../workers/protocol.js";
 import { buildGraph, buildMeta, packageEntrySet, resolveFileImports, type GraphInput, type SymbolLocation } from "../graph/graph-builder.js";
 import { INDEX_FIELD, serialiseGraph } from "../graph/graph-serialiser.js";
