@@ -50,6 +50,8 @@ export interface IndexRunOptions {
   binaryExtensions: string[];
   onProgress?: (p: IndexProgress) => void;
   signal?: AbortSignal;
+  /** Re-parse every file whatever the index holds (a damaged entry is only rewritten when its file is). */
+  force?: boolean;
 }
 
 function emptyBatch(): RecordBatch {
@@ -123,7 +125,7 @@ export async function runIndex(opts: IndexRunOptions): Promise<IndexStats> {
   const tasks = chunk(paths, FILES_PER_TASK).map(async (group) => {
     const knownForGroup: Record<string, KnownFileState> = {};
     for (const p of group) {
-      const k = known.get(p);
+      const k = opts.force ? undefined : known.get(p);
       if (k) knownForGroup[p] = k;
     }
     const task: IndexTask = { root, paths: group, known: knownForGroup, binaryExtensions: opts.binaryExtensions, mode: "index", internalSpecifiers, packValues: true };

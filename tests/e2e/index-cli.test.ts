@@ -3,6 +3,7 @@
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatProgressBar } from "../../src/main/cli/progress-bar.js";
 import { runIpuaro } from "../helpers/cli.js";
@@ -65,6 +66,22 @@ describe("ipuaro index", () => {
     expect(warm.parseOnlySeconds).toBeNull();
     expect(warm.parseOnlyRuns).toEqual([]);
   }, 180_000);
+
+  it("--force re-parses every file: a damaged entry that a plain re-index skips is rebuilt", async () => {
+    const redis = new Redis(server().url);
+    try {
+      const key = `project:{${projectName()}}:ast`;
+      const good = await redis.hget(key, "packages/core/src/money.ts");
+      await redis.hset(key, "packages/core/src/money.ts", "{damaged");
+      expect((await indexJson()).parsed).toBe(0);
+      expect(await redis.hget(key, "packages/core/src/money.ts")).toBe("{damaged");
+      const forced = await indexJson("--force");
+      expect(forced.parsed).toBeGreaterThan(15);
+      expect(await redis.hget(key, "packages/core/src/money.ts")).toBe(good);
+    } finally {
+      redis.disconnect();
+    }
+  }, 120_000);
 
   it("prints a plain summary and the --bench table without a terminal, and no progress bar", async () => {
     const r = await runIpuaro(["index", root, "--bench", "--yes", "--parse-only-baseline=false"], { env: env(), timeoutMs: 120_000 });

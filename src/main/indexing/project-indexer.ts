@@ -37,7 +37,7 @@ export class ProjectIndexer {
     return { scan, walkSeconds: (performance.now() - t) / 1000 };
   }
 
-  index(timed: TimedScan, onProgress?: (p: IndexProgress) => void, signal?: AbortSignal): Promise<IndexStats> {
+  index(timed: TimedScan, onProgress?: (p: IndexProgress) => void, signal?: AbortSignal, opts: { force?: boolean } = {}): Promise<IndexStats> {
     return runIndex({
       root: this.root,
       scan: timed.scan,
@@ -47,6 +47,7 @@ export class ProjectIndexer {
       binaryExtensions: this.binaryExtensions,
       onProgress,
       signal,
+      force: !!opts.force,
     });
   }
 

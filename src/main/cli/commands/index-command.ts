@@ -19,6 +19,7 @@ interface IndexOptions {
   yes?: boolean;
   parseOnlyBaseline: boolean;
   watch?: boolean;
+  force?: boolean;
 }
 
 export function resolveProjectRoot(input: string | undefined): string {
@@ -67,6 +68,7 @@ export function registerIndexCommand(program: Command): void {
     .option("--json", "print the result as one JSON object")
     .option("-y, --yes", "do not ask before indexing more than limits.maxFilesWarning files")
     .option("--parse-only-baseline <bool>", "with --bench, also time a parse-only run of the same files", (v) => v !== "false", true)
+    .option("--force", "re-parse every file, whatever the index already holds (rebuilds a damaged index)")
     .option("-w, --watch", "after indexing, keep the index live (file changes are applied as they happen) until Ctrl+C")
     .action(async (target: string, opts: IndexOptions) => {
       await indexAction(target, opts);
@@ -114,10 +116,15 @@ async function indexAction(target: string, opts: IndexOptions): Promise<void> {
     await watcher?.listen();
     const redisCpuBefore = probe ? await opened.store.cpuSeconds() : 0;
     const cpuBefore = process.cpuUsage();
-    const stats = await indexer.index(timed, (p) => {
-      if (p.phase === "index") progress?.update("indexing", p.done, p.total);
-      else if (p.phase === "graph") progress?.text("building the dependency graph…");
-    });
+    const stats = await indexer.index(
+      timed,
+      (p) => {
+        if (p.phase === "index") progress?.update("indexing", p.done, p.total);
+        else if (p.phase === "graph") progress?.text("building the dependency graph…");
+      },
+      undefined,
+      { force: !!opts.force },
+    );
     progress?.end();
     let bench: BenchExtras | null = null;
     if (probe) {
