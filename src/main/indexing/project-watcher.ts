@@ -5,7 +5,7 @@ import { analyticsEventsFor, recordExternalChanges } from "../shadow/events-reco
 import { LiveIndex, type LiveIndexEvent } from "../../pipeline/watch/live-index.js";
 import type { WatchStorePort } from "../../pipeline/watch/watch-store-port.js";
 import { errorMessage, IpuaroError, isIpuaroError } from "../errors.js";
-import { reconnectRedis, redisOp, type Redis } from "../store/index.js";
+import { reconnectRedis, type Redis } from "../store/index.js";
 import { ProjectStore } from "../store/project-store.js";
 import { OwnWrites } from "./own-writes.js";
 import type { ProjectIndexer } from "./project-indexer.js";

@@ -27,7 +27,7 @@ export interface DependencyGraphResult {
 }
 
 /** Breadth-first over one edge direction; the targets themselves are never reached. */
-function walk(view: IndexView, targets: Set<string>, depth: number, next: (file: string) => readonly string[]): Reached[] {
+function walk(targets: Set<string>, depth: number, next: (file: string) => readonly string[]): Reached[] {
   const seen = new Map<string, number>();
   let frontier = [...targets];
   for (let level = 1; level <= depth && frontier.length; level++) {
@@ -49,8 +49,8 @@ export function dependencyGraph(h: ShadowHistory, view: IndexView, target: strin
   const matches = targetMatcher(target, isFolder);
   const targets = new Set([...view.metas.keys()].filter(matches));
   if (!isFolder) targets.add(target);
-  const imports = walk(view, targets, depth, (f) => view.metas.get(f)?.dependencies ?? []);
-  const importedBy = walk(view, targets, depth, (f) => view.metas.get(f)?.dependents ?? []);
+  const imports = walk(targets, depth, (f) => view.metas.get(f)?.dependencies ?? []);
+  const importedBy = walk(targets, depth, (f) => view.metas.get(f)?.dependents ?? []);
   const bugs = new Map<string, number>();
   for (const [from, to] of h.causesBugsIn) {
     if (!matches(from)) continue;

@@ -1,7 +1,6 @@
 // Value shapes inside the project hashes, and their tolerant parsing. Writers (the index workers) send
 // JSON strings; readers get typed unions back.
 import type { FileAST, FileData, FileMeta } from "../../workers/ast-types.js";
-import type { KnownFileState } from "../../workers/protocol.js";
 import { IpuaroError } from "../errors.js";
 
 /** `files` hash values, as read back. Binary files keep metadata only; symlinks keep their target. */
@@ -21,7 +20,6 @@ export function symlinkFileJson(target: string): string {
 
 // The `stat` value format belongs to the index pipeline's port; re-exported for the store's readers.
 export { decodeStat, encodeStat } from "../../pipeline/index-store-port.js";
-import { decodeStat } from "../../pipeline/index-store-port.js";
 
 export function corruptEntry(key: string, field: string, why: string): IpuaroError {
   return new IpuaroError("redis", `Corrupt index entry ${key} → ${field}: ${why}`, {

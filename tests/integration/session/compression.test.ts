@@ -1,5 +1,3 @@
-import fs from "node:fs";
-import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { TurnEvent } from "../../../src/main/agent/orchestrator.js";
 import { RECENT_MESSAGES, TARGET_FILL } from "../../../src/main/context/compression/compact-conversation.js";
