@@ -166,9 +166,12 @@ const splitTarget = (target: string) => {
 export class GraphAccumulator {
   private readonly files = new Map<string, GraphInput>();
   private readonly dependencies = new Map<string, string[]>();
+  /** Collecting: each symbol's locations. */
   private readonly symbols = new Map<string, SymbolLocation[]>();
   /** Collecting: every file's calls. Streaming: only calls whose targets may still move. */
   private readonly calls = new Map<string, ResolvedCall[]>();
+  /** Streaming: each symbol's locations as the JSON already sent (comma-joined), not as objects. */
+  private readonly symbolJson = new Map<string, string>();
   /** Symbols that gained a location after they were sent. */
   private readonly grownSymbols = new Set<string>();
   /** target → where the barrels lead it, once every file on the way is known (memo). */
@@ -195,14 +198,10 @@ export class GraphAccumulator {
     }
   }
 
-  private addSymbol(name: string, loc: SymbolLocation): SymbolLocation[] | null {
+  private addSymbol(name: string, loc: SymbolLocation): void {
     const list = this.symbols.get(name);
-    if (list) {
-      list.push(loc);
-      return list;
-    }
-    this.symbols.set(name, [loc]);
-    return null;
+    if (list) list.push(loc);
+    else this.symbols.set(name, [loc]);
   }
 
   private addStreaming(p: string, input: GraphInput, deps: string[], importedFrom: Map<string, string>): void {
@@ -214,9 +213,12 @@ export class GraphAccumulator {
     if (deps.length) out.index(INDEX_FIELD.deps(p), JSON.stringify(deps));
     const pathJson = JSON.stringify(p);
     for (const s of facts.symbols) {
-      if (this.addSymbol(s.name, { path: p, line: s.line, kind: s.kind })) this.grownSymbols.add(s.name);
-      // Same text as JSON.stringify([loc]), without building the array for ~75K symbols.
-      else out.index(INDEX_FIELD.symbol(s.name), `[{"path":${pathJson},"line":${s.line},"kind":${JSON.stringify(s.kind)}}]`);
+      // The text JSON.stringify({ path, line, kind }) gives, without an object per symbol (~75K of them).
+      const loc = `{"path":${pathJson},"line":${s.line},"kind":${JSON.stringify(s.kind)}}`;
+      const sent = this.symbolJson.get(s.name);
+      if (sent === undefined) out.index(INDEX_FIELD.symbol(s.name), `[${loc}]`);
+      else this.grownSymbols.add(s.name);
+      this.symbolJson.set(s.name, sent === undefined ? loc : `${sent},${loc}`);
     }
     if (!facts.calls.length) return;
     const calls = resolveCalls(p, facts, importedFrom);
@@ -303,7 +305,7 @@ export class GraphAccumulator {
       await slicer.maybeYield();
     }
     await this.refineCallTargets(slicer, textResolver);
-    for (const name of this.grownSymbols) this.out?.index(INDEX_FIELD.symbol(name), JSON.stringify(this.symbols.get(name)));
+    for (const name of this.grownSymbols) this.out?.index(INDEX_FIELD.symbol(name), `[${this.symbolJson.get(name)}]`);
     const entries = packageEntrySet(this.layout, textResolver);
     const meta = new Map<string, FileMeta>();
     for (const [p, { complexity }] of this.files) {
