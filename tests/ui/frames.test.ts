@@ -218,6 +218,14 @@ describe("typing", () => {
 
   it('with input.multiline "never", line-break keys do nothing and a pasted line break becomes a space', async () => {
     h = await startUi({ multiline: "never" });
+    h.backend.turns.push(async function* () {
+      yield { type: "finished", reason: "answer", text: "ok", stats: stats() };
+    });
+    // A trailing backslash is text here, not a line break.
+    h.t.type("C:\\dir\\", KEYS.enter);
+    await h.t.waitForText("User: C:\\dir\\");
+    expect(h.backend.sent).toEqual(["C:\\dir\\"]);
+    await h.t.waitFor(() => /[✓✗]\s*$/.test(h!.t.lines()[0]!), "the agent to be idle");
     h.t.type("one", KEYS.altEnter, KEYS.ctrlJ);
     await h.t.waitForText('input.multiline is "never"');
     h.t.type(" ", KEYS.pasteStart, "two\r\nthree", KEYS.pasteEnd);
@@ -227,7 +235,7 @@ describe("typing", () => {
     });
     h.t.type(KEYS.enter);
     await h.t.waitForText("User: one two three");
-    expect(h.backend.sent).toEqual(["one two three"]);
+    expect(h.backend.sent).toEqual(["C:\\dir\\", "one two three"]);
   });
 
   it("takes a bracketed paste as text: its newlines do not send", async () => {

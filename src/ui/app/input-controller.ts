@@ -230,7 +230,8 @@ export class InputController {
   }
 
   private submit(): void {
-    const text = this.app.input.takeSubmission();
+    // A trailing backslash breaks the line only where Enter would otherwise send (input.multiline auto).
+    const text = this.app.input.takeSubmission(this.multiline === "auto");
     if (text === null || !text.trim()) return;
     if (!this.app.hasBackend) {
       this.editor.set(text);

@@ -78,10 +78,10 @@ export class InputLine {
     this.screen.program.hideCursor();
   }
 
-  /** Submits: returns the text (a trailing `\` means "new line" instead) or null to keep editing. */
-  takeSubmission(): string | null {
+  /** Submits: returns the text, or null to keep editing when a trailing `\` (with `continuation`) asked for a new line. */
+  takeSubmission(continuation = true): string | null {
     const text = this.editor.text;
-    if (text.endsWith("\\") && this.editor.cursor === text.length) {
+    if (continuation && text.endsWith("\\") && this.editor.cursor === text.length) {
       this.editor.set(text.slice(0, -1));
       this.editor.insert("\n");
       return null;
