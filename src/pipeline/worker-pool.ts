@@ -1,19 +1,37 @@
 // The Piscina pool that runs src/workers/index.worker. Under tsx/vitest the worker is the .ts source,
 // loaded through a small JS entry that registers tsx in the thread; from dist it is plain JS.
+//
+// A thread is never ended while it runs a task: terminating a thread inside tree-sitter (or with its
+// finalizers still queued) makes node-addon-api throw where nothing can catch it, and the whole process
+// aborts. So tasks wait in this module's own queue and go to Piscina one per idle thread; cancelling
+// drops queued tasks and lets a running one finish (its result is discarded); destroy() drops the
+// queue, waits for the running tasks, lets every thread run its finalizers, and only then ends them.
 import os from "node:os";
 import { fileURLToPath } from "node:url";
 import { Piscina } from "piscina";
 import type { IndexTask, IndexTaskResult } from "../workers/protocol.js";
 
 export interface IndexWorkerPool {
+  /** `signal`: drops the task if it has not started; a started one finishes and is then rejected. */
   run(task: IndexTask, signal?: AbortSignal): Promise<IndexTaskResult>;
   readonly size: number;
   destroy(): Promise<void>;
 }
 
+interface Job {
+  task: IndexTask;
+  signal: AbortSignal | undefined;
+  resolve(result: IndexTaskResult): void;
+  reject(error: unknown): void;
+  /** Drops the job from the queue on abort; removed once the job starts (one signal may serve hundreds). */
+  onAbort?: () => void;
+}
+
 export function defaultPoolSize(): number {
   return Math.max(1, typeof os.availableParallelism === "function" ? os.availableParallelism() : os.cpus().length);
 }
+
+const cancelled = (signal: AbortSignal): unknown => signal.reason ?? new Error("the task was cancelled");
 
 export function createIndexWorkerPool(size: number | null = null): IndexWorkerPool {
   const fromSource = import.meta.url.endsWith(".ts");
@@ -30,9 +48,53 @@ export function createIndexWorkerPool(size: number | null = null): IndexWorkerPo
     // every parsed tree stays in memory: ~1.3 GB per 12K files, for as long as the pool lives.
     atomics: "disabled",
   });
+  let queue: Job[] = [];
+  const running = new Set<Promise<unknown>>();
+  let closed = false;
+
+  const pump = () => {
+    while (running.size < threads && queue.length) {
+      const job = queue.shift() as Job;
+      if (job.onAbort) job.signal?.removeEventListener("abort", job.onAbort);
+      const done = (pool.run(job.task) as Promise<IndexTaskResult>).then(
+        (result) => (job.signal?.aborted ? job.reject(cancelled(job.signal)) : job.resolve(result)),
+        (error: unknown) => job.reject(error),
+      );
+      running.add(done);
+      void done.finally(() => {
+        running.delete(done);
+        pump();
+      });
+    }
+  };
+
   return {
     size: threads,
-    run: (task, signal) => pool.run(task, signal ? { signal } : {}) as Promise<IndexTaskResult>,
-    destroy: () => pool.destroy(),
+    run: (task, signal) =>
+      new Promise<IndexTaskResult>((resolve, reject) => {
+        if (closed) return reject(new Error("the worker pool is closed"));
+        if (signal?.aborted) return reject(cancelled(signal));
+        const job: Job = { task, signal, resolve, reject };
+        if (signal) {
+          job.onAbort = () => {
+            const at = queue.indexOf(job);
+            if (at !== -1) queue.splice(at, 1);
+            reject(cancelled(signal));
+          };
+          signal.addEventListener("abort", job.onAbort, { once: true });
+        }
+        queue.push(job);
+        pump();
+      }),
+    destroy: async () => {
+      if (closed) return;
+      closed = true;
+      for (const job of queue) job.reject(new Error("the worker pool is closed"));
+      queue = [];
+      await Promise.allSettled([...running]);
+      // Every thread is idle now, so each takes one settle task: no finalizer is left queued at the end.
+      await Promise.allSettled(Array.from({ length: threads }, () => pool.run({ root: "", paths: [], binaryExtensions: [], mode: "settle" } satisfies IndexTask)));
+      await pool.destroy();
+    },
   };
 }

@@ -159,7 +159,20 @@ function packRecord(r: IndexedRecord, arena: ValueArena, fill: (() => void)[], v
   }
 }
 
-export default function runIndexTask(task: IndexTask): IndexTaskResult {
+/**
+ * Frees every tree no longer referenced and runs its finalizer now, while the thread is alive: a thread
+ * terminated with finalizers still queued can abort the process (node-addon-api throws from a finalizer
+ * that runs during teardown).
+ */
+async function settle(): Promise<IndexTaskResult> {
+  collectGarbage();
+  for (let turn = 0; turn < 2; turn++) await new Promise<void>((resolve) => setImmediate(resolve));
+  parsedSinceGc = 0;
+  return { records: [], timings: { readHash: 0, parse: 0, serialise: 0 }, bytes: 0 };
+}
+
+export default function runIndexTask(task: IndexTask): IndexTaskResult | Promise<IndexTaskResult> {
+  if (task.mode === "settle") return settle();
   const timings = { readHash: 0, parse: 0, serialise: 0 };
   const records: IndexedRecord[] = [];
   const arena = task.packValues ? new ValueArena() : null;

@@ -21,9 +21,10 @@ export interface IndexTask {
   binaryExtensions: string[];
   /**
    * `index`: the full per-file work. `parse-only`: read + parse + extract, nothing hashed or serialised:
-   * the baseline the bench compares a cold index against.
+   * the baseline the bench compares a cold index against. `settle`: no files; collect garbage and let
+   * tree-sitter's finalizers run (the pool does this before it ends its threads).
    */
-  mode: "index" | "parse-only";
+  mode: "index" | "parse-only" | "settle";
   /**
    * Non-relative specifiers that point into the project (tsconfig path aliases, workspace package names):
    * imports matching them are typed internal instead of external.

@@ -38,3 +38,33 @@ it("parsing the same files again and again does not grow the process's memory", 
   // With parsed trees kept alive, each pass over these ~1,300 files adds ~600 MB.
   expect(Math.max(...seen), `growth after each pass: ${seen.join(", ")} MB`).toBeLessThan(250);
 }, 120_000);
+
+it("ending a busy pool lets the running task finish, drops the queued ones, and the process lives on", async () => {
+  const busy = createIndexWorkerPool(1);
+  await warmPool(busy, root);
+  // Ending a thread inside tree-sitter aborts the whole process ("terminate called after throwing an
+  // instance of 'Napi::Error'"), which would take this test runner down with it.
+  const running = Promise.all(Array.from({ length: 4 }, () => runParseOnly(root, paths, busy, []))).catch((e: Error) => e);
+  await new Promise((r) => setTimeout(r, 150));
+  await busy.destroy();
+  expect(await running).toBeInstanceOf(Error);
+  await expect(busy.run({ root, paths: [], binaryExtensions: [], mode: "parse-only" })).rejects.toThrow(/closed/);
+}, 60_000);
+
+it("a cancelled task that has not started is dropped; a running one finishes and is rejected", async () => {
+  const own = createIndexWorkerPool(1);
+  try {
+    await warmPool(own, root);
+    const stop = new AbortController();
+    const first = own.run({ root, paths: paths.slice(0, 300), binaryExtensions: [], mode: "parse-only" }, stop.signal);
+    const second = own.run({ root, paths: paths.slice(0, 300), binaryExtensions: [], mode: "parse-only" }, stop.signal);
+    await new Promise((r) => setTimeout(r, 50));
+    stop.abort(new Error("stop"));
+    await expect(second).rejects.toThrow("stop");
+    await expect(first).rejects.toThrow("stop");
+    // The thread was not ended: it takes the next task.
+    expect((await own.run({ root, paths: paths.slice(0, 5), binaryExtensions: [], mode: "parse-only" })).bytes).toBeGreaterThan(0);
+  } finally {
+    await own.destroy();
+  }
+}, 60_000);
