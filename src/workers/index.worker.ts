@@ -56,7 +56,8 @@ function extname(p: string): string {
 
 /** Splits on LF or CRLF; a trailing newline does not produce an extra empty line. */
 export function splitLines(text: string): string[] {
-  const lines = text.split(/\r?\n/);
+  // A plain split is about twice as fast as the regex one, and most files have no CR at all.
+  const lines = text.includes("\r") ? text.split(/\r?\n/) : text.split("\n");
   if (lines.length > 1 && lines[lines.length - 1] === "") lines.pop();
   return lines;
 }
