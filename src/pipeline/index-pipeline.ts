@@ -137,7 +137,8 @@ export async function runIndex(opts: IndexRunOptions): Promise<IndexStats> {
     for (const r of result.records) {
       applyRecord(r, batch, stats, removedOrBroken, known);
       if ((r.kind === "binary" || r.kind === "symlink") && graphMembers.has(r.path)) leftGraph++;
-      if (r.kind === "unchanged") unchangedText.push(r.path);
+      // Unchanged binary files have no facts to read back.
+      if (r.kind === "unchanged" && graphMembers.has(r.path)) unchangedText.push(r.path);
       else if (r.kind === "text") {
         graph.add(r.path, factsOf(r));
         parsedText++;
