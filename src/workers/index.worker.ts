@@ -21,6 +21,8 @@ const collectGarbage = vm.runInNewContext("gc") as () => void;
 /** Source bytes parsed between forced collections. */
 const GC_EVERY_BYTES = 24 * 1024 * 1024;
 let parsedSinceGc = 0;
+/** A thread runs one task at a time, so one arena serves them all. */
+const sharedArena = new ValueArena();
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 export function hashBytes(buf: Uint8Array): string {
@@ -176,7 +178,8 @@ export default function runIndexTask(task: IndexTask): IndexTaskResult | Promise
   if (task.mode === "settle") return settle();
   const timings = { readHash: 0, parse: 0, serialise: 0 };
   const records: IndexedRecord[] = [];
-  const arena = task.packValues ? new ValueArena() : null;
+  const arena = task.packValues ? sharedArena : null;
+  arena?.reset();
   const fill: (() => void)[] = [];
   let finalViews: Uint8Array[] = [];
   let bytes = 0;

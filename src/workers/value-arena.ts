@@ -1,6 +1,8 @@
 // Packs a task's serialised Redis values into one byte buffer that is transferred (not copied) to the
 // main thread. The main thread then hands byte views straight to the Redis client: no string copies to
 // deserialise, no UTF-8 encoding on the socket, far less garbage on the thread that runs the UI.
+// One arena serves every task of a thread: `finish` copies out what was used, so the scratch buffer is
+// kept (a fresh megabyte per task cost a worker ~0.15 s of page faults on a 12K-file index).
 const INITIAL_BYTES = 1 << 20;
 const encoder = new TextEncoder();
 
@@ -8,7 +10,13 @@ export class ValueArena {
   private bytes = new Uint8Array(INITIAL_BYTES);
   private used = 0;
   /** [start, end) of each value, in the order they were added. */
-  private readonly spans: number[] = [];
+  private spans: number[] = [];
+
+  /** Forgets the values of the previous task; the scratch buffer stays. */
+  reset(): void {
+    this.used = 0;
+    this.spans = [];
+  }
 
   /** Adds a value; returns its slot, to be turned into a view once the arena is final. */
   add(value: string): number {
