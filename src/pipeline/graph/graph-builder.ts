@@ -147,6 +147,11 @@ export function followReExports(target: string, name: string, files: Map<string,
   return file;
 }
 
+/** The text JSON.stringify({ path, line, kind }) gives, without an object per symbol (~75K of them). */
+function locationJson(pathJson: string, s: { line: number; kind: string }): string {
+  return `{"path":${pathJson},"line":${s.line},"kind":${JSON.stringify(s.kind)}}`;
+}
+
 const splitTarget = (target: string) => {
   const hash = target.lastIndexOf("#");
   return { file: target.slice(0, hash), name: target.slice(hash + 1) };
@@ -170,8 +175,12 @@ export class GraphAccumulator {
   private readonly symbols = new Map<string, SymbolLocation[]>();
   /** Collecting: every file's calls. Streaming: only calls whose targets may still move. */
   private readonly calls = new Map<string, ResolvedCall[]>();
-  /** Streaming: each symbol's locations as the JSON already sent (comma-joined), not as objects. */
-  private readonly symbolJson = new Map<string, string>();
+  /**
+   * Streaming: the files that declare each symbol, in arrival order. A symbol's JSON is sent when first
+   * seen and rebuilt from the files' kept symbols only if it gains a location; keeping the sent JSON
+   * instead held ~20 MB on a 12K-file index, all of it copied and marked by the GC while workers parse.
+   */
+  private readonly symbolFiles = new Map<string, string | string[]>();
   /** Symbols that gained a location after they were sent. */
   private readonly grownSymbols = new Set<string>();
   /** target → where the barrels lead it, once every file on the way is known (memo). */
@@ -213,12 +222,17 @@ export class GraphAccumulator {
     if (deps.length) out.index(INDEX_FIELD.deps(p), JSON.stringify(deps));
     const pathJson = JSON.stringify(p);
     for (const s of facts.symbols) {
-      // The text JSON.stringify({ path, line, kind }) gives, without an object per symbol (~75K of them).
-      const loc = `{"path":${pathJson},"line":${s.line},"kind":${JSON.stringify(s.kind)}}`;
-      const sent = this.symbolJson.get(s.name);
-      if (sent === undefined) out.index(INDEX_FIELD.symbol(s.name), `[${loc}]`);
-      else this.grownSymbols.add(s.name);
-      this.symbolJson.set(s.name, sent === undefined ? loc : `${sent},${loc}`);
+      const seen = this.symbolFiles.get(s.name);
+      if (seen === undefined) {
+        this.symbolFiles.set(s.name, p);
+        out.index(INDEX_FIELD.symbol(s.name), `[${locationJson(pathJson, s)}]`);
+        continue;
+      }
+      this.grownSymbols.add(s.name);
+      // A file that declares a name twice (overloads) is listed once: its symbols are read back in order.
+      if (seen === p || (typeof seen !== "string" && seen[seen.length - 1] === p)) continue;
+      if (typeof seen === "string") this.symbolFiles.set(s.name, [seen, p]);
+      else seen.push(p);
     }
     if (!facts.calls.length) return;
     const calls = resolveCalls(p, facts, importedFrom);
@@ -305,7 +319,7 @@ export class GraphAccumulator {
       await slicer.maybeYield();
     }
     await this.refineCallTargets(slicer, textResolver);
-    for (const name of this.grownSymbols) this.out?.index(INDEX_FIELD.symbol(name), `[${this.symbolJson.get(name)}]`);
+    for (const name of this.grownSymbols) this.out?.index(INDEX_FIELD.symbol(name), this.grownSymbolJson(name));
     const entries = packageEntrySet(this.layout, textResolver);
     const meta = new Map<string, FileMeta>();
     for (const [p, { complexity }] of this.files) {
@@ -315,6 +329,17 @@ export class GraphAccumulator {
       await slicer.maybeYield();
     }
     return meta;
+  }
+
+  /** Every location of a symbol that more than one declaration has, from the files' kept symbols. */
+  private grownSymbolJson(name: string): string {
+    const seen = this.symbolFiles.get(name) as string | string[];
+    const locs: string[] = [];
+    for (const p of typeof seen === "string" ? [seen] : seen) {
+      const pathJson = JSON.stringify(p);
+      for (const s of (this.files.get(p) as GraphInput).facts.symbols) if (s.name === name) locs.push(locationJson(pathJson, s));
+    }
+    return `[${locs.join(",")}]`;
   }
 
   /** Moves call targets that land on a barrel to the declaring file (streaming: sends the result). */

@@ -30,10 +30,11 @@ function project(): Map<string, GraphInput> {
     ["src/lib/index.ts", input({ imports: [imp("fmt", "./fmt", { isReExport: true }), imp("*", "./shop", { isReExport: true }), imp("*", "./money", { isReExport: true })] })],
     ["src/lib/shop/index.ts", input({ imports: [imp("*", "./cart", { isReExport: true })] })],
     ["src/lib/shop/cart.ts", input({ symbols: [sym("Cart", 1, "class"), sym("Cart.add", 2, "method"), sym("makeCart", 6)], calls: [call("this.add", 4, "Cart.addAll")] })],
-    ["src/lib/money.ts", input({ symbols: [sym("total", 1)] })],
+    // An overload: one name declared twice in a file.
+    ["src/lib/money.ts", input({ symbols: [sym("total", 1), sym("total", 3)] })],
     ["src/lib/fmt.ts", input({ symbols: [sym("fmt", 1)], imports: [imp("total", "./money")], calls: [call("total", 2, "fmt")] })],
     ["src/util.ts", input({ symbols: [sym("helper", 1)] })],
-    ["src/splash.ts", input({ imports: [imp("logo", "./logo")], symbols: [sym("splash", 1)] })],
+    ["src/splash.ts", input({ imports: [imp("logo", "./logo")], symbols: [sym("splash", 1), sym("helper", 4)] })],
     ["src/theme.tsx", input({ symbols: [sym("palette", 1)] })],
   ]);
 }
@@ -106,7 +107,15 @@ describe("GraphAccumulator streaming into a sink", () => {
       palette: "src/theme.tsx#palette",
     });
     expect(index["deps:src/app.ts"]).toEqual(["src/lib/index.ts", "src/theme.tsx", "src/util.ts"]);
-    expect(index["sym:helper"]).toHaveLength(2);
+    expect(index["sym:helper"]).toEqual([
+      { path: "src/app.ts", line: 9, kind: "function" },
+      { path: "src/splash.ts", line: 4, kind: "function" },
+      { path: "src/util.ts", line: 1, kind: "function" },
+    ]);
+    expect(index["sym:total"]).toEqual([
+      { path: "src/lib/money.ts", line: 1, kind: "function" },
+      { path: "src/lib/money.ts", line: 3, kind: "function" },
+    ]);
     expect(index["deps:src/splash.ts"]).toBeUndefined();
   });
 });
