@@ -15,6 +15,8 @@ export interface IndexWorkerPool {
   /** `signal`: drops the task if it has not started; a started one finishes and is then rejected. */
   run(task: IndexTask, signal?: AbortSignal): Promise<IndexTaskResult>;
   readonly size: number;
+  /** Tasks waiting for a thread. */
+  readonly queued: number;
   destroy(): Promise<void>;
 }
 
@@ -56,20 +58,33 @@ export function createIndexWorkerPool(size: number | null = null): IndexWorkerPo
     while (running.size < threads && queue.length) {
       const job = queue.shift() as Job;
       if (job.onAbort) job.signal?.removeEventListener("abort", job.onAbort);
-      const done = (pool.run(job.task) as Promise<IndexTaskResult>).then(
-        (result) => (job.signal?.aborted ? job.reject(cancelled(job.signal)) : job.resolve(result)),
-        (error: unknown) => job.reject(error),
-      );
-      running.add(done);
-      void done.finally(() => {
-        running.delete(done);
+      const started = pool.run(job.task) as Promise<IndexTaskResult>;
+      running.add(started);
+      // The next task goes out before the caller sees this result: its handling (graph, writes) can take
+      // a while, and a thread should not sit idle through it.
+      const next = () => {
+        running.delete(started);
         pump();
-      });
+      };
+      started.then(
+        (result) => {
+          next();
+          if (job.signal?.aborted) job.reject(cancelled(job.signal));
+          else job.resolve(result);
+        },
+        (error: unknown) => {
+          next();
+          job.reject(error);
+        },
+      );
     }
   };
 
   return {
     size: threads,
+    get queued() {
+      return queue.length;
+    },
     run: (task, signal) =>
       new Promise<IndexTaskResult>((resolve, reject) => {
         if (closed) return reject(new Error("the worker pool is closed"));

@@ -68,3 +68,20 @@ it("a cancelled task that has not started is dropped; a running one finishes and
     await own.destroy();
   }
 }, 60_000);
+
+it("hands a thread its next task before the caller handles the previous result", async () => {
+  const own = createIndexWorkerPool(1);
+  try {
+    await warmPool(own, root);
+    const task = { root, paths: paths.slice(0, 5), binaryExtensions: [], mode: "parse-only" as const };
+    let queuedWhenFirstArrived = -1;
+    const first = own.run(task).then(() => (queuedWhenFirstArrived = own.queued));
+    const second = own.run(task);
+    expect(own.queued).toBe(1);
+    await Promise.all([first, second]);
+    // The caller's handling of a result (graph, Redis writes) must not keep the thread idle.
+    expect(queuedWhenFirstArrived).toBe(0);
+  } finally {
+    await own.destroy();
+  }
+}, 60_000);
