@@ -19,6 +19,8 @@ export class IgnoreRules {
   private readonly global: Ignore;
   /** .gitignore rules per folder; null = the folder has none. */
   private readonly perDir = new Map<string, DirRules | null>();
+  /** Per folder, the .gitignore rules of the folder and its ancestors, root first. */
+  private readonly chains = new Map<string, DirRules[]>();
 
   constructor(root: string, ignorePatterns: string[]) {
     this.root = root;
@@ -29,6 +31,26 @@ export class IgnoreRules {
   invalidate(dir?: string): void {
     if (dir === undefined) this.perDir.clear();
     else this.perDir.delete(dir);
+    this.chains.clear();
+  }
+
+  /**
+   * A walker that has just listed `dir` tells whether a .gitignore was among the names, so folders
+   * without one are not probed on disk (a failed read per folder was a tenth of a 12K-file walk).
+   */
+  noteListing(dir: string, hasGitignore: boolean): void {
+    if (!hasGitignore && !this.perDir.has(dir)) this.perDir.set(dir, null);
+  }
+
+  private chainFor(dir: string): DirRules[] {
+    let chain = this.chains.get(dir);
+    if (chain) return chain;
+    const slash = dir.lastIndexOf("/");
+    const parent = dir === "" ? null : this.chainFor(slash === -1 ? "" : dir.slice(0, slash));
+    const own = this.rulesFor(dir);
+    chain = parent ? (own ? [...parent, own] : parent) : own ? [own] : [];
+    this.chains.set(dir, chain);
+    return chain;
   }
 
   private rulesFor(dir: string): DirRules | null {
@@ -79,12 +101,9 @@ export class IgnoreRules {
     const rel = parentRel ? `${parentRel}/${name}` : name;
     const probe = isDir ? `${rel}/` : rel;
     if (this.global.ignores(probe)) return true;
-    const parts = rel.split("/");
-    for (let i = 0; i < parts.length; i++) {
-      const dr = this.rulesFor(parts.slice(0, i).join("/"));
-      if (!dr) continue;
-      const sub = parts.slice(i).join("/");
-      if (dr.rules.ignores(isDir ? `${sub}/` : sub)) return true;
+    for (const dr of this.chainFor(parentRel)) {
+      const sub = dr.base ? probe.slice(dr.base.length + 1) : probe;
+      if (dr.rules.ignores(sub)) return true;
     }
     return false;
   }

@@ -48,6 +48,7 @@ export async function scanProject(root: string, opts: ScanOptions): Promise<Scan
     }
     // Sorted so the order of entries (and so of batches) is stable from run to run.
     dirents.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    opts.rules.noteListing(dir, dirents.some((d) => d.name === ".gitignore"));
     const subdirs: string[] = [];
     for (const d of dirents) {
       const rel = dir ? `${dir}/${d.name}` : d.name;
