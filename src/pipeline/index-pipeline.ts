@@ -4,7 +4,7 @@
 import path from "node:path";
 import type { IndexedRecord, IndexTask, KnownFileState } from "../workers/protocol.js";
 import { GraphAccumulator, type GraphInput } from "./graph/graph-builder.js";
-import { factsOf } from "./record-facts.js";
+import { factsOf, parseGraphInput } from "./record-facts.js";
 import { TimeSlicer } from "./graph/time-slicer.js";
 import { ImportResolver } from "./graph/import-resolver.js";
 import { internalSpecifierMatchers, loadProjectLayout } from "./graph/project-layout.js";
@@ -237,7 +237,7 @@ async function loadStoredFacts(store: IndexStorePort, paths: string[]): Promise<
   for (let i = 0; i < paths.length; i += FACTS_READ_CHUNK)
     for (const [p, json] of await store.getFacts(paths.slice(i, i + FACTS_READ_CHUNK))) {
       try {
-        out.set(p, JSON.parse(json) as GraphInput);
+        out.set(p, parseGraphInput(json));
       } catch {
         // Damaged: the file keeps the edges that still point at text files.
       }
@@ -252,7 +252,7 @@ async function addStoredFacts(store: IndexStorePort, graph: GraphAccumulator, un
     const rows = await store.getFacts(unchanged.slice(i, i + FACTS_READ_CHUNK));
     for (const [p, json] of rows) {
       try {
-        graph.add(p, JSON.parse(json) as GraphInput);
+        graph.add(p, parseGraphInput(json));
       } catch {
         // A damaged record only costs this file its graph edges until it is parsed again.
       }

@@ -1,11 +1,31 @@
-// A parsed file's graph facts as a worker sent them: as an object, or, when the task packed its values,
-// only as the JSON bytes bound for `project:{name}:facts` (they cross the thread once, not twice).
+// A parsed file's graph facts as a worker sent them or the store kept them. Workers pack them only as
+// the JSON bound for `project:{name}:facts` (they cross the thread once, not twice), so the graph side
+// parses that JSON, here, in one way.
 import type { IndexedRecord } from "../workers/protocol.js";
 import type { GraphInput } from "./graph/graph-builder.js";
 
 const utf8 = new TextDecoder();
 
+type ImportFact = GraphInput["facts"]["imports"][number];
+
+/**
+ * Stored import facts leave out false flags to stay small, so JSON.parse gives them up to eight
+ * shapes; the graph code then runs on polymorphic objects and V8 throws its optimised code away again
+ * and again ("wrong map"). Rebuilt with every field in one order they share a single shape.
+ */
+function uniformImport(i: ImportFact): ImportFact {
+  return { from: i.from, name: i.name, isTypeOnly: i.isTypeOnly === true, isReExport: i.isReExport === true, isDynamic: i.isDynamic === true };
+}
+
+/** Parses stored facts JSON (throws on malformed JSON, as JSON.parse does). */
+export function parseGraphInput(json: string): GraphInput {
+  const input = JSON.parse(json) as GraphInput;
+  const imports = input.facts?.imports;
+  if (Array.isArray(imports)) input.facts.imports = imports.map(uniformImport);
+  return input;
+}
+
 export function factsOf(r: Extract<IndexedRecord, { kind: "text" }>): GraphInput {
   if (r.facts) return { facts: r.facts, complexity: r.complexity };
-  return JSON.parse(typeof r.factsJson === "string" ? r.factsJson : utf8.decode(r.factsJson)) as GraphInput;
+  return parseGraphInput(typeof r.factsJson === "string" ? r.factsJson : utf8.decode(r.factsJson));
 }

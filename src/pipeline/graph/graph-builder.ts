@@ -101,6 +101,9 @@ export function buildMeta(
   };
 }
 
+/** Shared by every trimmed input: nothing ever adds to it. */
+const NOTHING: never[] = [];
+
 /** Re-export hops followed when a call target lands on a barrel file (`export * from "./money"`). */
 const MAX_REEXPORT_HOPS = 5;
 
@@ -213,12 +216,25 @@ export class GraphAccumulator {
     else this.symbols.set(name, [loc]);
   }
 
+  /**
+   * Streaming mode keeps the caller's input object itself (owned from here on), trimmed to what barrel
+   * hops and meta need: a copy would give the graph code a second object shape to optimise for.
+   */
   private addStreaming(p: string, input: GraphInput, deps: string[], importedFrom: Map<string, string>): void {
+    this.files.set(p, input);
+    try {
+      this.sendFileFields(p, input, deps, importedFrom);
+    } finally {
+      const { facts } = input;
+      facts.imports = facts.imports.filter((i) => i.isReExport);
+      facts.exports = NOTHING;
+      facts.calls = NOTHING;
+    }
+  }
+
+  private sendFileFields(p: string, input: GraphInput, deps: string[], importedFrom: Map<string, string>): void {
     const out = this.out as FieldChunker;
     const { facts } = input;
-    // Barrel hops later need only a file's symbols and re-exports.
-    const reExports = facts.imports.filter((i) => i.isReExport);
-    this.files.set(p, { complexity: input.complexity, facts: { imports: reExports, exports: [], symbols: facts.symbols, calls: [] } });
     if (deps.length) out.index(INDEX_FIELD.deps(p), JSON.stringify(deps));
     const pathJson = JSON.stringify(p);
     for (const s of facts.symbols) {

@@ -8,6 +8,7 @@ import type { RecordBatch } from "../index-store-port.js";
 import type { IgnoreRules } from "../ignore-rules.js";
 import { internalSpecifierMatchers, loadProjectLayout, type ProjectLayout } from "../graph/project-layout.js";
 import type { IndexWorkerPool } from "../worker-pool.js";
+import { parseGraphInput } from "../record-facts.js";
 import { planBatch, type BatchPlan } from "./batch-plan.js";
 import type { PendingChange } from "./event-coalescer.js";
 import { GraphState, type FactsRecord, type GraphChange } from "./graph-state.js";
@@ -57,7 +58,7 @@ export async function loadIndexState(root: string, store: WatchStorePort): Promi
     for (const [p, json] of rows) {
       if (!known.has(p)) continue;
       try {
-        records.set(p, JSON.parse(json) as FactsRecord);
+        records.set(p, parseGraphInput(json));
       } catch {
         // A damaged record costs this file its edges until it changes again.
       }
