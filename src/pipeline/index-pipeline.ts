@@ -66,6 +66,20 @@ function chunk<T>(items: T[], size: number): T[][] {
 
 export async function runIndex(opts: IndexRunOptions): Promise<IndexStats> {
   const started = performance.now();
+  // A run can append ~100 MB; an AOF rewrite half-way through it would only compete with the workers.
+  const liftAofHold = await opts.store.holdAofRewrites();
+  let stats: IndexStats;
+  try {
+    stats = await indexHeld(opts);
+  } finally {
+    await liftAofHold();
+  }
+  // The walk is part of what a user waits for, so the total includes it.
+  stats.totalSeconds = opts.walkSeconds + (performance.now() - started) / 1000;
+  return stats;
+}
+
+async function indexHeld(opts: IndexRunOptions): Promise<IndexStats> {
   const { root, scan, store, pool } = opts;
   const stats: IndexStats = {
     files: scan.entries.length,
@@ -174,8 +188,6 @@ export async function runIndex(opts: IndexRunOptions): Promise<IndexStats> {
     last_indexed: new Date().toISOString(),
     files: String(stats.files),
   });
-  // The walk is part of what a user waits for, so the total includes it.
-  stats.totalSeconds = opts.walkSeconds + (performance.now() - started) / 1000;
   opts.onProgress?.({ phase: "done", done: paths.length, total: paths.length });
   return stats;
 }

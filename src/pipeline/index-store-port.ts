@@ -34,6 +34,11 @@ export interface IndexStorePort {
    */
   beginGraphRewrite(): GraphRewrite;
   setIndexInfo(info: Record<string, string>): Promise<void>;
+  /**
+   * Holds off the server's automatic AOF rewrite for the duration of a bulk load (ipuaro's own server
+   * only; otherwise a no-op). The returned function lifts the hold and never throws.
+   */
+  holdAofRewrites(): Promise<() => Promise<void>>;
   memoryUsedBytes(): Promise<number>;
 }
 

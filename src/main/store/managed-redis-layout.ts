@@ -81,6 +81,9 @@ function confString(value: string): string {
   return `"${escaped}"`;
 }
 
+/** auto-aof-rewrite-percentage of ipuaro's own server; an index run holds rewrites off (aof-rewrite-hold.ts). */
+export const MANAGED_AOF_REWRITE_PERCENTAGE = 100;
+
 export function managedRedisConf(layout: ManagedRedisLayout): string {
   return [
     "# Written by ipuaro on every start of its own redis-server; edits here are overwritten.",
@@ -96,7 +99,7 @@ export function managedRedisConf(layout: ManagedRedisLayout): string {
     'save ""',
     "appendonly yes",
     "appendfsync everysec",
-    "auto-aof-rewrite-percentage 100",
+    `auto-aof-rewrite-percentage ${MANAGED_AOF_REWRITE_PERCENTAGE}`,
     "auto-aof-rewrite-min-size 64mb",
     "",
   ].join("\n");

@@ -13,6 +13,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { Redis } from "ioredis";
 import { ipuaroHome } from "../config/paths.js";
 import { errorMessage, IpuaroError } from "../errors.js";
+import { liftAbandonedAofHold } from "./aof-rewrite-hold.js";
 import { closeRedis, connectRedis } from "./connection.js";
 import { logTail, managedRedisConf, managedRedisLayout, type ManagedRedisLayout } from "./managed-redis-layout.js";
 import { isPidAlive, withFileLock } from "./process-lock.js";
@@ -219,6 +220,8 @@ export async function acquireManagedRedis(opts: ManagedRedisOptions = {}): Promi
     const running = await findOrClearServer(layout, timeoutMs);
     if (!running) await startServer(bin, layout, timeoutMs);
     const redis = await connectRedis({ url: layout.socketPath, db: opts.db ?? 0, connectionName: `ipuaro:${process.pid}` });
+    // An index run that died while holding off AOF rewrites left them off (aof-rewrite-hold.ts).
+    if (running) await liftAbandonedAofHold(redis).catch(() => false);
     return { redis, pid: await serverPid(redis), started: !running };
   });
 

@@ -23,7 +23,7 @@ export async function openProjectStore(
 ): Promise<OpenedProjectStore> {
   const handle = await acquireRedis({ ...config.redis, ...managedOptions });
   return {
-    store: ProjectStore.forRoot(handle.redis, root),
+    store: ProjectStore.forRoot(handle.redis, root, { ownServer: handle.managed !== null }),
     redis: handle.redis,
     description: handle.description,
     managed: handle.managed,

@@ -6,6 +6,7 @@ import type { FileAST, FileMeta } from "../../workers/ast-types.js";
 import type { KnownFileState } from "../../workers/protocol.js";
 import type { GraphRewrite, IndexStorePort, RecordBatch } from "../../pipeline/index-store-port.js";
 import { IpuaroError } from "../errors.js";
+import { holdAofRewrites, type AofRewriteRelease } from "./aof-rewrite-hold.js";
 import { redisOp, toRedisError } from "./connection.js";
 import { PROJECT_KEY_PARTS, projectKeys, projectNameFor, type ProjectKeyPart, type ProjectKeys } from "./keys.js";
 import { corruptEntry, decodeStat, parseAst, parseMeta, parseStoredFile, type StoredFile } from "./stored-values.js";
@@ -79,18 +80,27 @@ export class ProjectStore implements IndexStorePort {
   /** The connection; other modules of src/main/store (index queries, sessions) share it. */
   readonly redis: Redis;
 
-  constructor(opts: { redis: Redis; project: string }) {
+  /** The server is ipuaro's own (managed), so the store may tune it for a bulk load. */
+  private readonly ownServer: boolean;
+
+  constructor(opts: { redis: Redis; project: string; ownServer?: boolean }) {
     this.redis = opts.redis;
     this.name = opts.project;
     this.keys = projectKeys(opts.project);
+    this.ownServer = opts.ownServer ?? false;
   }
 
   get projectName(): string {
     return this.name;
   }
 
-  static forRoot(redis: Redis, root: string): ProjectStore {
-    return new ProjectStore({ redis, project: projectNameFor(root) });
+  static forRoot(redis: Redis, root: string, opts: { ownServer?: boolean } = {}): ProjectStore {
+    return new ProjectStore({ redis, project: projectNameFor(root), ...opts });
+  }
+
+  async holdAofRewrites(): Promise<AofRewriteRelease> {
+    if (!this.ownServer) return async () => {};
+    return this.op("holding off AOF rewrites", () => holdAofRewrites(this.redis));
   }
 
   private op<T>(action: string, fn: () => Promise<T>): Promise<T> {

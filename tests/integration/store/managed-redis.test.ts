@@ -6,6 +6,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { IpuaroError } from "../../../src/main/errors.js";
 import { acquireRedis } from "../../../src/main/store/acquire-redis.js";
+import { holdAofRewrites } from "../../../src/main/store/aof-rewrite-hold.js";
 import { managedRedisLayout } from "../../../src/main/store/managed-redis-layout.js";
 import { acquireManagedRedis, type RedisHandle } from "../../../src/main/store/managed-redis.js";
 import { isPidAlive } from "../../../src/main/store/process-lock.js";
@@ -116,6 +117,20 @@ describe("ipuaro's own redis-server", () => {
     expect(third.managed!.started).toBe(true);
     expect(third.managed!.pid).not.toBe(first.managed!.pid);
     expect(await third.redis.get("survives")).toBe("yes");
+  });
+
+  it("turns AOF rewrites back on when a user died holding them off for an index run", async () => {
+    const home = newHome();
+    const keeper = await acquire(home);
+    const dying = await acquire(home);
+    await holdAofRewrites(dying.redis);
+    dying.redis.disconnect();
+    handles.splice(handles.indexOf(dying), 1);
+    const rewritePercentage = async () => ((await keeper.redis.config("GET", "auto-aof-rewrite-percentage")) as string[])[1];
+    expect(await rewritePercentage()).toBe("0");
+    for (let i = 0; i < 50 && String(await keeper.redis.client("LIST")).includes("holding-aof-rewrite"); i++) await new Promise((r) => setTimeout(r, 20));
+    await acquire(home);
+    expect(await rewritePercentage()).toBe("100");
   });
 
   it("lets two simultaneous starters share one server", async () => {
