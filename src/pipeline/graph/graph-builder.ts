@@ -77,7 +77,8 @@ export function resolveCalls(p: string, facts: GraphFacts, importedFrom: Map<str
   const local = new Set(facts.symbols.map((s) => s.name));
   return facts.calls.map((c) => {
     const head = c.callee.split(".")[0] as string;
-    const out: ResolvedCall = { caller: c.caller, callee: c.callee, line: c.line };
+    // `target` is always present (undefined is left out of the JSON) so every call has one shape.
+    const out: ResolvedCall = { caller: c.caller, callee: c.callee, line: c.line, target: undefined };
     if (local.has(c.callee)) out.target = `${p}#${c.callee}`;
     else if (importedFrom.has(head)) out.target = `${importedFrom.get(head)}#${c.callee === head ? head : c.callee.slice(head.length + 1)}`;
     return out;
@@ -100,9 +101,6 @@ export function buildMeta(
     isEntryPoint: isEntryPointPath(p, entries) || (dependents.length === 0 && CODE_FILE.test(p) && !TEST_FILE.test(p)),
   };
 }
-
-/** Shared by every trimmed input: nothing ever adds to it. */
-const NOTHING: never[] = [];
 
 /** Re-export hops followed when a call target lands on a barrel file (`export * from "./money"`). */
 const MAX_REEXPORT_HOPS = 5;
@@ -225,10 +223,14 @@ export class GraphAccumulator {
     try {
       this.sendFileFields(p, input, deps, importedFrom);
     } finally {
+      // In place: swapping in other arrays would change the fields' recorded types, and V8 would drop
+      // the optimised code of everything that reads facts.
       const { facts } = input;
-      facts.imports = facts.imports.filter((i) => i.isReExport);
-      facts.exports = NOTHING;
-      facts.calls = NOTHING;
+      let kept = 0;
+      for (const i of facts.imports) if (i.isReExport) facts.imports[kept++] = i;
+      facts.imports.length = kept;
+      facts.exports.length = 0;
+      facts.calls.length = 0;
     }
   }
 
