@@ -121,6 +121,7 @@ async function indexHeld(opts: IndexRunOptions): Promise<IndexStats> {
   /** Unchanged files whose facts must come back from the store for the graph pass. */
   const unchangedText: string[] = [];
   const removedOrBroken: string[] = [...known.keys()].filter((p) => !present.has(p));
+  const wire = store.wireHashes();
   let writeMs = 0;
   let threadReadHash = 0;
   let threadParse = 0;
@@ -142,14 +143,16 @@ async function indexHeld(opts: IndexRunOptions): Promise<IndexStats> {
       const k = opts.force ? undefined : known.get(p);
       if (k) knownForGroup[p] = k;
     }
-    const task: IndexTask = { root, paths: group, known: knownForGroup, binaryExtensions: opts.binaryExtensions, mode: "index", internalSpecifiers, packValues: true };
+    const task: IndexTask = { root, paths: group, known: knownForGroup, binaryExtensions: opts.binaryExtensions, mode: "index", internalSpecifiers };
+    if (wire) task.wire = wire;
     const result = await pool.run(task, opts.signal);
     threadReadHash += result.timings.readHash + result.timings.serialise;
     threadParse += result.timings.parse;
     stats.bytes += result.bytes;
     const batch = emptyBatch();
+    if (result.wire) batch.wire = result.wire;
     for (const r of result.records) {
-      applyRecord(r, batch, stats, removedOrBroken, known);
+      applyRecord(r, batch, stats, removedOrBroken, known, !!result.wire);
       if ((r.kind === "binary" || r.kind === "symlink") && graphMembers.has(r.path)) leftGraph++;
       // Unchanged binary files have no facts to read back.
       if (r.kind === "unchanged" && graphMembers.has(r.path)) unchangedText.push(r.path);
@@ -158,7 +161,7 @@ async function indexHeld(opts: IndexRunOptions): Promise<IndexStats> {
         parsedText++;
       }
     }
-    if (batch.files.length || batch.stat.length || batch.remove.length) write(batch);
+    if (batch.wire || batch.files.length || batch.stat.length || batch.remove.length) write(batch);
     done += group.length;
     opts.onProgress?.({ phase: "index", done, total: paths.length });
   });
@@ -198,15 +201,19 @@ function applyRecord(
   stats: IndexStats,
   drop: string[],
   known: Map<string, KnownFileState>,
+  /** The worker already framed this record's files, ast and facts values into the batch's wire. */
+  onWire: boolean,
 ): void {
   switch (r.kind) {
     case "text": {
       stats.parsed++;
       if (r.parseError) stats.parseErrors++;
-      batch.files.push([r.path, r.fileJson]);
-      batch.ast.push([r.path, r.astJson]);
+      if (!onWire) {
+        batch.files.push([r.path, r.fileJson]);
+        batch.ast.push([r.path, r.astJson]);
+        batch.facts.push([r.path, r.factsJson]);
+      }
       batch.stat.push([r.path, encodeStat(r)]);
-      batch.facts.push([r.path, r.factsJson]);
       return;
     }
     case "unchanged": {
@@ -220,13 +227,13 @@ function applyRecord(
       stats.skipped.binary++;
       // Was it text before? Its AST, facts and meta go (the store deletes `remove` before it writes).
       if (known.has(r.path)) batch.remove.push(r.path);
-      batch.files.push([r.path, r.fileJson]);
+      if (!onWire) batch.files.push([r.path, r.fileJson]);
       batch.stat.push([r.path, encodeStat(r)]);
       return;
     case "symlink":
       stats.symlinks++;
       if (known.has(r.path)) batch.remove.push(r.path);
-      batch.files.push([r.path, r.fileJson]);
+      if (!onWire) batch.files.push([r.path, r.fileJson]);
       batch.stat.push([r.path, `0:0:link:${r.target}`]);
       return;
     case "nonUtf8":

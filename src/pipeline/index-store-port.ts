@@ -1,6 +1,6 @@
 // What the index pipeline needs from storage. The Redis implementation lives in src/main/store; the
 // pipeline only sees this port so it never learns key names.
-import type { KnownFileState, SerialisedValue } from "../workers/protocol.js";
+import type { KnownFileState, SerialisedValue, WireHashes } from "../workers/protocol.js";
 
 /** Values are already serialised: the pipeline never stringifies large objects on the main thread. */
 export interface RecordBatch {
@@ -12,6 +12,11 @@ export interface RecordBatch {
   facts: [path: string, json: SerialisedValue][];
   /** Paths to drop from every per-file hash. */
   remove: string[];
+  /**
+   * HSET commands the workers framed (see wireHashes), written as they are after `remove` and before
+   * the entries above; the records they carry are not repeated in files, ast or facts.
+   */
+  wire?: Uint8Array[];
 }
 
 export interface IndexStorePort {
@@ -22,6 +27,8 @@ export interface IndexStorePort {
   /** Paths stored as text files with graph facts. */
   loadGraphMembers(): Promise<Set<string>>;
   writeRecords(batch: RecordBatch): Promise<void>;
+  /** Where workers may frame files, ast and facts values as ready HSET commands; null: send values. */
+  wireHashes(): WireHashes | null;
   /** Streams every stored facts record (path, json) in chunks. */
   scanFacts(): AsyncIterable<[string, string][]>;
   /** The stored facts records of the given paths (missing ones left out). */

@@ -10,7 +10,7 @@ import xxhash from "xxhash-wasm";
 import { ValueArena } from "./value-arena.js";
 import { extractFile, languageForPath } from "./extract/index.js";
 import type { FileData, ImportInfo } from "./ast-types.js";
-import type { GraphFacts, IndexedRecord, IndexTask, IndexTaskResult } from "./protocol.js";
+import type { GraphFacts, IndexedRecord, IndexTask, IndexTaskResult, WireHashes } from "./protocol.js";
 
 const { h64Raw } = await xxhash();
 
@@ -139,27 +139,38 @@ function indexOne(task: IndexTask, rel: string, timings: IndexTaskResult["timing
     complexity,
     fileJson: JSON.stringify(data),
     astJson: JSON.stringify(ast),
-    ...(task.packValues ? {} : { facts }),
+    ...(task.wire ? {} : { facts }),
     factsJson: JSON.stringify({ facts, complexity }),
   };
   timings.serialise += performance.now() - t;
   return { record, bytes: buf.length };
 }
 
-/** Moves a record's JSON strings into the arena; the views are filled in once the arena is final. */
-function packRecord(r: IndexedRecord, arena: ValueArena, fill: (() => void)[], views: () => Uint8Array[]): void {
-  if (r.kind === "text") {
-    const [f, a, x] = [arena.add(r.fileJson as string), arena.add(r.astJson as string), arena.add(r.factsJson as string)];
-    fill.push(() => {
-      const v = views();
-      r.fileJson = v[f] as Uint8Array;
-      r.astJson = v[a] as Uint8Array;
-      r.factsJson = v[x] as Uint8Array;
-    });
-  } else if (r.kind === "binary") {
-    const f = arena.add(r.fileJson as string);
-    fill.push(() => void (r.fileJson = views()[f] as Uint8Array));
-  }
+type ValueField = "fileJson" | "astJson" | "factsJson";
+
+/**
+ * Frames the records' values as one HSET per hash (files: text, binary and symlink entries; ast and
+ * facts: text files) and returns a step that swaps each record's string for a view of its bytes.
+ */
+function frameRecords(records: IndexedRecord[], arena: ValueArena, wire: WireHashes): (views: Uint8Array[]) => void {
+  const swaps: [record: Record<ValueField, unknown>, field: ValueField, slot: number][] = [];
+  const hset = (key: string, field: ValueField, rows: IndexedRecord[]) => {
+    if (!rows.length) return;
+    arena.beginCommand(2 + rows.length * 2, "HSET", key);
+    for (const r of rows) {
+      const row = r as unknown as Record<ValueField, unknown>;
+      arena.bulk(r.path);
+      swaps.push([row, field, arena.bulk(row[field] as string)]);
+    }
+    arena.endCommand();
+  };
+  const text = records.filter((r) => r.kind === "text");
+  hset(wire.files, "fileJson", records.filter((r) => r.kind === "text" || r.kind === "binary" || r.kind === "symlink"));
+  hset(wire.ast, "astJson", text);
+  hset(wire.facts, "factsJson", text);
+  return (views) => {
+    for (const [row, field, slot] of swaps) row[field] = views[slot];
+  };
 }
 
 /**
@@ -178,28 +189,25 @@ export default function runIndexTask(task: IndexTask): IndexTaskResult | Promise
   if (task.mode === "settle") return settle();
   const timings = { readHash: 0, parse: 0, serialise: 0 };
   const records: IndexedRecord[] = [];
-  const arena = task.packValues ? sharedArena : null;
-  arena?.reset();
-  const fill: (() => void)[] = [];
-  let finalViews: Uint8Array[] = [];
   let bytes = 0;
   for (const rel of task.paths) {
     try {
       const r = indexOne(task, rel, timings);
       bytes += r.bytes;
-      if (task.mode !== "index") continue;
-      if (arena) packRecord(r.record, arena, fill, () => finalViews);
-      records.push(r.record);
+      if (task.mode === "index") records.push(r.record);
     } catch (err) {
       records.push({ path: rel, kind: "error", message: (err as Error).message });
     }
   }
   const result: IndexTaskResult = { records, timings, bytes };
-  if (!arena || arena.isEmpty) return result;
+  if (!task.wire || task.mode !== "index") return result;
   const t = performance.now();
-  const { buffer, views } = arena.finish();
-  finalViews = views;
-  for (const f of fill) f();
+  sharedArena.reset();
+  const swapInViews = frameRecords(records, sharedArena, task.wire);
+  if (sharedArena.isEmpty) return result;
+  const { buffer, views, commands } = sharedArena.finish();
+  swapInViews(views);
+  result.wire = commands;
   timings.serialise += performance.now() - t;
   // Piscina's movable protocol: the buffer is transferred, the views in the result arrive over it.
   // (Piscina unwraps it, so pool callers still receive an IndexTaskResult.)

@@ -1,5 +1,6 @@
-// The contract between the main thread and the index workers. Workers know nothing of Redis: they get
-// paths, and return records whose Redis values are already serialised (so the main thread only batches).
+// The contract between the main thread and the index workers. Workers get paths and return records
+// whose Redis values are already serialised: JSON text, or (asked to, see IndexTask.wire) whole HSET
+// commands in Redis's wire format, so the main thread only hands bytes to the socket.
 import type { CallSite, ComplexityScore, ExportInfo, ImportInfo } from "./ast-types.js";
 
 export type SourceLanguage = "typescript" | "tsx" | "javascript" | "json" | "yaml";
@@ -30,11 +31,21 @@ export interface IndexTask {
    * imports matching them are typed internal instead of external.
    */
   internalSpecifiers?: { exact: string[]; prefixes: string[] };
-  /** Return the serialised values as UTF-8 byte views of one transferred buffer instead of strings. */
-  packValues?: boolean;
+  /**
+   * Frame the records' values as Redis HSET commands into these hashes and return them as one
+   * transferred buffer (`IndexTaskResult.wire`); the records' values become byte views into it.
+   */
+  wire?: WireHashes;
 }
 
-/** A value already serialised for Redis: JSON text, or its UTF-8 bytes when the task asked for packing. */
+/** The hashes that framed values go to. */
+export interface WireHashes {
+  files: string;
+  ast: string;
+  facts: string;
+}
+
+/** A value already serialised for Redis: JSON text, or its UTF-8 bytes when the task framed its values. */
 export type SerialisedValue = string | Uint8Array;
 
 /** The facts the graph pass needs about a parsed file, kept small so they cross threads cheaply. */
@@ -63,7 +74,7 @@ export type IndexedRecord =
       /** JSON of FileAST for `project:{name}:ast`. */
       astJson: SerialisedValue;
       /**
-       * Absent when the task packed its values: the main thread then reads `factsJson`, so the facts
+       * Absent when the task framed its values: the main thread then reads `factsJson`, so the facts
        * cross the thread once (as bytes) rather than twice.
        */
       facts?: GraphFacts;
@@ -73,7 +84,7 @@ export type IndexedRecord =
   | { path: string; kind: "unchanged"; size: number; mtimeMs: number; hash: string }
   | { path: string; kind: "binary"; size: number; mtimeMs: number; hash: string; fileJson: SerialisedValue }
   | { path: string; kind: "nonUtf8"; size: number; mtimeMs: number }
-  | { path: string; kind: "symlink"; target: string; fileJson: string }
+  | { path: string; kind: "symlink"; target: string; fileJson: SerialisedValue }
   | { path: string; kind: "missing" }
   | { path: string; kind: "error"; message: string };
 
@@ -82,4 +93,9 @@ export interface IndexTaskResult {
   /** Time spent inside the worker, by stage, in milliseconds. */
   timings: { readHash: number; parse: number; serialise: number };
   bytes: number;
+  /**
+   * With IndexTask.wire: the framed HSET commands (files, ast, facts; one per hash that got values),
+   * each a complete command in Redis's wire format. The records' values are views into the same bytes.
+   */
+  wire?: Uint8Array[];
 }

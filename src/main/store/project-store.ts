@@ -1,9 +1,9 @@
 // One project's index in Redis: files, ast, meta, stat, indexes and config hashes (keys.ts).
 // Writes take already-serialised values so batching on the main thread stays cheap; whole-hash reads
 // go through HSCAN so neither Redis nor the event loop is blocked by one giant reply.
-import type { Redis } from "ioredis";
+import { Command, type Redis } from "ioredis";
 import type { FileAST, FileMeta } from "../../workers/ast-types.js";
-import type { KnownFileState } from "../../workers/protocol.js";
+import type { KnownFileState, WireHashes } from "../../workers/protocol.js";
 import type { GraphRewrite, IndexStorePort, RecordBatch } from "../../pipeline/index-store-port.js";
 import { IpuaroError } from "../errors.js";
 import { holdAofRewrites, type AofRewriteRelease } from "./aof-rewrite-hold.js";
@@ -38,6 +38,8 @@ export interface IndexBatch {
   facts?: FieldEntries;
   /** Paths deleted from every per-file hash. */
   remove?: readonly string[];
+  /** Complete HSET commands in Redis's wire format (framed by the index workers), sent as they are. */
+  wire?: readonly Uint8Array[];
 }
 
 export interface FileLines {
@@ -66,6 +68,28 @@ function addHset(pipeline: Pipeline, key: string, entries: FieldEntries | undefi
     }
     pipeline.hset(key, ...args);
   }
+}
+
+/**
+ * A command the index workers already framed: ioredis writes its bytes as they are and reads its reply
+ * like any other (one command, one reply), so it can sit in a pipeline between ordinary ones.
+ */
+class FramedCommand extends Command {
+  private readonly framed: Buffer;
+
+  constructor(bytes: Uint8Array) {
+    super("hset", []);
+    this.framed = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
+
+  override toWritable(): Buffer {
+    return this.framed;
+  }
+}
+
+function addFramed(pipeline: Pipeline, bytes: Uint8Array): void {
+  // ChainableCommander's type leaves out sendCommand, which every ioredis Pipeline has.
+  (pipeline as unknown as { sendCommand(command: Command): unknown }).sendCommand(new FramedCommand(bytes));
 }
 
 function addHdel(pipeline: Pipeline, key: string, fields: readonly string[]): void {
@@ -132,9 +156,9 @@ export class ProjectStore implements IndexStorePort {
   }
 
   /**
-   * One pipeline: HDEL removed paths, then HSET files, ast, meta, facts and stat last. Redis applies a
-   * pipeline in order, so a stat entry (what a warm run trusts to skip a file) never lands before
-   * its file and AST.
+   * One pipeline: HDEL removed paths, then the framed commands, then HSET files, ast, meta, facts and
+   * stat last. Redis applies a pipeline in order, so a stat entry (what a warm run trusts to skip a
+   * file) never lands before its file and AST.
    */
   writeBatch(batch: IndexBatch): Promise<void> {
     return this.op("writing an index batch", async () => {
@@ -142,6 +166,7 @@ export class ProjectStore implements IndexStorePort {
       if (batch.remove?.length) {
         for (const part of PER_FILE_PARTS) addHdel(pipeline, this.keys[part], batch.remove);
       }
+      for (const command of batch.wire ?? []) addFramed(pipeline, command);
       addHset(pipeline, this.keys.files, batch.files);
       addHset(pipeline, this.keys.ast, batch.ast);
       addHset(pipeline, this.keys.meta, batch.meta);
@@ -155,6 +180,10 @@ export class ProjectStore implements IndexStorePort {
   /** IndexStorePort: same as writeBatch. */
   writeRecords(batch: RecordBatch): Promise<void> {
     return this.writeBatch(batch);
+  }
+
+  wireHashes(): WireHashes {
+    return { files: this.keys.files, ast: this.keys.ast, facts: this.keys.facts };
   }
 
   /** Paths removed from files, ast, meta, facts and stat. */

@@ -5,6 +5,7 @@ import { IpuaroError } from "../../../src/main/errors.js";
 import { closeRedis, connectRedis } from "../../../src/main/store/connection.js";
 import { ProjectStore, SCHEMA_VERSION } from "../../../src/main/store/project-store.js";
 import { binaryFileJson, encodeStat, symlinkFileJson } from "../../../src/main/store/stored-values.js";
+import { ValueArena } from "../../../src/workers/value-arena.js";
 import { useRedisServer } from "../../helpers/redis-server.js";
 
 const server = useRedisServer();
@@ -138,6 +139,30 @@ describe("ProjectStore round trip", () => {
     expect((await store.loadKnownStats()).has("src/a.ts")).toBe(false);
     expect(await redis.hexists("project:{work-main}:facts", "src/a.ts")).toBe(0);
     expect(await store.fileCount()).toBe(3);
+  });
+
+  it("sends commands the workers framed as they are, after removes and before the other entries", async () => {
+    await writeSample();
+    const keys = store.wireHashes();
+    const arena = new ValueArena();
+    const framedFile: FileData = { ...text, lines: ["// Привет 👋", "export const b = 2;"] };
+    arena.beginCommand(4, "HSET", keys.files);
+    arena.bulk("src/a.ts");
+    arena.bulk(JSON.stringify(framedFile));
+    arena.endCommand();
+    arena.beginCommand(4, "HSET", keys.facts);
+    arena.bulk("src/a.ts");
+    arena.bulk('{"framed":true}');
+    arena.endCommand();
+    const { commands } = arena.finish();
+    await store.writeBatch({ remove: ["src/a.ts"], wire: commands, stat: [["src/a.ts", encodeStat({ size: 7, mtimeMs: 8, hash: "h" })]] });
+    expect(await store.getFile("src/a.ts")).toEqual({ kind: "text", ...framedFile });
+    expect(await redis.hget("project:{work-main}:facts", "src/a.ts")).toBe('{"framed":true}');
+    // Removed before the framed commands ran, and not written again: the AST is gone.
+    expect(await store.getAst("src/a.ts")).toBeNull();
+    expect((await store.loadKnownStats()).get("src/a.ts")).toEqual({ size: 7, mtimeMs: 8, hash: "h" });
+    // The connection still pairs every later command with its own reply.
+    expect(await redis.hget("project:{work-main}:files", "missing")).toBeNull();
   });
 
   it("stores facts and streams them back", async () => {
