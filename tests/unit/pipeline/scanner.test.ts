@@ -45,6 +45,23 @@ describe("scanProject", () => {
     expect(result.ignored).toBeGreaterThanOrEqual(5);
   });
 
+  it("lists a folder's files before its subfolders' files, depth first by name", async () => {
+    const other = makeTempDir();
+    try {
+      const tree: Record<string, string> = { "src/z.ts": "", "src/m.ts": "", "src/a/b.ts": "", "src/a/c/d.ts": "", "lib/x.ts": "" };
+      for (let i = 0; i < 40; i++) tree[`wide/d${String(i).padStart(2, "0")}/f.ts`] = "";
+      writeTree(other, tree);
+      const rules = new IgnoreRules(other, []);
+      const result = await scanProject(other, { rules, binaryExtensions: new Set() });
+      const wide = Array.from({ length: 40 }, (_, i) => `wide/d${String(i).padStart(2, "0")}/f.ts`);
+      expect(result.entries.map((e) => e.path)).toEqual(["lib/x.ts", "src/m.ts", "src/z.ts", "src/a/b.ts", "src/a/c/d.ts", ...wide]);
+      // One folder only, as the watcher asks when a folder appears.
+      expect((await scanProject(other, { rules, binaryExtensions: new Set() }, "src/a")).entries.map((e) => e.path)).toEqual(["src/a/b.ts", "src/a/c/d.ts"]);
+    } finally {
+      removeDir(other);
+    }
+  });
+
   it("records symlinks without following them, so a loop is harmless", async () => {
     fs.symlinkSync(".", path.join(root, "src", "loop"));
     fs.symlinkSync("../src/a.ts", path.join(root, "pkg", "link.ts"));
