@@ -58,15 +58,17 @@ export class ValueArena {
 
   /** Adds a RESP bulk string; returns the slot of its payload, turned into a view by `finish`. */
   bulk(value: string): number {
-    // UTF-8 needs at most 3 bytes per UTF-16 unit. The payload is written past the header's room and
-    // moved back once its length (so the header's) is known.
+    // UTF-8 needs at most 3 bytes per UTF-16 unit. The payload goes where it belongs if the value is
+    // ASCII (most code is), so its header is as long as one for value.length bytes; otherwise it is
+    // moved once its length, so its header's, is known.
     this.ensure(HEADER_ROOM + value.length * 3 + 2);
-    const at = this.used + HEADER_ROOM;
+    const at = this.used + `$${value.length}\r\n`.length;
     const { written } = encoder.encodeInto(value, this.bytes.subarray(at));
     const header = `$${written}\r\n`;
-    encoder.encodeInto(header, this.bytes.subarray(this.used));
     const payload = this.used + header.length;
+    // Moved before the header is written: a longer header than guessed would overwrite its start.
     if (payload !== at) this.bytes.copyWithin(payload, at, at + written);
+    encoder.encodeInto(header, this.bytes.subarray(this.used));
     this.spans.push(payload, payload + written);
     this.used = payload + written;
     this.bytes[this.used++] = CR;

@@ -33,7 +33,8 @@ function readCommand(bytes: Uint8Array, from = 0): { args: string[]; end: number
 describe("ValueArena", () => {
   it("frames HSET commands whose byte counts hold for ASCII, Cyrillic, emoji and empty values", () => {
     const arena = new ValueArena();
-    const values = ["plain", "Привет, мир", "👩‍💻 emoji 🎉", "", "x".repeat(123_456)];
+    // "я" × 9 and × 50: two bytes a character, so the header needs one digit more than the length suggests.
+    const values = ["plain", "Привет, мир", "👩‍💻 emoji 🎉", "", "x".repeat(123_456), "я".repeat(9), "я".repeat(50)];
     arena.beginCommand(2 + values.length * 2, "HSET", "project:{a-b}:files");
     const slots = values.map((v, i) => (arena.bulk(`src/файл-${i}.ts`), arena.bulk(v)));
     arena.endCommand();
