@@ -108,6 +108,14 @@ const MAX_REEXPORT_HOPS = 5;
 /** Set by reExportHop when it looked up a file the map does not hold (yet): its answer may change. */
 export interface HopLookup {
   missing: boolean;
+  /** The first file looked up and not found. */
+  missingFile?: string;
+}
+
+function noteMissing(lookup: HopLookup | undefined, file: string): void {
+  if (!lookup) return;
+  lookup.missing = true;
+  lookup.missingFile ??= file;
 }
 
 /**
@@ -118,7 +126,7 @@ export interface HopLookup {
 export function reExportHop(file: string, name: string, files: Map<string, GraphInput>, resolver: ImportResolver, lookup?: HopLookup): string | null {
   const input = files.get(file);
   if (!input) {
-    if (lookup) lookup.missing = true;
+    noteMissing(lookup, file);
     return null;
   }
   if (input.facts.symbols.some((s) => s.name === name)) return null;
@@ -131,7 +139,7 @@ export function reExportHop(file: string, name: string, files: Map<string, Graph
   const declaring = star.find((f) => {
     if (!f) return false;
     const candidate = files.get(f);
-    if (!candidate && lookup) lookup.missing = true;
+    if (!candidate) noteMissing(lookup, f);
     return !!candidate?.facts.symbols.some((s) => s.name === name);
   });
   return declaring ?? next;
@@ -184,6 +192,8 @@ export class GraphAccumulator {
   private readonly symbolFiles = new Map<string, string | string[]>();
   /** Symbols that gained a location after they were sent. */
   private readonly grownSymbols = new Set<string>();
+  /** Streaming: file not known yet → files whose calls wait for it (see trySendCalls). */
+  private readonly waitingOn = new Map<string, Set<string>>();
   /** target → where the barrels lead it, once every file on the way is known (memo). */
   private readonly finalTargets = new Map<string, string>();
   private readonly out: FieldChunker | null;
@@ -232,6 +242,7 @@ export class GraphAccumulator {
       facts.exports.length = 0;
       facts.calls.length = 0;
     }
+    this.wakeWaiting(p);
   }
 
   private sendFileFields(p: string, input: GraphInput, deps: string[], importedFrom: Map<string, string>): void {
@@ -254,13 +265,46 @@ export class GraphAccumulator {
     }
     if (!facts.calls.length) return;
     const calls = resolveCalls(p, facts, importedFrom);
-    const targets = calls.map((c) => c.target && this.finalTarget(c.target));
-    if (targets.some((t) => t === null)) {
-      this.calls.set(p, calls);
-      return;
+    if (!this.trySendCalls(p, calls)) this.calls.set(p, calls);
+  }
+
+  /**
+   * Sends a file's calls if every target is final; otherwise the file waits for the first file its
+   * barrel path still lacks, and is tried again when that one arrives (so by the end of a run almost
+   * nothing is left for the serial tail).
+   */
+  private trySendCalls(p: string, calls: ResolvedCall[]): boolean {
+    const targets: (string | undefined)[] = [];
+    for (const c of calls) {
+      if (!c.target) {
+        targets.push(undefined);
+        continue;
+      }
+      const lookup: HopLookup = { missing: false };
+      const final = this.finalTarget(c.target, lookup);
+      if (final === null) {
+        const file = lookup.missingFile as string;
+        const waiting = this.waitingOn.get(file);
+        if (waiting) waiting.add(p);
+        else this.waitingOn.set(file, new Set([p]));
+        return false;
+      }
+      targets.push(final);
     }
     calls.forEach((c, i) => c.target && (c.target = targets[i] as string));
-    out.index(INDEX_FIELD.calls(p), JSON.stringify(calls));
+    (this.out as FieldChunker).index(INDEX_FIELD.calls(p), JSON.stringify(calls));
+    return true;
+  }
+
+  /** Files whose calls waited for `p` try again now that it is known. */
+  private wakeWaiting(p: string): void {
+    const waiting = this.waitingOn.get(p);
+    if (!waiting) return;
+    this.waitingOn.delete(p);
+    for (const w of waiting) {
+      const calls = this.calls.get(w);
+      if (calls && this.trySendCalls(w, calls)) this.calls.delete(w);
+    }
   }
 
   has(p: string): boolean {
@@ -271,11 +315,10 @@ export class GraphAccumulator {
    * Where a call target ends up after the barrels, or null while a file on the way is not known yet.
    * Files' facts do not change during a run, so an answer reached without a missing file is final.
    */
-  private finalTarget(target: string): string | null {
+  private finalTarget(target: string, lookup: HopLookup): string | null {
     const known = this.finalTargets.get(target);
     if (known !== undefined) return known;
     const { file, name } = splitTarget(target);
-    const lookup: HopLookup = { missing: false };
     const dest = followReExports(file, name, this.files, this.resolver, lookup);
     if (lookup.missing) return null;
     const final = dest === file ? target : `${dest}#${name}`;
