@@ -32,6 +32,8 @@ export class ProjectIndexer {
   }
 
   async scan(onFound?: (n: number) => void): Promise<TimedScan> {
+    // Threads start now and load their parsers while this thread walks: an index usually follows.
+    void this.pool;
     const t = performance.now();
     const scan = await scanProject(this.root, { rules: this.rules, binaryExtensions: new Set(this.binaryExtensions), onProgress: onFound });
     return { scan, walkSeconds: (performance.now() - t) / 1000 };
