@@ -31,9 +31,9 @@ export class ProjectIndexer {
     return this.poolInstance;
   }
 
-  async scan(onFound?: (n: number) => void): Promise<TimedScan> {
-    // Threads start now and load their parsers while this thread walks: an index usually follows.
-    void this.pool;
+  /** `startPool`: start the worker threads now, so they load their parsers while this thread walks. */
+  async scan(onFound?: (n: number) => void, opts: { startPool?: boolean } = {}): Promise<TimedScan> {
+    if (opts.startPool ?? true) void this.pool;
     const t = performance.now();
     const scan = await scanProject(this.root, { rules: this.rules, binaryExtensions: new Set(this.binaryExtensions), onProgress: onFound });
     return { scan, walkSeconds: (performance.now() - t) / 1000 };
