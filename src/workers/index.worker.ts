@@ -173,6 +173,8 @@ function frameRecords(records: IndexedRecord[], arena: ValueArena, wire: WireHas
   };
 }
 
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /**
  * Frees every tree no longer referenced and runs its finalizer now, while the thread is alive: a thread
  * terminated with finalizers still queued can abort the process (node-addon-api throws from a finalizer
@@ -180,13 +182,16 @@ function frameRecords(records: IndexedRecord[], arena: ValueArena, wire: WireHas
  */
 async function settle(): Promise<IndexTaskResult> {
   collectGarbage();
-  for (let turn = 0; turn < 2; turn++) await new Promise<void>((resolve) => setImmediate(resolve));
+  for (let turn = 0; turn < 2; turn++) await nextTurn();
   parsedSinceGc = 0;
   return { records: [], timings: { readHash: 0, parse: 0, serialise: 0 }, bytes: 0 };
 }
 
-export default function runIndexTask(task: IndexTask): IndexTaskResult | Promise<IndexTaskResult> {
+export default async function runIndexTask(task: IndexTask): Promise<IndexTaskResult> {
   if (task.mode === "settle") return settle();
+  // The pool hands a thread its next task while it works on one; those arrive back to back, and
+  // without this turn of the event loop between them tree-sitter's finalizers would never run.
+  await nextTurn();
   const timings = { readHash: 0, parse: 0, serialise: 0 };
   const records: IndexedRecord[] = [];
   let bytes = 0;
