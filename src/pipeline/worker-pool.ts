@@ -117,7 +117,8 @@ export function createIndexWorkerPool(size: number | null = null): IndexWorkerPo
       for (const job of queue) job.reject(new Error("the worker pool is closed"));
       queue = [];
       await Promise.allSettled([...running]);
-      // Every thread is idle now, so each takes one settle task: no finalizer is left queued at the end.
+      // Every thread is idle now, so each takes one settle task (Piscina gives a task to an idle thread
+      // before doubling up on a busy one): no finalizer is left queued at the end.
       await Promise.allSettled(Array.from({ length: threads }, () => pool.run({ root: "", paths: [], binaryExtensions: [], mode: "settle" } satisfies IndexTask)));
       await pool.destroy();
     },

@@ -21,7 +21,7 @@ const collectGarbage = vm.runInNewContext("gc") as () => void;
 /** Source bytes parsed between forced collections. */
 const GC_EVERY_BYTES = 24 * 1024 * 1024;
 let parsedSinceGc = 0;
-/** A thread runs one task at a time, so one arena serves them all. */
+/** A task fills and empties it in one synchronous stretch (after its only await), so one serves all. */
 const sharedArena = new ValueArena();
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
