@@ -6,6 +6,7 @@
 // process, next to memory the cold run still held, it once came out 0.8 s slower and flattered the ratio.)
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import type { ThreadCpuSplit } from "./thread-cpu.js";
 import type { IndexWorkerPool } from "./worker-pool.js";
 import { FILES_PER_TASK } from "./index-pipeline.js";
 
@@ -22,6 +23,8 @@ export interface ParseOnlyResult {
   bytes: number;
   /** CPU time of the process over the run, worker threads included (set by the child process). */
   cpuSeconds?: number;
+  /** The same, by kind of thread (Linux). */
+  threadCpuSeconds?: ThreadCpuSplit;
 }
 
 export async function runParseOnly(root: string, paths: string[], pool: IndexWorkerPool, binaryExtensions: string[]): Promise<ParseOnlyResult> {

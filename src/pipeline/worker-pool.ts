@@ -17,6 +17,8 @@ export interface IndexWorkerPool {
   readonly size: number;
   /** Tasks waiting for a thread. */
   readonly queued: number;
+  /** Kernel ids of the threads that have answered a task (Linux), for per-thread CPU accounting. */
+  readonly threadIds: ReadonlySet<number>;
   destroy(): Promise<void>;
 }
 
@@ -62,6 +64,7 @@ export function createIndexWorkerPool(size: number | null = null): IndexWorkerPo
   });
   let queue: Job[] = [];
   const running = new Set<Promise<unknown>>();
+  const threadIds = new Set<number>();
   let closed = false;
 
   const pump = () => {
@@ -78,6 +81,7 @@ export function createIndexWorkerPool(size: number | null = null): IndexWorkerPo
       };
       started.then(
         (result) => {
+          if (result.thread !== undefined) threadIds.add(result.thread);
           next();
           if (job.signal?.aborted) job.reject(cancelled(job.signal));
           else job.resolve(result);
@@ -95,6 +99,7 @@ export function createIndexWorkerPool(size: number | null = null): IndexWorkerPo
     get queued() {
       return queue.length;
     },
+    threadIds,
     run: (task, signal) =>
       new Promise<IndexTaskResult>((resolve, reject) => {
         if (closed) return reject(new Error("the worker pool is closed"));

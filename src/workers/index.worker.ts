@@ -24,6 +24,14 @@ let parsedSinceGc = 0;
 /** A task fills and empties it in one synchronous stretch (after its only await), so one serves all. */
 const sharedArena = new ValueArena();
 const utf8 = new TextDecoder("utf-8", { fatal: true });
+/** This thread's id as /proc/self/task lists it (Linux), reported with every result; null elsewhere. */
+const osThreadId = (() => {
+  try {
+    return Number(fs.readlinkSync("/proc/thread-self").split("/").pop());
+  } catch {
+    return null;
+  }
+})();
 
 export function hashBytes(buf: Uint8Array): string {
   return h64Raw(buf).toString(16).padStart(16, "0");
@@ -205,6 +213,7 @@ export default async function runIndexTask(task: IndexTask): Promise<IndexTaskRe
     }
   }
   const result: IndexTaskResult = { records, timings, bytes };
+  if (osThreadId !== null) result.thread = osThreadId;
   if (!task.wire || task.mode !== "index") return result;
   const t = performance.now();
   sharedArena.reset();

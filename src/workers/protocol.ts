@@ -98,4 +98,6 @@ export interface IndexTaskResult {
    * each a complete command in Redis's wire format. The records' values are views into the same bytes.
    */
   wire?: Uint8Array[];
+  /** The kernel's id of the thread that ran the task (Linux), so the bench can tell its CPU apart. */
+  thread?: number;
 }

@@ -1,6 +1,7 @@
 // The shapes `ipuaro index` prints: a plain summary, the --bench table, and the --json object.
 import type { IndexStats } from "../../pipeline/index-pipeline.js";
 import type { ParseOnlyResult } from "../../pipeline/parse-baseline.js";
+import type { ThreadCpuSplit } from "../../pipeline/thread-cpu.js";
 
 export interface BenchExtras {
   peakRssMb: number;
@@ -8,6 +9,8 @@ export interface BenchExtras {
   eventLoopDelayMs: { p50: number; p99: number; max: number };
   /** CPU time of this process over the index run after the walk, worker threads included. */
   cpuSeconds: number;
+  /** The same, by kind of thread (Linux; null elsewhere). */
+  threadCpuSeconds: ThreadCpuSplit | null;
   /** CPU time Redis spent meanwhile, its AOF-rewrite forks included. */
   redisCpuSeconds: number;
   /** Parse-only baseline runs (before and after the cold run); empty when skipped. */
@@ -15,6 +18,12 @@ export interface BenchExtras {
 }
 
 const round = (n: number, d = 3) => Math.round(n * 10 ** d) / 10 ** d;
+
+function roundedSplit(split: ThreadCpuSplit | null | undefined): { threads?: ThreadCpuSplit } {
+  return split ? { threads: { main: round(split.main, 2), workers: round(split.workers, 2), background: round(split.background, 2) } } : {};
+}
+
+const splitText = (t: ThreadCpuSplit | undefined) => (t ? `: main ${t.main}, workers ${t.workers}, V8/libuv background ${t.background}` : "");
 
 export function indexJson(project: string, stats: IndexStats, bench: BenchExtras | null) {
   const mb = stats.bytes / 1024 / 1024;
@@ -39,12 +48,13 @@ export function indexJson(project: string, stats: IndexStats, bench: BenchExtras
     out.redisUsedMb = round(bench.redisUsedMb, 1);
     out.eventLoopDelayMs = bench.eventLoopDelayMs;
     // CPU seconds say where the time goes when both runs keep every core busy.
-    out.cpuSeconds = { process: round(bench.cpuSeconds, 2), redis: round(bench.redisCpuSeconds, 2) };
+    out.cpuSeconds = { process: round(bench.cpuSeconds, 2), redis: round(bench.redisCpuSeconds, 2), ...roundedSplit(bench.threadCpuSeconds) };
     // The fastest baseline: noise can only make the ratio worse.
     const fastest = bench.parseOnlyRuns.reduce<ParseOnlyResult | null>((best, r) => (best === null || r.seconds < best.seconds ? r : best), null);
     out.parseOnlySeconds = fastest === null ? null : round(fastest.seconds);
     out.parseOnlyRuns = bench.parseOnlyRuns.map((r) => round(r.seconds));
     out.parseOnlyCpuSeconds = fastest?.cpuSeconds === undefined ? null : round(fastest.cpuSeconds, 2);
+    out.parseOnlyThreadCpuSeconds = roundedSplit(fastest?.threadCpuSeconds ?? null).threads ?? null;
     out.ratioToParseOnly = fastest ? round(stats.totalSeconds / fastest.seconds, 2) : null;
   }
   if (stats.errors.length) out.errors = stats.errors.slice(0, 20);
@@ -81,11 +91,12 @@ export function benchText(json: Record<string, unknown>): string {
     `redis used     ${json.redisUsedMb} MB`,
     `event loop     p50 ${el.p50} ms, p99 ${el.p99} ms, max ${el.max} ms`,
   ];
-  const cpu = json.cpuSeconds as { process: number; redis: number } | undefined;
-  if (cpu) lines.push(`cpu            ${cpu.process} s (this process, threads included) + ${cpu.redis} s (Redis)`);
+  const cpu = json.cpuSeconds as { process: number; redis: number; threads?: ThreadCpuSplit } | undefined;
+  if (cpu) lines.push(`cpu            ${cpu.process} s (this process${splitText(cpu.threads)}) + ${cpu.redis} s (Redis)`);
   if (json.parseOnlySeconds !== undefined && json.parseOnlySeconds !== null)
     lines.push(
-      `parse-only     ${(json.parseOnlySeconds as number).toFixed(3)} s  (fastest of ${(json.parseOnlyRuns as number[]).join(" / ")} s, before and after; cpu ${json.parseOnlyCpuSeconds} s)`,
+      `parse-only     ${(json.parseOnlySeconds as number).toFixed(3)} s  (fastest of ${(json.parseOnlyRuns as number[]).join(" / ")} s, before and after)`,
+      `parse-only cpu ${json.parseOnlyCpuSeconds} s${splitText((json.parseOnlyThreadCpuSeconds as ThreadCpuSplit | null) ?? undefined)}`,
       `cold / parse-only = ${json.ratioToParseOnly}`,
     );
   return lines.join("\n");

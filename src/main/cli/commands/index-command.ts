@@ -9,6 +9,7 @@ import { ProjectIndexer, type TimedScan } from "../../indexing/project-indexer.j
 import { ProjectWatcher, watchUntilInterrupted } from "../../indexing/project-watcher.js";
 import { openProjectStore } from "../../store/open-project-store.js";
 import { runParseOnlyInChild, warmPool, type ParseOnlyResult } from "../../../pipeline/parse-baseline.js";
+import { readThreadCpu, splitThreadCpu } from "../../../pipeline/thread-cpu.js";
 import { askChoice, askLine } from "../prompt.js";
 import { TtyProgress } from "../progress-bar.js";
 import { benchText, indexJson, summaryText, type BenchExtras } from "../index-report.js";
@@ -118,6 +119,7 @@ async function indexAction(target: string, opts: IndexOptions): Promise<void> {
     await watcher?.listen();
     const redisCpuBefore = probe ? await opened.store.cpuSeconds() : 0;
     const cpuBefore = process.cpuUsage();
+    const threadsBefore = probe ? readThreadCpu() : null;
     const stats = await indexer.index(
       timed,
       (p) => {
@@ -132,13 +134,14 @@ async function indexAction(target: string, opts: IndexOptions): Promise<void> {
     if (probe) {
       const measured = probe.stop();
       const cpu = process.cpuUsage(cpuBefore);
+      const threadCpuSeconds = splitThreadCpu(threadsBefore, readThreadCpu(), indexer.pool.threadIds);
       const redisUsedMb = (await opened.store.memoryUsedBytes()) / 1024 / 1024;
       // An AOF rewrite the run started finishes first: its CPU is the run's, and the baseline then gets
       // the machine to itself.
       await opened.store.waitForPersistenceIdle(30_000);
       const redisCpuSeconds = (await opened.store.cpuSeconds()) - redisCpuBefore;
       if (baseline) parseOnlyRuns.push(await baseline());
-      bench = { ...measured, redisUsedMb, cpuSeconds: (cpu.user + cpu.system) / 1e6, redisCpuSeconds, parseOnlyRuns };
+      bench = { ...measured, redisUsedMb, cpuSeconds: (cpu.user + cpu.system) / 1e6, threadCpuSeconds, redisCpuSeconds, parseOnlyRuns };
     }
     const json = indexJson(opened.store.projectName, stats, bench);
     if (opts.json) process.stdout.write(`${JSON.stringify(json)}\n`);
