@@ -63,6 +63,12 @@ describe("ipuaro index", () => {
     expect(cold.cpuSeconds.process).toBeGreaterThan(0);
     expect(cold.cpuSeconds.redis).toBeGreaterThanOrEqual(0); // a small fixture costs Redis next to nothing
     expect(cold.parseOnlyCpuSeconds).toBeGreaterThan(0);
+    // Split by thread from /proc (Linux): the parts add up to the process's CPU, to the clock tick.
+    for (const [split, total] of [[cold.cpuSeconds.threads, cold.cpuSeconds.process], [cold.parseOnlyThreadCpuSeconds, cold.parseOnlyCpuSeconds]]) {
+      expect(Object.keys(split)).toEqual(["main", "workers", "background"]);
+      expect(split.workers).toBeGreaterThan(0);
+      expect(Math.abs(split.main + split.workers + split.background - total)).toBeLessThan(0.2);
+    }
 
     const warm = await indexJson("--bench", "--parse-only-baseline=false");
     expect(warm.parsed).toBe(0);
