@@ -58,6 +58,23 @@ function emptyBatch(): RecordBatch {
   return { files: [], ast: [], stat: [], facts: [], remove: [] };
 }
 
+/** Task results whose writes share one Redis pipeline (1 → 4 took ≈ 0.02 off cold / parse-only in alternating runs). */
+const TASK_BATCHES_PER_WRITE = 4;
+
+/**
+ * One batch holding both: each path appears in one task of a run, so a merged pipeline (removals
+ * first, then writes) changes nothing a single one would have done.
+ */
+function mergeBatches(a: RecordBatch, b: RecordBatch): RecordBatch {
+  a.files.push(...b.files);
+  a.ast.push(...b.ast);
+  a.stat.push(...b.stat);
+  a.facts.push(...b.facts);
+  a.remove.push(...b.remove);
+  if (b.wire) a.wire = a.wire ? [...a.wire, ...b.wire] : b.wire;
+  return a;
+}
+
 function chunk<T>(items: T[], size: number): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
@@ -129,12 +146,22 @@ async function indexHeld(opts: IndexRunOptions): Promise<IndexStats> {
   opts.onProgress?.({ phase: "index", done: 0, total: paths.length });
 
   // Writes overlap the workers; what they cost the run is the main-thread time spent issuing them plus
-  // the wait for the last ones after the workers are done.
+  // the wait for the last ones after the workers are done. A few tasks' batches go out as one pipeline:
+  // each pipeline wakes Redis (and, for its replies, this thread) on cores the workers need.
   const writes: Promise<void>[] = [];
-  const write = (batch: RecordBatch) => {
+  let pending: RecordBatch | null = null;
+  let pendingTasks = 0;
+  const flush = () => {
+    if (!pending) return;
     const t = performance.now();
-    writes.push(store.writeRecords(batch));
+    writes.push(store.writeRecords(pending));
     writeMs += performance.now() - t;
+    pending = null;
+    pendingTasks = 0;
+  };
+  const write = (batch: RecordBatch) => {
+    pending = pending ? mergeBatches(pending, batch) : batch;
+    if (++pendingTasks >= TASK_BATCHES_PER_WRITE) flush();
   };
 
   const tasks = chunk(paths, FILES_PER_TASK).map(async (group) => {
@@ -165,9 +192,15 @@ async function indexHeld(opts: IndexRunOptions): Promise<IndexStats> {
     done += group.length;
     opts.onProgress?.({ phase: "index", done, total: paths.length });
   });
-  await Promise.all(tasks);
+  try {
+    await Promise.all(tasks);
+  } finally {
+    // Also when cancelled: what was parsed is stored, so the next run does not parse it again.
+    flush();
+  }
   const stale = removedOrBroken.filter((p) => known.has(p));
   if (stale.length) write({ ...emptyBatch(), remove: stale });
+  flush();
   stats.removed = stale.length;
   const tail = performance.now();
   await Promise.all(writes);

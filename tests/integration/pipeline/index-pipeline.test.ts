@@ -5,7 +5,7 @@ import { projectKey } from "../../../src/main/store/keys.js";
 import type { FileAST } from "../../../src/workers/ast-types.js";
 import { buildAcmeShop, openIndexedProject, type IndexedProject } from "../../helpers/indexed-project.js";
 import { useRedisServer } from "../../helpers/redis-server.js";
-import { removeDir } from "../../helpers/temp-dir.js";
+import { makeTempDir, removeDir, writeTree } from "../../helpers/temp-dir.js";
 import { rebuiltGraph, storedGraph } from "../watch/graph-oracle.js";
 
 const server = useRedisServer();
@@ -188,4 +188,41 @@ describe("re-index", () => {
     expect(stats.parsed).toBeGreaterThan(10);
     expect(await project.store.getAst("packages/core/src/money.ts")).not.toBeNull();
   });
+});
+
+describe("a cancelled index", () => {
+  it("keeps what it parsed before the cancel, so the next run does not parse it again", async () => {
+    const tree: Record<string, string> = { "package.json": '{"name":"many"}' };
+    for (let i = 0; i < 400; i++) tree[`src/m${String(i).padStart(3, "0")}.ts`] = `export function f${i}(x: number): number {\n  return x + ${i};\n}\n`;
+    const root = makeTempDir();
+    writeTree(root, tree);
+    const many = await openIndexedProject(root, server().url);
+    try {
+      const stop = new AbortController();
+      let doneAtCancel = 0;
+      const timed = await many.indexer.scan();
+      const cancelled = many.indexer.index(
+        timed,
+        (p) => {
+          // Cancel once two tasks' results are in, while others are still out at the threads.
+          if (p.phase === "index" && p.done >= 96 && !stop.signal.aborted) {
+            doneAtCancel = p.done;
+            stop.abort(new Error("cancelled"));
+          }
+        },
+        stop.signal,
+      );
+      await expect(cancelled).rejects.toThrow("cancelled");
+      expect(doneAtCancel).toBeGreaterThanOrEqual(96);
+      expect(doneAtCancel).toBeLessThan(401);
+      const next = await many.reindex();
+      // Everything the cancelled run had taken in was stored, even the results still waiting to be
+      // written together with the next ones.
+      expect(next.unchanged).toBeGreaterThanOrEqual(doneAtCancel);
+      expect(next.parsed + next.unchanged).toBe(401);
+    } finally {
+      await many.close();
+      removeDir(root);
+    }
+  }, 120_000);
 });
