@@ -13,8 +13,11 @@ import type { IndexWorkerPool } from "./worker-pool.js";
 import type { ScanResult } from "./scanner.js";
 import type { GraphChunkSink } from "./graph/graph-serialiser.js";
 
-/** Files per worker task: large enough to amortise the thread hop, small enough to balance two cores. */
-export const FILES_PER_TASK = 48;
+/**
+ * Files per worker task: large enough to amortise the thread hop (and the main thread's wake-up for
+ * each result), small enough to balance two cores. 72 measured ≈ 0.02 better than 48 on cold / parse-only.
+ */
+export const FILES_PER_TASK = 72;
 /** Facts fetched per HMGET when the graph pass needs the unchanged files' facts. */
 const FACTS_READ_CHUNK = 500;
 
