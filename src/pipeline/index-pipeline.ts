@@ -173,8 +173,7 @@ async function indexHeld(opts: IndexRunOptions): Promise<IndexStats> {
       const k = opts.force ? undefined : known.get(p);
       if (k) knownForGroup[p] = k;
     }
-    const task: IndexTask = { root, paths: group, known: knownForGroup, binaryExtensions: opts.binaryExtensions, mode: "index", internalSpecifiers };
-    if (wire) task.wire = wire;
+    const task: IndexTask = { root, paths: group, known: knownForGroup, binaryExtensions: opts.binaryExtensions, mode: "index", internalSpecifiers, wire };
     const result = await pool.run(task, opts.signal);
     threadReadHash += result.timings.readHash + result.timings.serialise;
     threadParse += result.timings.parse;
@@ -182,7 +181,7 @@ async function indexHeld(opts: IndexRunOptions): Promise<IndexStats> {
     const batch = emptyBatch();
     if (result.wire) batch.wire = result.wire;
     for (const r of result.records) {
-      applyRecord(r, batch, stats, removedOrBroken, known, !!result.wire);
+      applyRecord(r, batch, stats, removedOrBroken, known);
       if ((r.kind === "binary" || r.kind === "symlink") && graphMembers.has(r.path)) leftGraph++;
       // Unchanged binary files have no facts to read back.
       if (r.kind === "unchanged" && graphMembers.has(r.path)) unchangedText.push(r.path);
@@ -237,18 +236,12 @@ function applyRecord(
   stats: IndexStats,
   drop: string[],
   known: Map<string, KnownFileState>,
-  /** The worker already framed this record's files, ast and facts values into the batch's wire. */
-  onWire: boolean,
 ): void {
   switch (r.kind) {
     case "text": {
       stats.parsed++;
       if (r.parseError) stats.parseErrors++;
-      if (!onWire) {
-        batch.files.push([r.path, r.fileJson]);
-        batch.ast.push([r.path, r.astJson]);
-        batch.facts.push([r.path, r.factsJson]);
-      }
+      // Its files, ast and facts values came framed in the task's wire.
       batch.stat.push([r.path, encodeStat(r)]);
       return;
     }
@@ -261,15 +254,14 @@ function applyRecord(
     }
     case "binary":
       stats.skipped.binary++;
-      // Was it text before? Its AST, facts and meta go (the store deletes `remove` before it writes).
+      // Was it text before? Its AST, facts and meta go (the store deletes `remove` before it writes the
+      // task's wire, which holds its new files value).
       if (known.has(r.path)) batch.remove.push(r.path);
-      if (!onWire) batch.files.push([r.path, r.fileJson]);
       batch.stat.push([r.path, encodeStat(r)]);
       return;
     case "symlink":
       stats.symlinks++;
       if (known.has(r.path)) batch.remove.push(r.path);
-      if (!onWire) batch.files.push([r.path, r.fileJson]);
       batch.stat.push([r.path, `0:0:link:${r.target}`]);
       return;
     case "nonUtf8":

@@ -27,8 +27,8 @@ export interface IndexStorePort {
   /** Paths stored as text files with graph facts. */
   loadGraphMembers(): Promise<Set<string>>;
   writeRecords(batch: RecordBatch): Promise<void>;
-  /** Where workers may frame files, ast and facts values as ready HSET commands; null: send values. */
-  wireHashes(): WireHashes | null;
+  /** Where the index workers frame files, ast and facts values as ready HSET commands. */
+  wireHashes(): WireHashes;
   /** Streams every stored facts record (path, json) in chunks. */
   scanFacts(): AsyncIterable<[string, string][]>;
   /** The stored facts records of the given paths (missing ones left out). */
