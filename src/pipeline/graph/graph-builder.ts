@@ -1,19 +1,13 @@
 // The graph pass after extraction: resolves imports to files, derives dependents, hubs and entry points,
 // and builds the symbol index and a best-effort call graph. It works in time slices so the main thread
 // stays responsive on a 10K-file project.
-import path from "node:path";
 import type { ComplexityScore, FileMeta } from "../../workers/ast-types.js";
 import type { GraphFacts } from "../../workers/protocol.js";
 import { ImportResolver } from "./import-resolver.js";
 import type { ProjectLayout } from "./project-layout.js";
 import { FieldChunker, INDEX_FIELD, type GraphChunkSink } from "./graph-serialiser.js";
+import { buildMeta, metaJson, metaJsonHead } from "./file-meta.js";
 import { TimeSlicer } from "./time-slicer.js";
-
-/** A file with more dependents than this is a hub (seed 000). */
-export const HUB_DEPENDENTS_THRESHOLD = 5;
-const ENTRY_BASENAMES = new Set(["index", "main", "app", "server", "cli"]);
-const TEST_FILE = /(^|\/)(__tests__\/|[^/]*\.(test|spec)\.[cm]?[jt]sx?$)/;
-const CODE_FILE = /\.[cm]?[jt]sx?$/;
 
 export interface GraphInput {
   facts: GraphFacts;
@@ -42,12 +36,6 @@ export interface GraphOutput {
   dependencies: Map<string, string[]>;
   symbols: Map<string, SymbolLocation[]>;
   calls: Map<string, ResolvedCall[]>;
-}
-
-export function isEntryPointPath(p: string, packageEntries: ReadonlySet<string>): boolean {
-  if (packageEntries.has(p)) return true;
-  const stem = path.posix.basename(p).replace(/\.[^.]+$/, "");
-  return CODE_FILE.test(p) && ENTRY_BASENAMES.has(stem);
 }
 
 export function packageEntrySet(layout: ProjectLayout, resolver: ImportResolver): Set<string> {
@@ -83,23 +71,6 @@ export function resolveCalls(p: string, facts: GraphFacts, importedFrom: Map<str
     else if (importedFrom.has(head)) out.target = `${importedFrom.get(head)}#${c.callee === head ? head : c.callee.slice(head.length + 1)}`;
     return out;
   });
-}
-
-export function buildMeta(
-  p: string,
-  complexity: ComplexityScore,
-  deps: string[],
-  dependents: string[],
-  entries: ReadonlySet<string>,
-): FileMeta {
-  return {
-    complexity,
-    dependencies: deps,
-    dependents,
-    isHub: dependents.length > HUB_DEPENDENTS_THRESHOLD,
-    // Seed 000: an entry point is index/main-like or named by a package.json, or a code file nothing imports.
-    isEntryPoint: isEntryPointPath(p, entries) || (dependents.length === 0 && CODE_FILE.test(p) && !TEST_FILE.test(p)),
-  };
 }
 
 /** Re-export hops followed when a call target lands on a barrel file (`export * from "./money"`). */
@@ -180,6 +151,10 @@ const splitTarget = (target: string) => {
 export class GraphAccumulator {
   private readonly files = new Map<string, GraphInput>();
   private readonly dependencies = new Map<string, string[]>();
+  /** Kept as files arrive, so the serial end does not have to invert every edge. */
+  private readonly dependents = new Map<string, string[]>();
+  /** Streaming: each file's meta JSON up to its dependents (see file-meta.ts). */
+  private readonly metaHeads = new Map<string, string>();
   /** Collecting: each symbol's locations. */
   private readonly symbols = new Map<string, SymbolLocation[]>();
   /** Collecting: every file's calls. Streaming: only calls whose targets may still move. */
@@ -209,12 +184,25 @@ export class GraphAccumulator {
   add(p: string, input: GraphInput): void {
     const { facts } = input;
     const { deps, importedFrom } = resolveFileImports(p, facts, this.resolver);
-    this.dependencies.set(p, deps);
+    this.setDependencies(p, deps);
     if (this.out) this.addStreaming(p, input, deps, importedFrom);
     else {
       this.files.set(p, input);
       for (const s of facts.symbols) this.addSymbol(s.name, { path: p, line: s.line, kind: s.kind });
       if (facts.calls.length) this.calls.set(p, resolveCalls(p, facts, importedFrom));
+    }
+  }
+
+  private setDependencies(p: string, deps: string[]): void {
+    for (const d of this.dependencies.get(p) ?? []) {
+      const list = this.dependents.get(d) as string[];
+      list.splice(list.indexOf(p), 1);
+    }
+    this.dependencies.set(p, deps);
+    for (const d of deps) {
+      const list = this.dependents.get(d);
+      if (list) list.push(p);
+      else this.dependents.set(d, [p]);
     }
   }
 
@@ -248,7 +236,9 @@ export class GraphAccumulator {
   private sendFileFields(p: string, input: GraphInput, deps: string[], importedFrom: Map<string, string>): void {
     const out = this.out as FieldChunker;
     const { facts } = input;
-    if (deps.length) out.index(INDEX_FIELD.deps(p), JSON.stringify(deps));
+    const depsJson = JSON.stringify(deps);
+    if (deps.length) out.index(INDEX_FIELD.deps(p), depsJson);
+    this.metaHeads.set(p, metaJsonHead(input.complexity, depsJson));
     const pathJson = JSON.stringify(p);
     for (const s of facts.symbols) {
       const seen = this.symbolFiles.get(s.name);
@@ -357,8 +347,10 @@ export class GraphAccumulator {
       const { deps, importedFrom } = input
         ? resolveFileImports(p, input.facts, textResolver)
         : { deps: (this.dependencies.get(p) ?? []).filter((d) => this.files.has(d)), importedFrom: null };
-      this.dependencies.set(p, deps);
-      if (deps.length) this.out?.index(INDEX_FIELD.deps(p), JSON.stringify(deps));
+      this.setDependencies(p, deps);
+      const depsJson = JSON.stringify(deps);
+      if (this.out) this.metaHeads.set(p, metaJsonHead((this.files.get(p) as GraphInput).complexity, depsJson));
+      if (deps.length) this.out?.index(INDEX_FIELD.deps(p), depsJson);
       else this.out?.dropIndex([INDEX_FIELD.deps(p)]);
       // Calls follow the new import targets; refineCallTargets settles and sends them.
       if (input && importedFrom && input.facts.calls.length) this.calls.set(p, resolveCalls(p, input.facts, importedFrom));
@@ -368,25 +360,18 @@ export class GraphAccumulator {
   private async complete(reload?: FactsReload): Promise<Map<string, FileMeta>> {
     const slicer = new TimeSlicer();
     const textResolver = new ImportResolver(new Set(this.files.keys()), this.layout);
-    const misresolved = [...this.dependencies].filter(([, deps]) => deps.some((d) => !this.files.has(d))).map(([p]) => p);
-    if (misresolved.length) await this.reresolve(misresolved, textResolver, reload);
-    const dependents = new Map<string, string[]>();
-    for (const [p, deps] of this.dependencies) {
-      for (const d of deps) {
-        const list = dependents.get(d);
-        if (list) list.push(p);
-        else dependents.set(d, [p]);
-      }
-      await slicer.maybeYield();
-    }
+    // Files with an edge to a path that never arrived as text.
+    const misresolved = new Set<string>();
+    for (const [d, users] of this.dependents) if (!this.files.has(d)) for (const u of users) misresolved.add(u);
+    if (misresolved.size) await this.reresolve([...misresolved], textResolver, reload);
     await this.refineCallTargets(slicer, textResolver);
     for (const name of this.grownSymbols) this.out?.index(INDEX_FIELD.symbol(name), this.grownSymbolJson(name));
     const entries = packageEntrySet(this.layout, textResolver);
     const meta = new Map<string, FileMeta>();
     for (const [p, { complexity }] of this.files) {
-      const m = buildMeta(p, complexity, this.dependencies.get(p) ?? [], (dependents.get(p) ?? []).sort(), entries);
-      if (this.out) this.out.meta(p, JSON.stringify(m));
-      else meta.set(p, m);
+      const dependents = (this.dependents.get(p) ?? []).sort();
+      if (this.out) this.out.meta(p, metaJson(this.metaHeads.get(p) as string, p, dependents, entries));
+      else meta.set(p, buildMeta(p, complexity, this.dependencies.get(p) ?? [], dependents, entries));
       await slicer.maybeYield();
     }
     return meta;

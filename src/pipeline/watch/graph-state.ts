@@ -3,7 +3,8 @@
 // with the same graph pass as a full index, then updated per batch; each update returns only the Redis
 // fields that changed, so a one-file edit rewrites that file's fields and its direct neighbours' meta.
 import type { GraphFacts } from "../../workers/protocol.js";
-import { buildGraph, buildMeta, packageEntrySet, resolveFileImports, type GraphInput, type SymbolLocation } from "../graph/graph-builder.js";
+import { buildGraph, packageEntrySet, resolveFileImports, type GraphInput, type SymbolLocation } from "../graph/graph-builder.js";
+import { buildMeta } from "../graph/file-meta.js";
 import { INDEX_FIELD, serialiseGraph } from "../graph/graph-serialiser.js";
 import { ImportResolver } from "../graph/import-resolver.js";
 import type { ProjectLayout } from "../graph/project-layout.js";

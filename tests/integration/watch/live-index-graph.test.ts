@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { HUB_DEPENDENTS_THRESHOLD } from "../../../src/pipeline/graph/graph-builder.js";
+import { HUB_DEPENDENTS_THRESHOLD } from "../../../src/pipeline/graph/file-meta.js";
 import type { FileMeta } from "../../../src/workers/ast-types.js";
 import type { IndexedProject } from "../../helpers/indexed-project.js";
 import { useRedisServer } from "../../helpers/redis-server.js";
