@@ -8,8 +8,9 @@ import vm from "node:vm";
 import { Piscina } from "piscina";
 import xxhash from "xxhash-wasm";
 import { ValueArena } from "./value-arena.js";
+import { fileDataJson, fileDataJsonRoom, writeFileDataJson } from "./file-json.js";
 import { extractFile, languageForPath } from "./extract/index.js";
-import type { FileData, ImportInfo } from "./ast-types.js";
+import type { ImportInfo } from "./ast-types.js";
 import type { GraphFacts, IndexedRecord, IndexTask, IndexTaskResult, WireHashes } from "./protocol.js";
 
 const { h64Raw } = await xxhash();
@@ -64,15 +65,17 @@ function extname(p: string): string {
   return path.extname(p).toLowerCase();
 }
 
-/** Splits on LF or CRLF; a trailing newline does not produce an extra empty line. */
-export function splitLines(text: string): string[] {
-  // A plain split is about twice as fast as the regex one, and most files have no CR at all.
-  const lines = text.includes("\r") ? text.split(/\r?\n/) : text.split("\n");
-  if (lines.length > 1 && lines[lines.length - 1] === "") lines.pop();
-  return lines;
+/** A framed task writes a text file's `files` value straight from its bytes (see frameRecords). */
+const NOT_FRAMED_YET = new Uint8Array(0);
+
+interface IndexedFile {
+  record: IndexedRecord;
+  bytes: number;
+  /** A text file's bytes, kept for frameRecords when the task frames its values. */
+  source?: Uint8Array;
 }
 
-function indexOne(task: IndexTask, rel: string, timings: IndexTaskResult["timings"]): { record: IndexedRecord; bytes: number } {
+function indexOne(task: IndexTask, rel: string, timings: IndexTaskResult["timings"]): IndexedFile {
   const abs = path.join(task.root, rel);
   let t = performance.now();
   let st: fs.Stats;
@@ -132,8 +135,6 @@ function indexOne(task: IndexTask, rel: string, timings: IndexTaskResult["timing
     ? { imports: extracted.facts.imports, exports: [], symbols: extracted.facts.symbols, calls: projectCalls(extracted.facts, extracted.ast.imports) }
     : { imports: [], exports: [], symbols: [], calls: [] };
   const complexity = extracted?.complexity ?? { loc: 0, nesting: 0, imports: 0, score: 0 };
-  const lines = splitLines(text);
-  const data: FileData = { lines, hash, size, lastModified: mtimeMs };
   const ast = extracted?.ast ?? { imports: [], exports: [], functions: [], classes: [], types: [], parseError: false };
   const record: IndexedRecord = {
     path: rel,
@@ -143,24 +144,36 @@ function indexOne(task: IndexTask, rel: string, timings: IndexTaskResult["timing
     hash,
     language,
     parseError: ast.parseError,
-    lineCount: lines.length,
     complexity,
-    fileJson: JSON.stringify(data),
+    fileJson: task.wire ? NOT_FRAMED_YET : fileDataJson(buf, { hash, size, lastModified: mtimeMs }),
     astJson: JSON.stringify(ast),
     ...(task.wire ? {} : { facts }),
     factsJson: JSON.stringify({ facts, complexity }),
   };
   timings.serialise += performance.now() - t;
-  return { record, bytes: buf.length };
+  return { record, bytes: buf.length, ...(task.wire ? { source: buf } : {}) };
 }
 
 type ValueField = "fileJson" | "astJson" | "factsJson";
 
+/** A text file's `files` value, written into the arena from the file's bytes; returns its slot. */
+function bulkFileData(arena: ValueArena, source: Uint8Array, r: Extract<IndexedRecord, { kind: "text" }>): number {
+  const tail = { hash: r.hash, size: r.size, lastModified: r.mtimeMs };
+  const write = (bytes: Uint8Array, at: number) => writeFileDataJson(source, tail, bytes, at);
+  // Lines add three bytes each (`","`); a guess that close keeps the header's width right.
+  const guess = source.length + (source.length >> 4);
+  const slot = arena.bulkWritten(guess, fileDataJsonRoom(source.length), write);
+  if (slot !== -1) return slot;
+  const retried = arena.bulkWritten(guess, fileDataJsonRoom(source.length, true), write);
+  if (retried === -1) throw new Error("file JSON outgrew its worst-case room"); // cannot happen: see writeFileDataJson
+  return retried;
+}
+
 /**
  * Frames the records' values as one HSET per hash (files: text, binary and symlink entries; ast and
- * facts: text files) and returns a step that swaps each record's string for a view of its bytes.
+ * facts: text files) and returns a step that swaps each record's value for a view of its bytes.
  */
-function frameRecords(records: IndexedRecord[], arena: ValueArena, wire: WireHashes): (views: Uint8Array[]) => void {
+function frameRecords(records: IndexedRecord[], sources: Map<IndexedRecord, Uint8Array>, arena: ValueArena, wire: WireHashes): (views: Uint8Array[]) => void {
   const swaps: [record: Record<ValueField, unknown>, field: ValueField, slot: number][] = [];
   const hset = (key: string, field: ValueField, rows: IndexedRecord[]) => {
     if (!rows.length) return;
@@ -168,7 +181,8 @@ function frameRecords(records: IndexedRecord[], arena: ValueArena, wire: WireHas
     for (const r of rows) {
       const row = r as unknown as Record<ValueField, unknown>;
       arena.bulk(r.path);
-      swaps.push([row, field, arena.bulk(row[field] as string)]);
+      const source = field === "fileJson" && r.kind === "text" ? sources.get(r) : undefined;
+      swaps.push([row, field, source ? bulkFileData(arena, source, r as Extract<IndexedRecord, { kind: "text" }>) : arena.bulk(row[field] as string)]);
     }
     arena.endCommand();
   };
@@ -202,12 +216,14 @@ export default async function runIndexTask(task: IndexTask): Promise<IndexTaskRe
   await nextTurn();
   const timings = { readHash: 0, parse: 0, serialise: 0 };
   const records: IndexedRecord[] = [];
+  const sources = new Map<IndexedRecord, Uint8Array>();
   let bytes = 0;
   for (const rel of task.paths) {
     try {
       const r = indexOne(task, rel, timings);
       bytes += r.bytes;
       if (task.mode === "index") records.push(r.record);
+      if (r.source) sources.set(r.record, r.source);
     } catch (err) {
       records.push({ path: rel, kind: "error", message: (err as Error).message });
     }
@@ -217,7 +233,7 @@ export default async function runIndexTask(task: IndexTask): Promise<IndexTaskRe
   if (!task.wire || task.mode !== "index") return result;
   const t = performance.now();
   sharedArena.reset();
-  const swapInViews = frameRecords(records, sharedArena, task.wire);
+  const swapInViews = frameRecords(records, sources, sharedArena, task.wire);
   if (sharedArena.isEmpty) return result;
   const { buffer, views, commands } = sharedArena.finish();
   swapInViews(views);

@@ -67,7 +67,6 @@ export type IndexedRecord =
       hash: string;
       language: SourceLanguage | null;
       parseError: boolean;
-      lineCount: number;
       complexity: ComplexityScore;
       /** JSON of FileData for `project:{name}:files`. */
       fileJson: SerialisedValue;

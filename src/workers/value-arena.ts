@@ -58,16 +58,26 @@ export class ValueArena {
 
   /** Adds a RESP bulk string; returns the slot of its payload, turned into a view by `finish`. */
   bulk(value: string): number {
-    // UTF-8 needs at most 3 bytes per UTF-16 unit. The payload goes where it belongs if the value is
-    // ASCII (most code is), so its header is as long as one for value.length bytes; otherwise it is
-    // moved once its length, so its header's, is known.
-    this.ensure(HEADER_ROOM + value.length * 3 + 2);
-    const at = this.used + `$${value.length}\r\n`.length;
-    const { written } = encoder.encodeInto(value, this.bytes.subarray(at));
+    // UTF-8 needs at most 3 bytes per UTF-16 unit; most code is ASCII, so value.length is the best guess.
+    return this.bulkWritten(value.length, value.length * 3, (bytes, at) => at + encoder.encodeInto(value, bytes.subarray(at)).written);
+  }
+
+  /**
+   * Adds a bulk string whose payload `write` puts into the buffer from `at` (with `room` bytes free),
+   * returning where it ends, or -1 if `room` was too small; then nothing is added and -1 is returned.
+   * The payload goes right after a header sized for `guess` bytes; if its real length needs a longer or
+   * shorter header, the payload is moved once.
+   */
+  bulkWritten(guess: number, room: number, write: (bytes: Uint8Array, at: number) => number): number {
+    this.ensure(HEADER_ROOM + room + 2);
+    const at = this.used + `$${guess}\r\n`.length;
+    const end = write(this.bytes, at);
+    if (end === -1) return -1;
+    const written = end - at;
     const header = `$${written}\r\n`;
     const payload = this.used + header.length;
     // Moved before the header is written: a longer header than guessed would overwrite its start.
-    if (payload !== at) this.bytes.copyWithin(payload, at, at + written);
+    if (payload !== at) this.bytes.copyWithin(payload, at, end);
     encoder.encodeInto(header, this.bytes.subarray(this.used));
     this.spans.push(payload, payload + written);
     this.used = payload + written;

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bytesFromLines, indexedBytes } from "../../../src/main/checkpoints/index-copy.js";
 import { diffWalks, walkProject } from "../../../src/main/checkpoints/project-walk.js";
 import { hashContent } from "../../../src/pipeline/watch/content-hash.js";
-import { splitLines } from "../../../src/workers/index.worker.js";
+import { splitLines } from "../../../src/workers/file-json.js";
 import { makeTempDir, removeDir, writeTree } from "../../helpers/temp-dir.js";
 
 async function roundTrip(text: string): Promise<Buffer | null> {

@@ -226,3 +226,36 @@ describe("a cancelled index", () => {
     }
   }, 120_000);
 });
+
+describe("the lines a cold index stores", () => {
+  it("are the file's lines exactly, whatever its line ends, escapes and characters", async () => {
+    // The worker writes these values from the file's bytes, not through JSON.stringify.
+    const tree: Record<string, string> = {
+      "package.json": '{"name":"lines"}',
+      "src/crlf.ts": "export const a = 1;\r\nexport const b = 2;\r\n",
+      "src/bom.ts": "\uFEFFexport const c = 3;\n",
+      "src/words.ts": '// Привет, мир 👩‍💻\nexport const s = "quote \\" backslash \\\\ tab\t";\nexport const esc = "\u001b[31m";',
+      "src/lone-cr.js": "const x = 1;\rconst y = 2;\n\n\n",
+      "src/empty.ts": "",
+      "config/app.yaml": "name: app\r\nlist:\r\n  - a\r\n",
+    };
+    const root = makeTempDir();
+    writeTree(root, tree);
+    const lines = await openIndexedProject(root, server().url);
+    try {
+      await lines.reindex();
+      for (const [p, text] of Object.entries(tree)) {
+        const stored = await lines.store.getFile(p);
+        expect(stored?.kind, p).toBe("text");
+        if (stored?.kind !== "text") continue;
+        const expected = text.replace(/^\uFEFF/, "").split(/\r?\n/);
+        if (expected.length > 1 && expected[expected.length - 1] === "") expected.pop();
+        expect(stored.lines, p).toEqual(expected);
+        expect(stored.size, p).toBe(Buffer.byteLength(text));
+      }
+    } finally {
+      await lines.close();
+      removeDir(root);
+    }
+  });
+});

@@ -79,3 +79,23 @@ describe("ValueArena", () => {
     expect(() => arena.finish()).toThrow(/still open/);
   });
 });
+
+describe("ValueArena.bulkWritten", () => {
+  it("frames what the writer wrote whatever the guess, and adds nothing when the writer runs out of room", () => {
+    const arena = new ValueArena();
+    const payload = new TextEncoder().encode("x".repeat(1500));
+    const write = (bytes: Uint8Array, at: number) => (bytes.set(payload, at), at + payload.length);
+    arena.beginCommand(8, "HSET", "h");
+    arena.bulk("short guess");
+    const a = arena.bulkWritten(9, payload.length, write); // header guessed one digit short
+    arena.bulk("long guess");
+    const b = arena.bulkWritten(123_456, payload.length, write); // and three digits long
+    arena.bulk("refused");
+    expect(arena.bulkWritten(10, 10, () => -1)).toBe(-1);
+    const c = arena.bulkWritten(2, 2, (bytes, at) => (bytes.set([123, 125], at), at + 2));
+    arena.endCommand();
+    const { views, commands } = arena.finish();
+    expect(readCommand(commands[0]!).args).toEqual(["HSET", "h", "short guess", "x".repeat(1500), "long guess", "x".repeat(1500), "refused", "{}"]);
+    expect([a, b, c].map((s) => utf8.decode(views[s]).length)).toEqual([1500, 1500, 2]);
+  });
+});
