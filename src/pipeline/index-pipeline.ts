@@ -1,16 +1,17 @@
 // IndexPipeline: scan → worker pool (read, hash, parse, extract, serialise) → pipelined Redis batches →
-// graph pass. The main thread only routes paths and already-serialised values, so a UI on it keeps
-// drawing while the pool works.
+// graph pass. The pool starts on the first files while the walk goes on (walk-ahead.ts). The main thread
+// only routes paths and already-serialised values, so a UI on it keeps drawing while the pool works.
 import path from "node:path";
-import type { IndexedRecord, IndexTask, KnownFileState } from "../workers/protocol.js";
+import type { IndexedRecord, IndexTask, IndexTaskResult, InternalSpecifiers, KnownFileState } from "../workers/protocol.js";
 import { GraphAccumulator, type GraphInput } from "./graph/graph-builder.js";
 import { factsOf, parseGraphInput } from "./record-facts.js";
 import { TimeSlicer } from "./graph/time-slicer.js";
 import { ImportResolver } from "./graph/import-resolver.js";
-import { internalSpecifierMatchers, loadProjectLayout } from "./graph/project-layout.js";
+import { internalSpecifierMatchers, loadProjectLayout, predictProjectLayout } from "./graph/project-layout.js";
 import { encodeStat, type GraphRewrite, type IndexStorePort, type RecordBatch } from "./index-store-port.js";
 import type { IndexWorkerPool } from "./worker-pool.js";
-import type { ScanResult } from "./scanner.js";
+import type { RunningScan, TimedScan } from "./scanner.js";
+import { WalkAhead } from "./walk-ahead.js";
 import type { GraphChunkSink } from "./graph/graph-serialiser.js";
 
 /**
@@ -46,8 +47,16 @@ export interface IndexStats {
 
 export interface IndexRunOptions {
   root: string;
-  scan: ScanResult;
-  walkSeconds: number;
+  /**
+   * The project's files: a finished walk, or how to start one. A walk started here begins once the index
+   * is ready for it, and its first files are parsed while it goes on.
+   */
+  walk: TimedScan | (() => RunningScan);
+  /**
+   * Asked once a running walk has ended, before anything is stored, with the number of files found:
+   * false ends the run with nothing written (runIndex rejects with RunDeclined).
+   */
+  proceed?: (found: number) => boolean | Promise<boolean>;
   store: IndexStorePort;
   pool: IndexWorkerPool;
   binaryExtensions: string[];
@@ -55,6 +64,14 @@ export interface IndexRunOptions {
   signal?: AbortSignal;
   /** Re-parse every file whatever the index holds (a damaged entry is only rewritten when its file is). */
   force?: boolean;
+}
+
+/** The caller's `proceed` said no: nothing was stored. */
+export class RunDeclined extends Error {
+  constructor() {
+    super("indexing declined");
+    this.name = "RunDeclined";
+  }
 }
 
 function emptyBatch(): RecordBatch {
@@ -94,25 +111,27 @@ export async function runIndex(opts: IndexRunOptions): Promise<IndexStats> {
   } finally {
     await liftAofHold();
   }
-  // The walk is part of what a user waits for, so the total includes it.
-  stats.totalSeconds = opts.walkSeconds + (performance.now() - started) / 1000;
+  // The walk is part of what a user waits for, so the total includes it (when it was started here, it is
+  // already inside the run's time).
+  const walkedBefore = typeof opts.walk === "function" ? 0 : opts.walk.walkSeconds;
+  stats.totalSeconds = walkedBefore + (performance.now() - started) / 1000;
   return stats;
 }
 
 async function indexHeld(opts: IndexRunOptions): Promise<IndexStats> {
-  const { root, scan, store, pool } = opts;
+  const { root, store, pool } = opts;
   const stats: IndexStats = {
-    files: scan.entries.length,
+    files: 0,
     parsed: 0,
     unchanged: 0,
     removed: 0,
     bytes: 0,
-    skipped: { binary: 0, nonUtf8: 0, ignored: scan.ignored, unsupported: scan.unsupported, errors: 0 },
+    skipped: { binary: 0, nonUtf8: 0, ignored: 0, unsupported: 0, errors: 0 },
     symlinks: 0,
     parseErrors: 0,
     schemaReset: false,
     graphRebuilt: false,
-    stages: { walk: opts.walkSeconds, readHash: 0, parse: 0, write: 0, graph: 0 },
+    stages: { walk: 0, readHash: 0, parse: 0, write: 0, graph: 0 },
     totalSeconds: 0,
     errors: [],
   };
@@ -120,6 +139,34 @@ async function indexHeld(opts: IndexRunOptions): Promise<IndexStats> {
   const known = await store.loadKnownStats();
   // A text file that turned binary or into a symlink leaves the graph: that alone needs a rebuild.
   const graphMembers = known.size ? await store.loadGraphMembers() : new Set<string>();
+  const wire = store.wireHashes();
+  const runTask = (group: string[], internalSpecifiers: InternalSpecifiers): Promise<IndexTaskResult> => {
+    const knownForGroup: Record<string, KnownFileState> = {};
+    for (const p of group) {
+      const k = opts.force ? undefined : known.get(p);
+      if (k) knownForGroup[p] = k;
+    }
+    const task: IndexTask = { root, paths: group, known: knownForGroup, binaryExtensions: opts.binaryExtensions, mode: "index", internalSpecifiers, wire };
+    return pool.run(task, opts.signal);
+  };
+
+  const predicted = typeof opts.walk === "function" ? internalSpecifierMatchers(predictProjectLayout(root)) : null;
+  const running = typeof opts.walk === "function" ? opts.walk() : null;
+  const ahead = running && predicted ? new WalkAhead(running, FILES_PER_TASK, predicted, runTask) : null;
+  ahead?.start();
+  let walked: TimedScan;
+  try {
+    walked = running ? await running.done : (opts.walk as TimedScan);
+    if (ahead && opts.proceed && !(await opts.proceed(walked.scan.entries.length))) throw new RunDeclined();
+  } catch (err) {
+    await ahead?.drop();
+    throw err;
+  }
+  const { scan } = walked;
+  stats.files = scan.entries.length;
+  stats.skipped.ignored = scan.ignored;
+  stats.skipped.unsupported = scan.unsupported;
+  stats.stages.walk = walked.walkSeconds;
   let leftGraph = 0;
   const paths = scan.entries.map((e) => e.path);
   const present = new Set(paths);
@@ -141,7 +188,6 @@ async function indexHeld(opts: IndexRunOptions): Promise<IndexStats> {
   /** Unchanged files whose facts must come back from the store for the graph pass. */
   const unchangedText: string[] = [];
   const removedOrBroken: string[] = [...known.keys()].filter((p) => !present.has(p));
-  const wire = store.wireHashes();
   let writeMs = 0;
   let threadReadHash = 0;
   let threadParse = 0;
@@ -167,14 +213,7 @@ async function indexHeld(opts: IndexRunOptions): Promise<IndexStats> {
     if (++pendingTasks >= TASK_BATCHES_PER_WRITE) flush();
   };
 
-  const tasks = chunk(paths, FILES_PER_TASK).map(async (group) => {
-    const knownForGroup: Record<string, KnownFileState> = {};
-    for (const p of group) {
-      const k = opts.force ? undefined : known.get(p);
-      if (k) knownForGroup[p] = k;
-    }
-    const task: IndexTask = { root, paths: group, known: knownForGroup, binaryExtensions: opts.binaryExtensions, mode: "index", internalSpecifiers, wire };
-    const result = await pool.run(task, opts.signal);
+  const takeIn = (group: string[], result: IndexTaskResult) => {
     threadReadHash += result.timings.readHash + result.timings.serialise;
     threadParse += result.timings.parse;
     stats.bytes += result.bytes;
@@ -193,7 +232,10 @@ async function indexHeld(opts: IndexRunOptions): Promise<IndexStats> {
     if (batch.wire || batch.files.length || batch.stat.length || batch.remove.length) write(batch);
     done += group.length;
     opts.onProgress?.({ phase: "index", done, total: paths.length });
-  });
+  };
+  const early = ahead?.settle(internalSpecifiers) ?? [];
+  const rest = chunk(paths.slice(ahead?.entriesTaken ?? 0), FILES_PER_TASK).map((group) => ({ group, result: runTask(group, internalSpecifiers) }));
+  const tasks = [...early, ...rest].map(async ({ group, result }) => takeIn(group, await result));
   try {
     await Promise.all(tasks);
   } finally {

@@ -12,7 +12,8 @@ import { FILES_PER_TASK } from "./index-pipeline.js";
 
 export interface ParseOnlyRequest {
   root: string;
-  paths: string[];
+  /** The child walks the project itself, with the indexer's rules, so the indexing process's own walk runs as cold as a user's. */
+  ignorePatterns: string[];
   binaryExtensions: string[];
   /** Pool size; null = the default (cores). */
   workers: number | null;
@@ -21,6 +22,8 @@ export interface ParseOnlyRequest {
 export interface ParseOnlyResult {
   seconds: number;
   bytes: number;
+  /** Entries the walk found (files and symlinks), as the index counts them (set by the child process). */
+  found?: number;
   /** CPU time of the process over the run, worker threads included (set by the child process). */
   cpuSeconds?: number;
   /** The same, by kind of thread (Linux). */

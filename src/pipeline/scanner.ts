@@ -28,15 +28,54 @@ export interface ScanResult {
 export interface ScanOptions {
   rules: IgnoreRules;
   binaryExtensions: ReadonlySet<string>;
-  /** Called as entries are found, for a progress display during long walks. */
+  /** Called as entries are found (every few milliseconds and at the end), e.g. for a progress display. */
   onProgress?: (found: number) => void;
+  /** Stops the walk at its next turn of the event loop (the promise rejects with the signal's reason). */
+  signal?: AbortSignal;
+}
+
+/** A finished walk and how long it took. */
+export interface TimedScan {
+  scan: ScanResult;
+  walkSeconds: number;
+}
+
+/**
+ * A walk still going: `entries` grows as files are found (each listener hears of it every few
+ * milliseconds), so indexing can start on the first files while the walk goes on.
+ */
+export interface RunningScan {
+  /** performance.now() when the walk began. */
+  readonly startedAt: number;
+  readonly entries: readonly ScannedEntry[];
+  onFound(listener: (found: number) => void): void;
+  readonly done: Promise<TimedScan>;
+}
+
+function emptyResult(): ScanResult {
+  return { entries: [], ignored: 0, unsupported: 0, unreadable: [] };
+}
+
+/** Starts walking the project; see RunningScan. */
+export function startScan(root: string, opts: ScanOptions): RunningScan {
+  const result = emptyResult();
+  const listeners: ((found: number) => void)[] = opts.onProgress ? [opts.onProgress] : [];
+  const started = performance.now();
+  const done = scanProject(root, { ...opts, onProgress: (n) => listeners.forEach((l) => l(n)) }, "", result).then((scan) => ({
+    scan,
+    walkSeconds: (performance.now() - started) / 1000,
+  }));
+  done.catch(() => {}); // a consumer that gave up early (e.g. Redis down) must not leave it unhandled
+  return { startedAt: started, entries: result.entries, onFound: (l) => void listeners.push(l), done };
 }
 
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/** Walks the project, or only the folder `from` (relative to the root, already known not ignored). */
-export async function scanProject(root: string, opts: ScanOptions, from = ""): Promise<ScanResult> {
-  const result: ScanResult = { entries: [], ignored: 0, unsupported: 0, unreadable: [] };
+/**
+ * Walks the project, or only the folder `from` (relative to the root, already known not ignored), into
+ * `result` (a fresh one unless given: startScan passes the one whose entries it shares while walking).
+ */
+export async function scanProject(root: string, opts: ScanOptions, from = "", result = emptyResult()): Promise<ScanResult> {
   const stack: string[] = [from];
   let sliceStart = performance.now();
   while (stack.length) {
@@ -71,6 +110,7 @@ export async function scanProject(root: string, opts: ScanOptions, from = ""): P
     if (performance.now() - sliceStart > SCAN_SLICE_MS) {
       opts.onProgress?.(result.entries.length);
       await yieldToLoop();
+      opts.signal?.throwIfAborted();
       sliceStart = performance.now();
     }
   }

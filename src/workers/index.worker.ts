@@ -11,7 +11,7 @@ import { ValueArena } from "./value-arena.js";
 import { fileDataJson, fileDataJsonRoom, writeFileDataJson } from "./file-json.js";
 import { extractFile, languageForPath } from "./extract/index.js";
 import type { ImportInfo } from "./ast-types.js";
-import type { GraphFacts, IndexedRecord, IndexTask, IndexTaskResult, WireHashes } from "./protocol.js";
+import { isInternalSpecifier, type GraphFacts, type IndexedRecord, type IndexTask, type IndexTaskResult, type InternalSpecifiers, type WireHashes } from "./protocol.js";
 
 const { h64Raw } = await xxhash();
 
@@ -54,11 +54,8 @@ function projectCalls(facts: GraphFacts, imports: ImportInfo[]): GraphFacts["cal
   });
 }
 
-function markInternalImports(imports: ImportInfo[], internal: NonNullable<IndexTask["internalSpecifiers"]>): void {
-  for (const imp of imports) {
-    if (imp.type !== "external") continue;
-    if (internal.exact.includes(imp.from) || internal.prefixes.some((p) => imp.from.startsWith(p))) imp.type = "internal";
-  }
+function markInternalImports(imports: ImportInfo[], internal: InternalSpecifiers): void {
+  for (const imp of imports) if (imp.type === "external" && isInternalSpecifier(imp.from, internal)) imp.type = "internal";
 }
 
 function extname(p: string): string {

@@ -30,12 +30,22 @@ export interface IndexTask {
    * Non-relative specifiers that point into the project (tsconfig path aliases, workspace package names):
    * imports matching them are typed internal instead of external.
    */
-  internalSpecifiers?: { exact: string[]; prefixes: string[] };
+  internalSpecifiers?: InternalSpecifiers;
   /**
    * Frame the records' values as Redis HSET commands into these hashes and return them as one
    * transferred buffer (`IndexTaskResult.wire`); the records' values become byte views into it.
    */
   wire?: WireHashes;
+}
+
+/** Bare specifiers of the project itself: workspace package names and tsconfig `paths` aliases. */
+export interface InternalSpecifiers {
+  exact: string[];
+  prefixes: string[];
+}
+
+export function isInternalSpecifier(spec: string, internal: InternalSpecifiers): boolean {
+  return internal.exact.includes(spec) || internal.prefixes.some((p) => spec.startsWith(p));
 }
 
 /** The hashes that framed values go to. */

@@ -2,14 +2,21 @@
 // runs against a store port. The CLI, the TUI and the watcher all drive indexing through it.
 import type { IpuaroConfig } from "../config/schema.js";
 import { IgnoreRules } from "../../pipeline/ignore-rules.js";
-import { runIndex, type IndexProgress, type IndexStats } from "../../pipeline/index-pipeline.js";
+import { RunDeclined, runIndex, type IndexProgress, type IndexStats } from "../../pipeline/index-pipeline.js";
 import type { IndexStorePort } from "../../pipeline/index-store-port.js";
-import { scanProject, type ScanResult } from "../../pipeline/scanner.js";
+import { scanProject, startScan, type TimedScan } from "../../pipeline/scanner.js";
 import { createIndexWorkerPool, type IndexWorkerPool } from "../../pipeline/worker-pool.js";
 
-export interface TimedScan {
-  scan: ScanResult;
-  walkSeconds: number;
+export type { TimedScan };
+
+export interface IndexRunHooks {
+  /** Files found so far, while walking. */
+  onFound?: (n: number) => void;
+  onProgress?: (p: IndexProgress) => void;
+  signal?: AbortSignal;
+  force?: boolean;
+  /** Asked when the walk ends, before anything is stored: false ends the run with nothing written. */
+  proceed?: (found: number) => boolean | Promise<boolean>;
 }
 
 export class ProjectIndexer {
@@ -39,11 +46,35 @@ export class ProjectIndexer {
     return { scan, walkSeconds: (performance.now() - t) / 1000 };
   }
 
+  /**
+   * Walks the project and indexes it, parsing the first files while the walk goes on. Resolves to null
+   * when `proceed` declined the run.
+   */
+  async scanAndIndex(hooks: IndexRunHooks = {}): Promise<IndexStats | null> {
+    void this.pool; // threads load their parsers while this thread starts walking
+    const walk = () => startScan(this.root, { rules: this.rules, binaryExtensions: new Set(this.binaryExtensions), onProgress: hooks.onFound, signal: hooks.signal });
+    try {
+      return await runIndex({
+        root: this.root,
+        walk,
+        proceed: hooks.proceed,
+        store: this.store,
+        pool: this.pool,
+        binaryExtensions: this.binaryExtensions,
+        onProgress: hooks.onProgress,
+        signal: hooks.signal,
+        force: !!hooks.force,
+      });
+    } catch (err) {
+      if (err instanceof RunDeclined) return null;
+      throw err;
+    }
+  }
+
   index(timed: TimedScan, onProgress?: (p: IndexProgress) => void, signal?: AbortSignal, opts: { force?: boolean } = {}): Promise<IndexStats> {
     return runIndex({
       root: this.root,
-      scan: timed.scan,
-      walkSeconds: timed.walkSeconds,
+      walk: timed,
       store: this.store,
       pool: this.pool,
       binaryExtensions: this.binaryExtensions,

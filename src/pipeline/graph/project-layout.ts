@@ -2,6 +2,7 @@
 // (nearest tsconfig per folder, following `extends`) and the monorepo's workspace packages.
 import fs from "node:fs";
 import path from "node:path";
+import type { InternalSpecifiers } from "../../workers/protocol.js";
 import { parseJsonc } from "./jsonc.js";
 
 export interface PathAlias {
@@ -170,7 +171,7 @@ export function loadProjectLayout(root: string, files: Iterable<string>): Projec
 }
 
 /** Specifiers the workers should type as internal though they are not relative (aliases, workspace names). */
-export function internalSpecifierMatchers(layout: ProjectLayout): { exact: string[]; prefixes: string[] } {
+export function internalSpecifierMatchers(layout: ProjectLayout): InternalSpecifiers {
   const exact = new Set<string>();
   const prefixes = new Set<string>();
   for (const name of layout.packages.keys()) {
@@ -180,4 +181,81 @@ export function internalSpecifierMatchers(layout: ProjectLayout): { exact: strin
   for (const scope of layout.scopes.values())
     for (const a of scope.aliases) (a.wildcard ? prefixes : exact).add(a.wildcard ? a.prefix : a.pattern);
   return { exact: [...exact], prefixes: [...prefixes].filter((p) => p.length > 0) };
+}
+
+export function sameSpecifiers(a: InternalSpecifiers, b: InternalSpecifiers): boolean {
+  const same = (x: string[], y: string[]) => x.length === y.length && new Set([...x, ...y]).size === x.length;
+  return same(a.exact, b.exact) && same(a.prefixes, b.prefixes);
+}
+
+/** Workspace folders (`packages/*`, `apps/**`) expanded at most this deep below a `**`. */
+const MAX_GLOB_DEPTH = 3;
+
+/** Workspace globs from package.json `workspaces` (array or `{packages}`) and pnpm-workspace.yaml. */
+function workspaceGlobs(root: string): string[] {
+  const pkg = readJsonFile(path.join(root, "package.json"));
+  const ws = pkg?.workspaces;
+  const list = Array.isArray(ws) ? ws : ws && typeof ws === "object" ? (ws as { packages?: unknown }).packages : undefined;
+  const globs = Array.isArray(list) ? list.filter((g): g is string => typeof g === "string") : [];
+  try {
+    // Only the `packages:` list of simple items; anything fancier is found by the walk anyway.
+    const yaml = fs.readFileSync(path.join(root, "pnpm-workspace.yaml"), "utf8");
+    let inPackages = false;
+    for (const line of yaml.split(/\r?\n/)) {
+      if (/^packages:\s*$/.test(line)) inPackages = true;
+      else if (/^\S/.test(line)) inPackages = false;
+      else if (inPackages) {
+        const item = /^\s*-\s*["']?([^"'#]+?)["']?\s*(#.*)?$/.exec(line);
+        if (item?.[1]) globs.push(item[1]);
+      }
+    }
+  } catch {
+    // No pnpm workspace.
+  }
+  return globs.filter((g) => !g.startsWith("!"));
+}
+
+function childDirs(root: string, rel: string): string[] {
+  try {
+    return fs
+      .readdirSync(path.join(root, rel), { withFileTypes: true })
+      .filter((d) => d.isDirectory() && d.name !== "node_modules" && !d.name.startsWith("."))
+      .map((d) => (rel ? `${rel}/${d.name}` : d.name));
+  } catch {
+    return [];
+  }
+}
+
+function expandGlob(root: string, glob: string): string[] {
+  let dirs = [""];
+  for (const part of glob.replace(/^\.\//, "").replace(/\/+$/, "").split("/")) {
+    if (part === "**") {
+      const all = new Set(dirs);
+      let level = dirs;
+      for (let depth = 0; depth < MAX_GLOB_DEPTH; depth++) {
+        level = level.flatMap((d) => childDirs(root, d));
+        level.forEach((d) => all.add(d));
+      }
+      dirs = [...all];
+    } else if (part.includes("*")) {
+      const re = new RegExp(`^${part.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, "[^/]*")}$`);
+      dirs = dirs.flatMap((d) => childDirs(root, d).filter((c) => re.test(posix.basename(c))));
+    } else dirs = dirs.map((d) => (d ? `${d}/${part}` : part));
+  }
+  return dirs;
+}
+
+/**
+ * The layout as the root package.json, its workspaces and their tsconfig files describe it, read before
+ * the walk so files can be parsed while it runs. The walk's own layout is the truth: the index pipeline
+ * compares the two when the walk ends and parses again the few files they would type differently.
+ */
+export function predictProjectLayout(root: string): ProjectLayout {
+  const candidates = ["package.json", "tsconfig.json"];
+  for (const glob of workspaceGlobs(root))
+    for (const dir of expandGlob(root, glob)) candidates.push(`${dir}/package.json`, `${dir}/tsconfig.json`);
+  return loadProjectLayout(
+    root,
+    candidates.filter((f) => fs.existsSync(path.join(root, f))),
+  );
 }

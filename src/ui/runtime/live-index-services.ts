@@ -15,7 +15,7 @@ function reportedPaths(e: ProjectWatchEvent): string[] {
 }
 
 export function liveIndexServices(indexer: ProjectIndexer, watcher: () => ProjectWatcher | null): IndexServices {
-  const warm = async () => void (await indexer.index(await indexer.scan()));
+  const warm = async () => void (await indexer.scanAndIndex());
   return {
     registerOwnWrite(path, hash) {
       watcher()?.ownWrites.register(path, hash);

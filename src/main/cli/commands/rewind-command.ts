@@ -98,7 +98,7 @@ export function registerRewindCommand(program: Command): void {
           config,
           store: opened.store,
           // A warm re-index is cheap: only the restored files are parsed again.
-          index: { refreshIndex: async () => void (await indexer.index(await indexer.scan())) },
+          index: { refreshIndex: async () => void (await indexer.scanAndIndex()) },
           onNotice: (m) => process.stderr.write(`ipuaro: ${m}\n`),
           onFilesReverted: async (paths) => {
             const analytics = analyticsEventsFor(opened.store, root);

@@ -58,7 +58,7 @@ async function runAction(target: string, opts: RunOptions): Promise<number> {
   const indexer = new ProjectIndexer(root, config, opened.store);
   try {
     // A warm re-index costs little and means the model never reads a stale copy.
-    await indexer.index(await indexer.scan());
+    await indexer.scanAndIndex();
     await indexer.close();
     const model = await prepareModel(config, { interactive: !!process.stdin.isTTY && !opts.json, log });
     const ui = new HeadlessUi(!!opts.autoApply, log);
@@ -78,7 +78,7 @@ async function runAction(target: string, opts: RunOptions): Promise<number> {
       session,
       index: {
         // A warm re-index is cheap and needs no watcher: only the changed files are parsed again.
-        refreshIndex: async () => void (await indexer.index(await indexer.scan())),
+        refreshIndex: async () => void (await indexer.scanAndIndex()),
         registerOwnWrite: () => {},
       },
     });

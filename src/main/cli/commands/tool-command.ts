@@ -69,11 +69,11 @@ export function registerToolCommand(program: Command): void {
       const indexer = new ProjectIndexer(root, config, opened.store);
       try {
         // The tool reads the index: bring it up to date first (a warm run parses only what changed).
-        await indexer.index(await indexer.scan());
+        await indexer.scanAndIndex();
         // Edits made here join the project's last session, so `ipuaro undo` can take them back.
         const { session } = await openSession({ redis: opened.redis, projectName: opened.store.projectName, root, config, choice: { kind: "last" } });
         const services = session.toolServices({
-          refreshIndex: async () => void (await indexer.index(await indexer.scan())),
+          refreshIndex: async () => void (await indexer.scanAndIndex()),
           // No watcher runs during a one-off tool call, so there is nobody to tell about our own writes.
           registerOwnWrite: () => {},
         });

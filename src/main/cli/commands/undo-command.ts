@@ -44,7 +44,7 @@ export function registerUndoCommand(program: Command): void {
       try {
         const session = await findSession({ redis: opened.redis, projectName: opened.store.projectName, root, config, id: opts.session ?? null });
         const outcome: UndoOutcome = session
-          ? await session.undo({ refreshIndex: async () => void (await indexer.index(await indexer.scan())) })
+          ? await session.undo({ refreshIndex: async () => void (await indexer.scanAndIndex()) })
           : { status: "empty", message: `No sessions in project ${opened.store.projectName}: nothing to undo.` };
         if (session && outcome.status === "undone") {
           await analyticsEventsFor(opened.store, root).editReverted({ sessionId: session.id, file: outcome.entry.filePath, via: "undo" });

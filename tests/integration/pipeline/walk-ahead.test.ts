@@ -1,0 +1,96 @@
+// `ipuaro index` parses the first files while the walk is still going (walk-ahead.ts). Those early
+// results are held until the walk ends: a declined run stores nothing, and a file the walk's final layout
+// types differently (an import of a package the root's workspaces did not list) is parsed again.
+import { afterEach, describe, expect, it } from "vitest";
+import { projectKey } from "../../../src/main/store/keys.js";
+import type { FileAST } from "../../../src/workers/ast-types.js";
+import { typedDifferently } from "../../../src/pipeline/walk-ahead.js";
+import { openIndexedProject, type IndexedProject } from "../../helpers/indexed-project.js";
+import { useRedisServer } from "../../helpers/redis-server.js";
+import { makeTempDir, removeDir, writeTree } from "../../helpers/temp-dir.js";
+
+const server = useRedisServer();
+let project: IndexedProject | null = null;
+afterEach(async () => {
+  await project?.close();
+  if (project) removeDir(project.root);
+  project = null;
+});
+
+/**
+ * A workspace monorepo of well over one task's worth of files. `apps/cli` (walked first) imports
+ * `@acme/gen`, a package the root's `workspaces` leave out, so only the walk finds its package.json.
+ */
+function monorepo(): Record<string, string> {
+  const tree: Record<string, string> = {
+    "package.json": JSON.stringify({ name: "acme", private: true, workspaces: ["packages/*"] }),
+    "apps/cli/main.ts": 'import { generate } from "@acme/gen";\nimport chalk from "chalk";\nexport function main(): string {\n  return generate(chalk.name);\n}\n',
+    "packages/core/package.json": JSON.stringify({ name: "@acme/core", main: "src/index.ts" }),
+    "packages/core/src/index.ts": 'export * from "./money";\n',
+    "packages/core/src/money.ts": "export function total(xs: number[]): number {\n  return xs.reduce((a, b) => a + b, 0);\n}\n",
+    "tools/gen/package.json": JSON.stringify({ name: "@acme/gen", main: "index.ts" }),
+    "tools/gen/index.ts": "export function generate(name: string): string {\n  return `// ${name}`;\n}\n",
+  };
+  for (let i = 0; i < 150; i++) tree[`apps/cli/commands/c${String(i).padStart(3, "0")}.ts`] = `import { total } from "@acme/core";\nexport const c${i} = total([${i}, 1]);\n`;
+  return tree;
+}
+
+async function open(tree: Record<string, string>): Promise<IndexedProject> {
+  const root = makeTempDir();
+  writeTree(root, tree);
+  project = await openIndexedProject(root, server().url);
+  return project;
+}
+
+describe("indexing while the walk goes on", () => {
+  it("asks before storing anything, and a declined run leaves the index empty", async () => {
+    const p = await open(monorepo());
+    let asked = -1;
+    const stats = await p.indexer.scanAndIndex({ proceed: (found) => ((asked = found), false) });
+    expect(stats).toBeNull();
+    expect(asked).toBe(Object.keys(monorepo()).length);
+    expect(await p.redis.exists(projectKey(p.store.projectName, "files"), projectKey(p.store.projectName, "ast"))).toBe(0);
+  });
+
+  it("stores what indexing a finished walk stores, with the import of a package only the walk found typed internal", async () => {
+    const p = await open(monorepo());
+    const stats = await p.indexer.scanAndIndex({ proceed: () => true });
+    expect(stats).toMatchObject({ files: Object.keys(monorepo()).length, parsed: Object.keys(monorepo()).length });
+    const ast = JSON.parse((await p.redis.hget(projectKey(p.store.projectName, "ast"), "apps/cli/main.ts")) as string) as FileAST;
+    expect(Object.fromEntries(ast.imports.map((i) => [i.from, i.type]))).toEqual({ "@acme/gen": "internal", chalk: "external" });
+    const meta = JSON.parse((await p.redis.hget(projectKey(p.store.projectName, "meta"), "apps/cli/main.ts")) as string) as { dependencies: string[] };
+    expect(meta.dependencies).toEqual(["tools/gen/index.ts"]);
+    // The call through the late-found package is kept and resolved like any internal one.
+    const calls = JSON.parse((await p.redis.hget(projectKey(p.store.projectName, "indexes"), "calls:apps/cli/main.ts")) as string) as { callee: string; target?: string }[];
+    expect(calls.find((c) => c.callee === "generate")?.target).toBe("tools/gen/index.ts#generate");
+    // A second run over the same files parses nothing.
+    expect(await p.indexer.scanAndIndex()).toMatchObject({ parsed: 0, unchanged: Object.keys(monorepo()).length });
+  });
+
+  it("tells which task results a change of layout affects", () => {
+    const record = (imports: string[]) => ({
+      records: [
+        {
+          path: "a.ts",
+          kind: "text" as const,
+          size: 1,
+          mtimeMs: 1,
+          hash: "0",
+          language: "typescript" as const,
+          parseError: false,
+          complexity: { loc: 1, nesting: 0, imports: imports.length, score: 1 },
+          fileJson: "{}",
+          astJson: "{}",
+          factsJson: JSON.stringify({ facts: { imports: imports.map((from) => ({ from, name: "x" })), exports: [], symbols: [], calls: [] }, complexity: {} }),
+        },
+      ],
+      timings: { readHash: 0, parse: 0, serialise: 0 },
+      bytes: 1,
+    });
+    const predicted = { exact: ["@acme/core"], prefixes: ["@acme/core/"] };
+    const walked = { exact: ["@acme/core", "@acme/gen"], prefixes: ["@acme/core/", "@acme/gen/", "@/"] };
+    expect(typedDifferently(record(["@acme/core", "react", "./x"]), predicted, walked)).toBe(false);
+    expect(typedDifferently(record(["@acme/gen/cli"]), predicted, walked)).toBe(true);
+    expect(typedDifferently(record(["@/utils"]), predicted, walked)).toBe(true);
+  });
+});
