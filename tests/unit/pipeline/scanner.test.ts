@@ -79,4 +79,38 @@ describe("scanProject", () => {
     expect(rules.isIgnored("src/a.ts", false)).toBe(false);
     expect(rules.isIgnored(".git/HEAD", false)).toBe(true);
   });
+
+  it("keeps exactly the files the full-path check keeps, with name-only and anchored rules at every level", async () => {
+    // Name-only rule sets are matched by an entry's name alone while walking (ignore-rules.ts); a rule
+    // set with a slash anywhere goes by the whole path. Both must agree with the watcher's check.
+    const other = makeTempDir();
+    try {
+      const tree: Record<string, string> = {
+        ".gitignore": "tmp/\n*.gen.ts\n!keep.gen.ts\nspaced.ts   \n# a comment\n",
+        "a/.gitignore": "/local.ts\nb/deep/*.ts\n",
+        "a/b/.gitignore": "skip*\n",
+        "c/.gitignore": "!*.gen.ts\nlogs/\n",
+      };
+      for (const dir of ["", "a/", "a/b/", "a/b/deep/", "c/", "c/logs/", "tmp/", "a/tmp/", "gen/x/", "gen/"])
+        for (const name of ["x.ts", "local.ts", "one.gen.ts", "keep.gen.ts", "spaced.ts", "skip-me.ts", "deep.ts"]) tree[`${dir}${name}`] = "export {};";
+      writeTree(other, tree);
+      const patterns = ["node_modules", "gen/**/*.ts"];
+      const walked = await scanProject(other, { rules: new IgnoreRules(other, patterns), binaryExtensions: new Set() });
+      const oracle = new IgnoreRules(other, patterns);
+      const expected = Object.keys(tree).filter((p) => p.endsWith(".ts") && !oracle.isIgnored(p, false));
+      expect(walked.entries.map((e) => e.path).sort()).toEqual(expected.sort());
+      // Spot checks that the oracle itself reads the rules as git does.
+      expect(expected).toContain("keep.gen.ts");
+      expect(expected).not.toContain("spaced.ts");
+      expect(expected).not.toContain("a/local.ts");
+      expect(expected).toContain("a/b/local.ts");
+      expect(expected).not.toContain("a/b/deep/x.ts");
+      expect(expected).not.toContain("a/b/skip-me.ts");
+      expect(expected).toContain("a/skip-me.ts");
+      expect(expected).not.toContain("gen/x/x.ts");
+      expect(expected.some((p) => p.includes("tmp/") || p.startsWith("c/logs/"))).toBe(false);
+    } finally {
+      removeDir(other);
+    }
+  });
 });
