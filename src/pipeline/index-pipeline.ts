@@ -150,18 +150,21 @@ async function indexHeld(opts: IndexRunOptions): Promise<IndexStats> {
     return pool.run(task, opts.signal);
   };
 
-  const predicted = typeof opts.walk === "function" ? internalSpecifierMatchers(predictProjectLayout(root)) : null;
-  const running = typeof opts.walk === "function" ? opts.walk() : null;
-  const ahead = running && predicted ? new WalkAhead(running, FILES_PER_TASK, predicted, runTask) : null;
-  ahead?.start();
+  let ahead: WalkAhead | null = null;
   let walked: TimedScan;
-  try {
-    walked = running ? await running.done : (opts.walk as TimedScan);
-    if (ahead && opts.proceed && !(await opts.proceed(walked.scan.entries.length))) throw new RunDeclined();
-  } catch (err) {
-    await ahead?.drop();
-    throw err;
-  }
+  if (typeof opts.walk === "function") {
+    const predicted = internalSpecifierMatchers(predictProjectLayout(root));
+    const running = opts.walk();
+    ahead = new WalkAhead(running, FILES_PER_TASK, predicted, runTask);
+    ahead.start();
+    try {
+      walked = await running.done;
+      if (opts.proceed && !(await opts.proceed(walked.scan.entries.length))) throw new RunDeclined();
+    } catch (err) {
+      await ahead.drop();
+      throw err;
+    }
+  } else walked = opts.walk;
   const { scan } = walked;
   stats.files = scan.entries.length;
   stats.skipped.ignored = scan.ignored;
