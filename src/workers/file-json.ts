@@ -41,11 +41,21 @@ export function fileDataJsonRoom(sourceBytes: number, worstCase = false): number
 
 /** Writes the JSON into `out` from `at`; returns where it ends, or -1 when `out` turned out too small. */
 export function writeFileDataJson(src: Uint8Array, tail: FileDataTail, out: Uint8Array, at: number): number {
+  out.set(HEAD, at);
+  const o = writeLines(src, out, at + HEAD.length);
+  if (o === -1) return -1;
+  const rest = `"],"hash":${JSON.stringify(tail.hash)},"size":${tail.size},"lastModified":${tail.lastModified}}`;
+  return o + encoder.encodeInto(rest, out.subarray(o)).written;
+}
+
+/**
+ * The lines, escaped, joined by `","`. Only the loop, with no calls after it: V8 optimises a long first
+ * run of it on the stack, and code after the loop that had never run would throw that away at every call.
+ */
+function writeLines(src: Uint8Array, out: Uint8Array, from: number): number {
   const n = src.length;
   let i = n >= 3 && src[0] === 0xef && src[1] === 0xbb && src[2] === 0xbf ? 3 : 0;
-  let o = at;
-  out.set(HEAD, o);
-  o += HEAD.length;
+  let o = from;
   for (; i < n; i++) {
     const c = src[i] as number;
     const escape = ESCAPE[c] as number;
@@ -75,8 +85,7 @@ export function writeFileDataJson(src: Uint8Array, tail: FileDataTail, out: Uint
     out[o++] = HEX[c >> 4] as number;
     out[o++] = HEX[c & 15] as number;
   }
-  const rest = `"],"hash":${JSON.stringify(tail.hash)},"size":${tail.size},"lastModified":${tail.lastModified}}`;
-  return o + encoder.encodeInto(rest, out.subarray(o)).written;
+  return o;
 }
 
 /** The JSON as its own bytes (values that are not framed into a task's arena). */

@@ -11,6 +11,8 @@ const HEADER_ROOM = 13;
 const CR = 13;
 const LF = 10;
 const encoder = new TextEncoder();
+/** Bytes of a bulk string header (`$`, the length's digits, CRLF). */
+const headerLength = (payloadBytes: number) => String(payloadBytes).length + 3;
 
 export class ValueArena {
   private bytes = new Uint8Array(INITIAL_BYTES);
@@ -59,20 +61,27 @@ export class ValueArena {
   /** Adds a RESP bulk string; returns the slot of its payload, turned into a view by `finish`. */
   bulk(value: string): number {
     // UTF-8 needs at most 3 bytes per UTF-16 unit; most code is ASCII, so value.length is the best guess.
-    return this.bulkWritten(value.length, value.length * 3, (bytes, at) => at + encoder.encodeInto(value, bytes.subarray(at)).written);
+    this.ensure(HEADER_ROOM + value.length * 3 + 2);
+    const at = this.used + headerLength(value.length);
+    return this.closeBulk(at, at + encoder.encodeInto(value, this.bytes.subarray(at)).written);
   }
 
   /**
    * Adds a bulk string whose payload `write` puts into the buffer from `at` (with `room` bytes free),
    * returning where it ends, or -1 if `room` was too small; then nothing is added and -1 is returned.
-   * The payload goes right after a header sized for `guess` bytes; if its real length needs a longer or
-   * shorter header, the payload is moved once.
    */
   bulkWritten(guess: number, room: number, write: (bytes: Uint8Array, at: number) => number): number {
     this.ensure(HEADER_ROOM + room + 2);
-    const at = this.used + `$${guess}\r\n`.length;
+    const at = this.used + headerLength(guess);
     const end = write(this.bytes, at);
-    if (end === -1) return -1;
+    return end === -1 ? -1 : this.closeBulk(at, end);
+  }
+
+  /**
+   * The payload was written right after a header sized for a guessed length; if its real length needs a
+   * longer or shorter header, the payload moves once. Returns its slot.
+   */
+  private closeBulk(at: number, end: number): number {
     const written = end - at;
     const header = `$${written}\r\n`;
     const payload = this.used + header.length;
