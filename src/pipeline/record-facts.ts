@@ -17,12 +17,22 @@ function uniformImport(i: ImportFact): ImportFact {
   return { from: i.from, name: i.name, isTypeOnly: i.isTypeOnly === true, isReExport: i.isReExport === true, isDynamic: i.isDynamic === true };
 }
 
-/** Parses stored facts JSON (throws on malformed JSON, as JSON.parse does). */
+const arrayOr = <T>(v: T[] | undefined): T[] => (Array.isArray(v) ? v : []);
+
+/**
+ * Parses stored facts JSON (throws on malformed JSON, as JSON.parse does, or when facts or complexity
+ * are missing). The objects are rebuilt from one literal per level for the same reason as the imports:
+ * JSON.parse's objects change hidden class as their fields' types widen from file to file, and the
+ * graph code optimised for one class was thrown away on meeting the next.
+ */
 export function parseGraphInput(json: string): GraphInput {
-  const input = JSON.parse(json) as GraphInput;
-  const imports = input.facts?.imports;
-  if (Array.isArray(imports)) input.facts.imports = imports.map(uniformImport);
-  return input;
+  const raw = JSON.parse(json) as Partial<GraphInput>;
+  const facts = raw.facts;
+  if (!facts || typeof facts !== "object" || !raw.complexity) throw new Error("damaged graph facts");
+  return {
+    facts: { imports: arrayOr(facts.imports).map(uniformImport), exports: arrayOr(facts.exports), symbols: arrayOr(facts.symbols), calls: arrayOr(facts.calls) },
+    complexity: raw.complexity,
+  };
 }
 
 export function factsOf(r: Extract<IndexedRecord, { kind: "text" }>): GraphInput {

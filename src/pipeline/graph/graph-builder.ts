@@ -65,11 +65,12 @@ export function resolveCalls(p: string, facts: GraphFacts, importedFrom: Map<str
   const local = new Set(facts.symbols.map((s) => s.name));
   return facts.calls.map((c) => {
     const head = c.callee.split(".")[0] as string;
-    // `target` is always present (undefined is left out of the JSON) so every call has one shape.
-    const out: ResolvedCall = { caller: c.caller, callee: c.callee, line: c.line, target: undefined };
-    if (local.has(c.callee)) out.target = `${p}#${c.callee}`;
-    else if (importedFrom.has(head)) out.target = `${importedFrom.get(head)}#${c.callee === head ? head : c.callee.slice(head.length + 1)}`;
-    return out;
+    let target: string | undefined;
+    if (local.has(c.callee)) target = `${p}#${c.callee}`;
+    else if (importedFrom.has(head)) target = `${importedFrom.get(head)}#${c.callee === head ? head : c.callee.slice(head.length + 1)}`;
+    // `target` is always present (undefined is left out of the JSON) and set at creation, so every call
+    // has one shape (a field that starts undefined and turns string changes it, and deopts its readers).
+    return { caller: c.caller, callee: c.callee, line: c.line, target };
   });
 }
 
