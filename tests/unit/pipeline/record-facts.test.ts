@@ -1,0 +1,36 @@
+// Stored graph facts come back through parseGraphInput; a damaged record must be refused (its callers
+// then leave the file out of the graph) rather than reach the meta text, which is built from it.
+import { describe, expect, it } from "vitest";
+import { parseGraphInput } from "../../../src/pipeline/record-facts.js";
+
+const complexity = { loc: 3, nesting: 0, imports: 1, score: 4 };
+
+describe("parseGraphInput", () => {
+  it("gives every import all its flags, and every level one shape", () => {
+    const json = JSON.stringify({
+      facts: { imports: [{ from: "./a", name: "a" }, { from: "./b", name: "*", isReExport: true }], exports: [], symbols: [{ name: "f", kind: "function", line: 1 }], calls: [] },
+      complexity,
+    });
+    const input = parseGraphInput(json);
+    expect(input.facts.imports).toEqual([
+      { from: "./a", name: "a", isTypeOnly: false, isReExport: false, isDynamic: false },
+      { from: "./b", name: "*", isTypeOnly: false, isReExport: true, isDynamic: false },
+    ]);
+    expect(Object.keys(input)).toEqual(["facts", "complexity"]);
+    expect(Object.keys(input.facts)).toEqual(["imports", "exports", "symbols", "calls"]);
+    expect(input.complexity).toEqual(complexity);
+  });
+
+  it("fills lists a record left out, and refuses one without facts or complexity", () => {
+    expect(parseGraphInput(JSON.stringify({ facts: { symbols: [{ name: "f", kind: "function", line: 1 }] }, complexity })).facts).toEqual({
+      imports: [],
+      exports: [],
+      symbols: [{ name: "f", kind: "function", line: 1 }],
+      calls: [],
+    });
+    expect(() => parseGraphInput("{not json")).toThrow();
+    expect(() => parseGraphInput(JSON.stringify({ complexity }))).toThrow(/damaged/);
+    expect(() => parseGraphInput(JSON.stringify({ facts: { imports: [] } }))).toThrow(/damaged/);
+    expect(() => parseGraphInput("null")).toThrow();
+  });
+});
