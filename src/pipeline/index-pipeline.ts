@@ -105,20 +105,22 @@ export async function runIndex(opts: IndexRunOptions): Promise<IndexStats> {
   const started = performance.now();
   // A run can append ~100 MB; an AOF rewrite half-way through it would only compete with the workers.
   const liftAofHold = await opts.store.holdAofRewrites();
+  const asked = { ms: 0 };
   let stats: IndexStats;
   try {
-    stats = await indexHeld(opts);
+    stats = await indexHeld(opts, asked);
   } finally {
     await liftAofHold();
   }
   // The walk is part of what a user waits for, so the total includes it (when it was started here, it is
-  // already inside the run's time).
+  // already inside the run's time); the time a person took to answer `proceed` is not.
   const walkedBefore = typeof opts.walk === "function" ? 0 : opts.walk.walkSeconds;
-  stats.totalSeconds = walkedBefore + (performance.now() - started) / 1000;
+  stats.totalSeconds = walkedBefore + (performance.now() - started - asked.ms) / 1000;
   return stats;
 }
 
-async function indexHeld(opts: IndexRunOptions): Promise<IndexStats> {
+/** `asked.ms`: how long `proceed` took to answer. */
+async function indexHeld(opts: IndexRunOptions, asked: { ms: number }): Promise<IndexStats> {
   const { root, store, pool } = opts;
   const stats: IndexStats = {
     files: 0,
@@ -159,7 +161,10 @@ async function indexHeld(opts: IndexRunOptions): Promise<IndexStats> {
     ahead.start();
     try {
       walked = await running.done;
-      if (opts.proceed && !(await opts.proceed(walked.scan.entries.length))) throw new RunDeclined();
+      const askedAt = performance.now();
+      const go = !opts.proceed || (await opts.proceed(walked.scan.entries.length));
+      asked.ms = performance.now() - askedAt;
+      if (!go) throw new RunDeclined();
     } catch (err) {
       await ahead.drop();
       throw err;
