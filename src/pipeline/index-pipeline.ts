@@ -142,14 +142,14 @@ async function indexHeld(opts: IndexRunOptions, asked: { ms: number }): Promise<
   // A text file that turned binary or into a symlink leaves the graph: that alone needs a rebuild.
   const graphMembers = known.size ? await store.loadGraphMembers() : new Set<string>();
   const wire = store.wireHashes();
-  const runTask = (group: string[], internalSpecifiers: InternalSpecifiers): Promise<IndexTaskResult> => {
+  const runTask = (group: string[], internalSpecifiers: InternalSpecifiers, signal = opts.signal): Promise<IndexTaskResult> => {
     const knownForGroup: Record<string, KnownFileState> = {};
     for (const p of group) {
       const k = opts.force ? undefined : known.get(p);
       if (k) knownForGroup[p] = k;
     }
     const task: IndexTask = { root, paths: group, known: knownForGroup, binaryExtensions: opts.binaryExtensions, mode: "index", internalSpecifiers, wire };
-    return pool.run(task, opts.signal);
+    return pool.run(task, signal);
   };
 
   let ahead: WalkAhead | null = null;
@@ -157,7 +157,7 @@ async function indexHeld(opts: IndexRunOptions, asked: { ms: number }): Promise<
   if (typeof opts.walk === "function") {
     const predicted = internalSpecifierMatchers(predictProjectLayout(root));
     const running = opts.walk();
-    ahead = new WalkAhead(running, FILES_PER_TASK, predicted, runTask);
+    ahead = new WalkAhead(running, FILES_PER_TASK, predicted, runTask, opts.signal);
     ahead.start();
     try {
       walked = await running.done;

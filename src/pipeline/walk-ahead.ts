@@ -15,7 +15,7 @@ import type { RunningScan } from "./scanner.js";
 /** Files parsed ahead at most while the walk runs: bounds what is held in memory until it ends. */
 export const WALK_AHEAD_FILES = 4096;
 
-export type RunTask = (group: string[], internal: InternalSpecifiers) => Promise<IndexTaskResult>;
+export type RunTask = (group: string[], internal: InternalSpecifiers, signal?: AbortSignal) => Promise<IndexTaskResult>;
 
 interface HeldTask {
   group: string[];
@@ -35,13 +35,19 @@ export class WalkAhead {
   private readonly held: HeldTask[] = [];
   /** Entries of the walk handed to tasks so far (always whole groups, from the start). */
   private taken = 0;
+  /** Drops the early tasks still queued when the run is declined (the user should not wait for them). */
+  private readonly dropping = new AbortController();
+  private readonly signal: AbortSignal;
 
   constructor(
     private readonly walk: RunningScan,
     private readonly groupSize: number,
     private readonly predicted: InternalSpecifiers,
     private readonly run: RunTask,
-  ) {}
+    runSignal?: AbortSignal,
+  ) {
+    this.signal = runSignal ? AbortSignal.any([runSignal, this.dropping.signal]) : this.dropping.signal;
+  }
 
   /** Starts tasks on the files found so far, and on more as the walk finds them. */
   start(): void {
@@ -59,7 +65,7 @@ export class WalkAhead {
     while (entries.length - this.taken >= this.groupSize && this.taken < WALK_AHEAD_FILES) {
       const group = entries.slice(this.taken, this.taken + this.groupSize).map((e) => e.path);
       this.taken += group.length;
-      const result = this.run(group, this.predicted);
+      const result = this.run(group, this.predicted, this.signal);
       result.catch(() => {}); // observed by settle(); never an unhandled rejection meanwhile
       this.held.push({ group, result });
     }
@@ -74,8 +80,12 @@ export class WalkAhead {
     }));
   }
 
-  /** The run was declined or failed: waits for the early tasks, so no thread is still busy with them. */
+  /**
+   * The run was declined or failed: drops the early tasks not started yet and waits for the others, so no
+   * thread is still busy with them.
+   */
   async drop(): Promise<void> {
+    this.dropping.abort(new Error("indexing declined"));
     await Promise.allSettled(this.held.map((h) => h.result));
   }
 }

@@ -27,8 +27,12 @@ interface Job {
   signal: AbortSignal | undefined;
   resolve(result: IndexTaskResult): void;
   reject(error: unknown): void;
-  /** Drops the job from the queue on abort; removed once the job starts (one signal may serve hundreds). */
-  onAbort?: () => void;
+}
+
+/** The queued jobs of one signal, and its one abort listener (a signal may serve hundreds of jobs). */
+interface SignalWatch {
+  jobs: Set<Job>;
+  onAbort: () => void;
 }
 
 export function defaultPoolSize(): number {
@@ -64,13 +68,37 @@ export function createIndexWorkerPool(size: number | null = null): IndexWorkerPo
   });
   let queue: Job[] = [];
   const running = new Set<Promise<unknown>>();
+  const watches = new Map<AbortSignal, SignalWatch>();
+  /** Queued jobs are dropped when their signal aborts; a started one finishes and is then rejected. */
+  const watch = (job: Job, signal: AbortSignal) => {
+    let w = watches.get(signal);
+    if (!w) {
+      const jobs = new Set<Job>();
+      const onAbort = () => {
+        watches.delete(signal);
+        queue = queue.filter((j) => !jobs.has(j));
+        for (const j of jobs) j.reject(cancelled(signal));
+      };
+      watches.set(signal, (w = { jobs, onAbort }));
+      signal.addEventListener("abort", onAbort, { once: true });
+    }
+    w.jobs.add(job);
+  };
+  const unwatch = (job: Job) => {
+    const w = job.signal && watches.get(job.signal);
+    if (!w || !job.signal) return;
+    w.jobs.delete(job);
+    if (w.jobs.size) return;
+    job.signal.removeEventListener("abort", w.onAbort);
+    watches.delete(job.signal);
+  };
   const threadIds = new Set<number>();
   let closed = false;
 
   const pump = () => {
     while (running.size < threads * TASKS_PER_THREAD && queue.length) {
       const job = queue.shift() as Job;
-      if (job.onAbort) job.signal?.removeEventListener("abort", job.onAbort);
+      unwatch(job);
       const started = pool.run(job.task) as Promise<IndexTaskResult>;
       running.add(started);
       // The next task goes out before the caller sees this result: its handling (graph, writes) can take
@@ -105,21 +133,17 @@ export function createIndexWorkerPool(size: number | null = null): IndexWorkerPo
         if (closed) return reject(new Error("the worker pool is closed"));
         if (signal?.aborted) return reject(cancelled(signal));
         const job: Job = { task, signal, resolve, reject };
-        if (signal) {
-          job.onAbort = () => {
-            const at = queue.indexOf(job);
-            if (at !== -1) queue.splice(at, 1);
-            reject(cancelled(signal));
-          };
-          signal.addEventListener("abort", job.onAbort, { once: true });
-        }
+        if (signal) watch(job, signal);
         queue.push(job);
         pump();
       }),
     destroy: async () => {
       if (closed) return;
       closed = true;
-      for (const job of queue) job.reject(new Error("the worker pool is closed"));
+      for (const job of queue) {
+        unwatch(job);
+        job.reject(new Error("the worker pool is closed"));
+      }
       queue = [];
       await Promise.allSettled([...running]);
       // Every thread is idle now, so each takes one settle task (Piscina gives a task to an idle thread
