@@ -9,6 +9,7 @@ import type { ReadyModel } from "../../main/cli/model-setup.js";
 import type { IpuaroConfig } from "../../main/config/schema.js";
 import { errorMessage } from "../../main/errors.js";
 import type { ProjectIndexer } from "../../main/indexing/project-indexer.js";
+import type { IndexStats } from "../../pipeline/index-pipeline.js";
 import { ProjectWatcher, type ProjectWatchEvent } from "../../main/indexing/project-watcher.js";
 import { openProjectGit } from "../../main/git/project-git.js";
 import type { LiveSession } from "../../main/session/live-session.js";
@@ -203,12 +204,12 @@ export class RuntimeBackend implements TuiBackend {
     try {
       await fresh?.listen();
       onProgress({ phase: "scanning", done: 0, total: 0 });
-      const timed = await indexer.scan((n) => onProgress({ phase: `scanning… ${n} files`, done: 0, total: 0 }));
-      const stats = await indexer.index(
-        timed,
-        (p) => onProgress(p.phase === "graph" ? { phase: "building the dependency graph…", done: 0, total: 0 } : { phase: "indexing", done: p.done, total: p.total }),
+      // No question here, so the run is never declined (null).
+      const stats = (await indexer.scanAndIndex({
+        onFound: (n) => onProgress({ phase: `scanning… ${n} files`, done: 0, total: 0 }),
+        onProgress: (p) => onProgress(p.phase === "graph" ? { phase: "building the dependency graph…", done: 0, total: 0 } : { phase: "indexing", done: p.done, total: p.total }),
         signal,
-      );
+      })) as IndexStats;
       this.paths = null;
       this.symbols = null;
       return summaryText(this.projectName, stats);
