@@ -45,8 +45,6 @@ export interface TimedScan {
  * milliseconds), so indexing can start on the first files while the walk goes on.
  */
 export interface RunningScan {
-  /** performance.now() when the walk began. */
-  readonly startedAt: number;
   readonly entries: readonly ScannedEntry[];
   onFound(listener: (found: number) => void): void;
   readonly done: Promise<TimedScan>;
@@ -66,7 +64,7 @@ export function startScan(root: string, opts: ScanOptions): RunningScan {
     walkSeconds: (performance.now() - started) / 1000,
   }));
   done.catch(() => {}); // a consumer that gave up early (e.g. Redis down) must not leave it unhandled
-  return { startedAt: started, entries: result.entries, onFound: (l) => void listeners.push(l), done };
+  return { entries: result.entries, onFound: (l) => void listeners.push(l), done };
 }
 
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));

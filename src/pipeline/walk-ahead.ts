@@ -14,7 +14,7 @@ import { factsOf } from "./record-facts.js";
 import type { RunningScan } from "./scanner.js";
 
 /** Files parsed ahead at most while the walk runs: bounds what is held in memory until it ends. */
-export const WALK_AHEAD_FILES = 4096;
+const WALK_AHEAD_FILES = 4096;
 
 export type RunTask = (group: string[], internal: InternalSpecifiers, signal?: AbortSignal) => Promise<IndexTaskResult>;
 
@@ -73,7 +73,7 @@ export class WalkAhead {
   }
 
   /** After the walk: every early task's result, run again where the walk's layout types it differently. */
-  settle(final: InternalSpecifiers): { group: string[]; result: Promise<IndexTaskResult> }[] {
+  settle(final: InternalSpecifiers): HeldTask[] {
     if (sameSpecifiers(this.predicted, final)) return this.held;
     return this.held.map(({ group, result }) => ({
       group,
