@@ -33,7 +33,7 @@ export function typedDifferently(result: IndexTaskResult, a: InternalSpecifiers,
 }
 
 export class WalkAhead {
-  private readonly held: HeldTask[] = [];
+  private held: HeldTask[] = [];
   /** Entries of the walk handed to tasks so far (always whole groups, from the start). */
   private taken = 0;
   /** Drops the early tasks still queued when the run is declined (the user should not wait for them). */
@@ -72,10 +72,15 @@ export class WalkAhead {
     }
   }
 
-  /** After the walk: every early task's result, run again where the walk's layout types it differently. */
+  /**
+   * After the walk: every early task's result, run again where the walk's layout types it differently.
+   * The tasks are handed over, not kept: a result holds a task's framed values until it is stored.
+   */
   settle(final: InternalSpecifiers): HeldTask[] {
-    if (sameSpecifiers(this.predicted, final)) return this.held;
-    return this.held.map(({ group, result }) => ({
+    const held = this.held;
+    this.held = [];
+    if (sameSpecifiers(this.predicted, final)) return held;
+    return held.map(({ group, result }) => ({
       group,
       result: result.then((r) => (typedDifferently(r, this.predicted, final) ? this.run(group, final) : r)),
     }));

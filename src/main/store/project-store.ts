@@ -87,10 +87,6 @@ class FramedCommand extends Command {
   }
 }
 
-function addFramed(pipeline: Pipeline, bytes: Uint8Array): void {
-  // ChainableCommander's type leaves out sendCommand, which every ioredis Pipeline has.
-  (pipeline as unknown as { sendCommand(command: Command): unknown }).sendCommand(new FramedCommand(bytes));
-}
 
 function addHdel(pipeline: Pipeline, key: string, fields: readonly string[]): void {
   for (let i = 0; i < fields.length; i += FIELDS_PER_COMMAND) pipeline.hdel(key, ...fields.slice(i, i + FIELDS_PER_COMMAND));
@@ -131,6 +127,18 @@ export class ProjectStore implements IndexStorePort {
     return redisOp(this.redis, `${action} (project ${this.name})`, fn);
   }
 
+  /**
+   * A framed command goes to the socket on its own: in a pipeline, ioredis would first copy every
+   * command of the batch into one new buffer (megabytes per batch, fresh pages each time).
+   */
+  private async sendFramed(action: string, bytes: Uint8Array): Promise<void> {
+    try {
+      await this.redis.sendCommand(new FramedCommand(bytes));
+    } catch (err) {
+      throw toRedisError(err, this.redis, `${action} (project ${this.name})`);
+    }
+  }
+
   private async execPipeline(action: string, pipeline: Pipeline): Promise<void> {
     const results = await pipeline.exec();
     for (const [err] of results ?? []) if (err) throw toRedisError(err, this.redis, `${action} (project ${this.name})`);
@@ -162,18 +170,23 @@ export class ProjectStore implements IndexStorePort {
    */
   writeBatch(batch: IndexBatch): Promise<void> {
     return this.op("writing an index batch", async () => {
-      const pipeline = this.redis.pipeline();
+      const removals = this.redis.pipeline();
       if (batch.remove?.length) {
-        for (const part of PER_FILE_PARTS) addHdel(pipeline, this.keys[part], batch.remove);
+        for (const part of PER_FILE_PARTS) addHdel(removals, this.keys[part], batch.remove);
       }
-      for (const command of batch.wire ?? []) addFramed(pipeline, command);
-      addHset(pipeline, this.keys.files, batch.files);
-      addHset(pipeline, this.keys.ast, batch.ast);
-      addHset(pipeline, this.keys.meta, batch.meta);
-      addHset(pipeline, this.keys.facts, batch.facts);
-      addHset(pipeline, this.keys.stat, batch.stat);
-      if (pipeline.length === 0) return;
-      await this.execPipeline("writing an index batch", pipeline);
+      const sets = this.redis.pipeline();
+      addHset(sets, this.keys.files, batch.files);
+      addHset(sets, this.keys.ast, batch.ast);
+      addHset(sets, this.keys.meta, batch.meta);
+      addHset(sets, this.keys.facts, batch.facts);
+      addHset(sets, this.keys.stat, batch.stat);
+      const action = "writing an index batch";
+      // All in one synchronous stretch, so they reach the socket in this order.
+      const sent: Promise<unknown>[] = [];
+      if (removals.length) sent.push(this.execPipeline(action, removals));
+      for (const command of batch.wire ?? []) sent.push(this.sendFramed(action, command));
+      if (sets.length) sent.push(this.execPipeline(action, sets));
+      await Promise.all(sent);
     });
   }
 

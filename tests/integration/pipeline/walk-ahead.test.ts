@@ -4,7 +4,9 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { projectKey } from "../../../src/main/store/keys.js";
 import type { FileAST } from "../../../src/workers/ast-types.js";
-import { typedDifferently } from "../../../src/pipeline/walk-ahead.js";
+import { typedDifferently, WalkAhead } from "../../../src/pipeline/walk-ahead.js";
+import type { RunningScan, ScannedEntry } from "../../../src/pipeline/scanner.js";
+import type { IndexTaskResult } from "../../../src/workers/protocol.js";
 import { openIndexedProject, type IndexedProject } from "../../helpers/indexed-project.js";
 import { useRedisServer } from "../../helpers/redis-server.js";
 import { makeTempDir, removeDir, writeTree } from "../../helpers/temp-dir.js";
@@ -75,6 +77,28 @@ describe("indexing while the walk goes on", () => {
     expect(wall).toBeGreaterThan(1.5);
     expect(stats?.totalSeconds).toBeLessThan(wall - 1.4);
     expect(stats?.totalSeconds).toBeGreaterThan(0);
+  });
+
+  it("hands its early tasks over once, so the run can let each result go once it is stored", async () => {
+    const entries: ScannedEntry[] = Array.from({ length: 6 }, (_, i) => ({ path: `src/f${i}.ts`, kind: "file" }));
+    const walk: RunningScan = { entries, onFound: () => {}, done: new Promise(() => {}) };
+    const ran: string[][] = [];
+    const run = async (group: string[]): Promise<IndexTaskResult> => {
+      ran.push(group);
+      return { records: [], timings: { readHash: 0, parse: 0, serialise: 0 }, bytes: 0 };
+    };
+    const layout = { exact: [], prefixes: [] };
+    const ahead = new WalkAhead(walk, 3, layout, run);
+    ahead.start();
+    const first = ahead.settle(layout);
+    expect(first.map((t) => t.group)).toEqual([
+      ["src/f0.ts", "src/f1.ts", "src/f2.ts"],
+      ["src/f3.ts", "src/f4.ts", "src/f5.ts"],
+    ]);
+    expect(ahead.entriesTaken).toBe(6);
+    expect(ahead.settle(layout)).toEqual([]);
+    await Promise.all(first.map((t) => t.result));
+    expect(ran).toHaveLength(2);
   });
 
   it("tells which task results a change of layout affects", () => {

@@ -165,6 +165,23 @@ describe("ProjectStore round trip", () => {
     expect(await redis.hget("project:{work-main}:files", "missing")).toBeNull();
   });
 
+  it("reports a framed command Redis refuses as a redis error, and later commands still get their own replies", async () => {
+    await redis.set("project:{work-main}:files", "not a hash");
+    const arena = new ValueArena();
+    arena.beginCommand(4, "HSET", store.wireHashes().files);
+    arena.bulk("src/a.ts");
+    arena.bulk("{}");
+    arena.endCommand();
+    const { commands } = arena.finish();
+    await expect(store.writeBatch({ wire: commands, stat: [["src/a.ts", encodeStat({ size: 1, mtimeMs: 2, hash: "h" })]] })).rejects.toMatchObject({
+      type: "redis",
+      message: expect.stringContaining("WRONGTYPE"),
+    });
+    // The stat entry after it in the batch was still applied, and the connection is in step.
+    expect((await store.loadKnownStats()).get("src/a.ts")).toEqual({ size: 1, mtimeMs: 2, hash: "h" });
+    expect(await redis.get("project:{work-main}:files")).toBe("not a hash");
+  });
+
   it("stores facts and streams them back", async () => {
     await writeSample();
     const rows: [string, string][] = [];
