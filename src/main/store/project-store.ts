@@ -72,7 +72,7 @@ function addHset(pipeline: Pipeline, key: string, entries: FieldEntries | undefi
 
 /**
  * A command the index workers already framed: ioredis writes its bytes as they are and reads its reply
- * like any other (one command, one reply), so it can sit in a pipeline between ordinary ones.
+ * like any other (one command, one reply), so it can go out between ordinary ones.
  */
 class FramedCommand extends Command {
   private readonly framed: Buffer;
@@ -86,7 +86,6 @@ class FramedCommand extends Command {
     return this.framed;
   }
 }
-
 
 function addHdel(pipeline: Pipeline, key: string, fields: readonly string[]): void {
   for (let i = 0; i < fields.length; i += FIELDS_PER_COMMAND) pipeline.hdel(key, ...fields.slice(i, i + FIELDS_PER_COMMAND));
@@ -164,9 +163,9 @@ export class ProjectStore implements IndexStorePort {
   }
 
   /**
-   * One pipeline: HDEL removed paths, then the framed commands, then HSET files, ast, meta, facts and
-   * stat last. Redis applies a pipeline in order, so a stat entry (what a warm run trusts to skip a
-   * file) never lands before its file and AST.
+   * HDEL removed paths, then the framed commands, then HSET files, ast, meta, facts and stat last, all
+   * on one connection in that order. Redis applies them in order, so a stat entry (what a warm run
+   * trusts to skip a file) never lands before its file and AST.
    */
   writeBatch(batch: IndexBatch): Promise<void> {
     return this.op("writing an index batch", async () => {
