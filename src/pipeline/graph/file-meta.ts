@@ -11,7 +11,7 @@ const ENTRY_BASENAMES = new Set(["index", "main", "app", "server", "cli"]);
 const TEST_FILE = /(^|\/)(__tests__\/|[^/]*\.(test|spec)\.[cm]?[jt]sx?$)/;
 const CODE_FILE = /\.[cm]?[jt]sx?$/;
 
-export function isEntryPointPath(p: string, packageEntries: ReadonlySet<string>): boolean {
+function isEntryPointPath(p: string, packageEntries: ReadonlySet<string>): boolean {
   if (packageEntries.has(p)) return true;
   const stem = path.posix.basename(p).replace(/\.[^.]+$/, "");
   return CODE_FILE.test(p) && ENTRY_BASENAMES.has(stem);
