@@ -31,8 +31,9 @@ export interface WatchHarness {
   remove(rel: string): void;
   /** The hash the index's stat holds for a path (null = not indexed). */
   indexedHash(rel: string): Promise<string | null>;
-  /** Waits until the index holds exactly the content now on disk at `rel`. */
+  /** Waits until the index holds exactly the content now on disk at `rel`, graph included. */
   waitIndexed(rel: string): Promise<string>;
+  /** Waits until `rel` is gone from the index, graph included. */
   waitGone(rel: string): Promise<void>;
   /** Waits for an update event matching `match`, counting only events after `from` (an index into events). */
   waitUpdate(match: (e: FileUpdateEvent) => boolean, from?: number): Promise<FileUpdateEvent>;
@@ -66,10 +67,15 @@ export async function startWatching(project: IndexedProject, debounceMs = TEST_D
     indexedHash,
     async waitIndexed(rel) {
       const expected = await hashContent(fs.readFileSync(abs(rel)));
-      return waitFor(`${rel} indexed with hash ${expected}`, async () => ((await indexedHash(rel)) === expected ? expected : null));
+      await waitFor(`${rel} indexed with hash ${expected}`, async () => ((await indexedHash(rel)) === expected ? expected : null));
+      // A file's records land as its worker task returns; the batch's graph delta (symbols, deps)
+      // lands after every task of the batch. The batch is over once the watcher is idle.
+      await watcher.idle();
+      return expected;
     },
     async waitGone(rel) {
       await waitFor(`${rel} gone from the index`, async () => (await project.redis.hexists(key("stat"), rel)) === 0);
+      await watcher.idle();
     },
     waitUpdate(match, from = 0) {
       return waitFor("an update event", () =>
