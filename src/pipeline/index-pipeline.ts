@@ -92,6 +92,7 @@ function mergeBatches(a: RecordBatch, b: RecordBatch): RecordBatch {
   a.facts.push(...b.facts);
   a.remove.push(...b.remove);
   if (b.wire) a.wire = a.wire ? [...a.wire, ...b.wire] : b.wire;
+  if (b.graphStale) a.graphStale = true;
   return a;
 }
 
@@ -141,6 +142,8 @@ async function indexHeld(opts: IndexRunOptions, asked: { ms: number }): Promise<
   const known = await store.loadKnownStats();
   // A text file that turned binary or into a symlink leaves the graph: that alone needs a rebuild.
   const graphMembers = known.size ? await store.loadGraphMembers() : new Set<string>();
+  // An earlier run or live batch stored files whose graph update never landed: rebuild it this time.
+  const graphWasStale = known.size ? await store.graphStale() : false;
   const wire = store.wireHashes();
   const runTask = (group: string[], internalSpecifiers: InternalSpecifiers, signal = opts.signal): Promise<IndexTaskResult> => {
     const knownForGroup: Record<string, KnownFileState> = {};
@@ -229,12 +232,16 @@ async function indexHeld(opts: IndexRunOptions, asked: { ms: number }): Promise<
     if (result.wire) batch.wire = result.wire;
     for (const r of result.records) {
       applyRecord(r, batch, stats, removedOrBroken, known);
-      if ((r.kind === "binary" || r.kind === "symlink") && graphMembers.has(r.path)) leftGraph++;
+      if ((r.kind === "binary" || r.kind === "symlink") && graphMembers.has(r.path)) {
+        leftGraph++;
+        batch.graphStale = true;
+      }
       // Unchanged binary files have no facts to read back.
       if (r.kind === "unchanged" && graphMembers.has(r.path)) unchangedText.push(r.path);
       else if (r.kind === "text") {
         graph.add(r.path, factsOf(r));
         parsedText++;
+        batch.graphStale = true;
       }
     }
     if (batch.wire || batch.files.length || batch.stat.length || batch.remove.length) write(batch);
@@ -253,7 +260,7 @@ async function indexHeld(opts: IndexRunOptions, asked: { ms: number }): Promise<
     flush();
   }
   const stale = removedOrBroken.filter((p) => known.has(p));
-  if (stale.length) write({ ...emptyBatch(), remove: stale });
+  if (stale.length) write({ ...emptyBatch(), remove: stale, graphStale: true });
   flush();
   stats.removed = stale.length;
   const tail = performance.now();
@@ -264,7 +271,7 @@ async function indexHeld(opts: IndexRunOptions, asked: { ms: number }): Promise<
   stats.stages.parse = threadParse / pool.size / 1000;
 
   const graphStart = performance.now();
-  const needGraph = parsedText > 0 || stale.length > 0 || leftGraph > 0 || stats.schemaReset || known.size === 0;
+  const needGraph = parsedText > 0 || stale.length > 0 || leftGraph > 0 || graphWasStale || stats.schemaReset || known.size === 0;
   if (needGraph) {
     opts.onProgress?.({ phase: "graph", done: 0, total: paths.length });
     await addStoredFacts(store, graph, unchangedText);

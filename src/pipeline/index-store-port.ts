@@ -17,6 +17,11 @@ export interface RecordBatch {
    * the entries above; the records they carry are not repeated in files, ast or facts.
    */
   wire?: Uint8Array[];
+  /**
+   * These writes change what the graph is built from (facts written or removed): the store marks its
+   * graph stale before them, and the next graph write clears the mark.
+   */
+  graphStale?: boolean;
 }
 
 export interface IndexStorePort {
@@ -26,6 +31,8 @@ export interface IndexStorePort {
   loadKnownStats(): Promise<Map<string, KnownFileState>>;
   /** Paths stored as text files with graph facts. */
   loadGraphMembers(): Promise<Set<string>>;
+  /** Writes marked the graph stale and no graph write followed (the process died, Redis went away). */
+  graphStale(): Promise<boolean>;
   writeRecords(batch: RecordBatch): Promise<void>;
   /** Where the index workers frame files, ast and facts values as ready HSET commands. */
   wireHashes(): WireHashes;

@@ -20,6 +20,12 @@ export type IndexName = "symbols" | "deps_graph" | "call_graph";
 export type ConfigField = "root" | "last_indexed" | "settings" | "whitelist" | (string & {});
 
 const SCHEMA_FIELD = "schemaVersion";
+/**
+ * Set in `config` before writes that change what the graph is built from, deleted by the graph write
+ * that follows them. Still set on the next start (the process died or Redis went away in between):
+ * the stored graph lags its files, so the next index run rebuilds it from the stored facts.
+ */
+const GRAPH_STALE_FIELD = "graphStale";
 
 /** `[path, serialised value]` pairs. */
 /** Values are JSON text, or its UTF-8 bytes (packed by the index workers). */
@@ -40,6 +46,8 @@ export interface IndexBatch {
   remove?: readonly string[];
   /** Complete HSET commands in Redis's wire format (framed by the index workers), sent as they are. */
   wire?: readonly Uint8Array[];
+  /** These writes change the graph's input (facts, removals): mark the graph stale first. */
+  graphStale?: boolean;
 }
 
 export interface FileLines {
@@ -68,6 +76,12 @@ function addHset(pipeline: Pipeline, key: string, entries: FieldEntries | undefi
     }
     pipeline.hset(key, ...args);
   }
+}
+
+async function execTransaction(multi: Pipeline): Promise<void> {
+  const results = await multi.exec();
+  if (results === null) throw new Error("transaction aborted");
+  for (const [err] of results) if (err) throw err;
 }
 
 /**
@@ -156,20 +170,20 @@ export class ProjectStore implements IndexStorePort {
         await this.redis.hset(this.keys.config, SCHEMA_FIELD, String(SCHEMA_VERSION));
         return "ok";
       }
-      const results = await this.redis.multi().unlink(...all).hset(this.keys.config, SCHEMA_FIELD, String(SCHEMA_VERSION)).exec();
-      for (const [err] of results ?? []) if (err) throw err;
+      await execTransaction(this.redis.multi().unlink(...all).hset(this.keys.config, SCHEMA_FIELD, String(SCHEMA_VERSION)));
       return "reset";
     });
   }
 
   /**
-   * HDEL removed paths, then the framed commands, then HSET files, ast, meta, facts and stat last, all
-   * on one connection in that order. Redis applies them in order, so a stat entry (what a warm run
+   * Marks the graph stale when the batch says so, HDELs removed paths, then the framed commands, then
+   * HSET files, ast, meta, facts and stat last, all on one connection in that order. Redis applies them in order, so a stat entry (what a warm run
    * trusts to skip a file) never lands before its file and AST.
    */
   writeBatch(batch: IndexBatch): Promise<void> {
     return this.op("writing an index batch", async () => {
       const removals = this.redis.pipeline();
+      if (batch.graphStale) removals.hset(this.keys.config, GRAPH_STALE_FIELD, "1");
       if (batch.remove?.length) {
         for (const part of PER_FILE_PARTS) addHdel(removals, this.keys[part], batch.remove);
       }
@@ -345,7 +359,7 @@ export class ProjectStore implements IndexStorePort {
 
   /**
    * One MULTI, so readers never see a half-replaced graph: optionally drops every index field, then
-   * writes the given meta entries and index fields.
+   * writes the given meta entries and index fields, and clears the stale mark.
    */
   writeGraph(meta: FieldEntries, indexFields: FieldEntries, clearIndexes: boolean): Promise<void> {
     return this.op("writing the dependency graph", async () => {
@@ -353,14 +367,14 @@ export class ProjectStore implements IndexStorePort {
       if (clearIndexes) multi.unlink(this.keys.indexes);
       addHset(multi, this.keys.meta, meta);
       addHset(multi, this.keys.indexes, indexFields);
-      if (multi.length === 0) return;
-      const results = await multi.exec();
-      if (results === null) throw new Error("transaction aborted");
-      for (const [err] of results) if (err) throw err;
+      await execTransaction(multi.hdel(this.keys.config, GRAPH_STALE_FIELD));
     });
   }
 
-  /** A full graph rewrite streamed in chunks; the new index replaces the old one atomically on commit. */
+  /**
+   * A full graph rewrite streamed in chunks; on commit the new index replaces the old one and the stale
+   * mark goes, atomically.
+   */
   beginGraphRewrite(): GraphRewrite {
     const pending: Promise<unknown>[] = [];
     let indexFields = 0;
@@ -383,25 +397,32 @@ export class ProjectStore implements IndexStorePort {
       commit: async () => {
         await Promise.all(pending);
         await this.op("replacing the index", async () => {
-          if (indexFields) await this.redis.rename(this.keys.indexes_next, this.keys.indexes);
-          else await this.redis.unlink(this.keys.indexes);
+          const multi = this.redis.multi();
+          if (indexFields) multi.rename(this.keys.indexes_next, this.keys.indexes);
+          else multi.unlink(this.keys.indexes);
+          await execTransaction(multi.hdel(this.keys.config, GRAPH_STALE_FIELD));
         });
       },
     };
   }
 
-  /** The live index's graph update: meta and index fields set, stale index fields deleted, in one MULTI. */
+  /**
+   * The live index's graph update in one MULTI: meta and index fields set, stale index fields deleted,
+   * the stale mark cleared.
+   */
   writeGraphDelta(meta: FieldEntries, setFields: FieldEntries, deleteFields: readonly string[]): Promise<void> {
     return this.op("updating the dependency graph", async () => {
       const multi = this.redis.multi();
       addHset(multi, this.keys.meta, meta);
       addHset(multi, this.keys.indexes, setFields);
       addHdel(multi, this.keys.indexes, deleteFields);
-      if (multi.length === 0) return;
-      const results = await multi.exec();
-      if (results === null) throw new Error("transaction aborted");
-      for (const [err] of results) if (err) throw err;
+      await execTransaction(multi.hdel(this.keys.config, GRAPH_STALE_FIELD));
     });
+  }
+
+  /** True when writes marked the graph stale and no graph write followed them (see GRAPH_STALE_FIELD). */
+  graphStale(): Promise<boolean> {
+    return this.op("checking the graph", async () => (await this.redis.hexists(this.keys.config, GRAPH_STALE_FIELD)) === 1);
   }
 
   /** Several config fields at once (root, last_indexed, files …). */

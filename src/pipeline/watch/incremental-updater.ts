@@ -104,6 +104,8 @@ export class IncrementalUpdater {
       result.updates.push({ type: why, path: p, hash: null, previousHash: prev.hash, since: sinceOf(p) });
     }
     result.removed += drops.remove.length;
+    // Writes that change the graph's input mark the stored graph stale until the delta below lands.
+    drops.graphStale = graphChanges.length > 0;
     if (drops.remove.length) this.write("removing files", drops);
 
     // Each task's records are applied as it returns; a task that failed (a crashed worker) changes
@@ -113,7 +115,9 @@ export class IncrementalUpdater {
         try {
           const out = await this.opts.pool.run(task);
           const batch: RecordBatch = { files: [], ast: [], stat: [], facts: [], remove: [] };
+          const changesBefore = graphChanges.length;
           for (const r of out.records) this.apply(r, batch, graphChanges, result, reparse.has(r.path), sinceOf(r.path));
+          batch.graphStale = graphChanges.length > changesBefore;
           if (batch.files.length || batch.stat.length || batch.remove.length) this.write("writing changed files", batch);
         } catch (err) {
           result.failed.push(...task.paths);
@@ -130,7 +134,8 @@ export class IncrementalUpdater {
     result.resolved = delta.resolved;
     // A new layout rewrites the whole graph; the delta would be overwritten at once, so it is not sent.
     if (!(plan.layoutTouched && (await this.reloadLayout(result)))) {
-      if (delta.meta.length || delta.setFields.length || delta.deleteFields.length) {
+      // Also when the delta is empty but the graph's input changed: the write clears the stale mark.
+      if (graphChanges.length || delta.meta.length || delta.setFields.length || delta.deleteFields.length) {
         this.opts.writes.push({ label: "updating the dependency graph", run: () => this.opts.store.writeGraphDelta(delta.meta, delta.setFields, delta.deleteFields) });
       }
     }

@@ -1,7 +1,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ProjectIndexer } from "../../../src/main/indexing/project-indexer.js";
 import { projectKey } from "../../../src/main/store/keys.js";
+import type { ProjectStore } from "../../../src/main/store/project-store.js";
 import type { FileAST } from "../../../src/workers/ast-types.js";
 import { buildAcmeShop, openIndexedProject, type IndexedProject } from "../../helpers/indexed-project.js";
 import { useRedisServer } from "../../helpers/redis-server.js";
@@ -143,6 +145,30 @@ describe("re-index", () => {
     ]);
     // Unchanged files joined from stored facts, the changed one from the worker: still one whole graph.
     expect(await storedGraph(project)).toEqual(await rebuiltGraph(project));
+  });
+
+  it("a run that died before its graph landed leaves the graph marked stale; the next run rebuilds it from the stored facts", async () => {
+    fs.appendFileSync(path.join(project.root, "packages/core/src/utils/strings.ts"), "\nexport function whisper(s: string): string {\n  return s.toLowerCase();\n}\n");
+    // The same store, except that the graph's final step fails, as when the process is killed then.
+    const dying = Object.create(project.store) as ProjectStore;
+    dying.beginGraphRewrite = () => ({ ...project.store.beginGraphRewrite(), commit: () => Promise.reject(new Error("killed before the graph landed")) });
+    const indexer = new ProjectIndexer(project.root, project.config, dying);
+    try {
+      await expect(indexer.index(await indexer.scan())).rejects.toThrow(/killed/);
+    } finally {
+      await indexer.close();
+    }
+    // The file's records are stored, so the next run has nothing to parse; only the mark says the graph lags.
+    expect(await project.redis.hget(key("indexes"), "sym:whisper")).toBeNull();
+    expect(await project.store.graphStale()).toBe(true);
+
+    const stats = await project.reindex();
+    expect(stats.parsed).toBe(0);
+    expect(stats.graphRebuilt).toBe(true);
+    expect(JSON.parse((await project.redis.hget(key("indexes"), "sym:whisper")) ?? "null")).toEqual([expect.objectContaining({ path: "packages/core/src/utils/strings.ts" })]);
+    expect(await storedGraph(project)).toEqual(await rebuiltGraph(project));
+    expect(await project.store.graphStale()).toBe(false);
+    expect((await project.reindex()).graphRebuilt).toBe(false);
   });
 
   it("a touched but identical file is not re-parsed", async () => {

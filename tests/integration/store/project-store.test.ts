@@ -201,6 +201,30 @@ describe("ProjectStore round trip", () => {
     expect((await store.getAllMeta()).size).toBe(2);
   });
 
+  it("marks the graph stale before writes that change its input, and every kind of graph write clears the mark", async () => {
+    expect(await store.graphStale()).toBe(false);
+    await store.writeBatch({ stat: [["src/a.ts", "1:2:ab"]] });
+    expect(await store.graphStale()).toBe(false);
+    const stale = () => store.writeBatch({ facts: [["src/a.ts", '{"imports":[]}']], graphStale: true });
+
+    await stale();
+    expect(await store.graphStale()).toBe(true);
+    await store.writeGraph([], [], false);
+    expect(await store.graphStale()).toBe(false);
+
+    await stale();
+    await store.writeGraphDelta([], [], []);
+    expect(await store.graphStale()).toBe(false);
+
+    await stale();
+    const rewrite = store.beginGraphRewrite();
+    rewrite.index([["sym:a", "[]"]]);
+    expect(await store.graphStale()).toBe(true);
+    await rewrite.commit();
+    expect(await store.graphStale()).toBe(false);
+    expect(await redis.hget("project:{work-main}:indexes", "sym:a")).toBe("[]");
+  });
+
   it("keeps config fields and protects the schema version", async () => {
     await store.setConfigField("root", "/work/main");
     await store.setIndexInfo({ last_indexed: "2025-01-01T00:00:00Z", files: "12" });
