@@ -145,7 +145,10 @@ async function indexHeld(opts: IndexRunOptions, asked: { ms: number }): Promise<
   // An earlier run or live batch stored files whose graph update never landed: rebuild it this time.
   const graphWasStale = known.size ? await store.graphStale() : false;
   const wire = store.wireHashes();
-  const runTask = (group: string[], internalSpecifiers: InternalSpecifiers, signal = opts.signal): Promise<IndexTaskResult> => {
+  // A failed write (Redis went away) ends the run: parsing on would only be thrown away.
+  const writeFailed = new AbortController();
+  const runSignal = opts.signal ? AbortSignal.any([opts.signal, writeFailed.signal]) : writeFailed.signal;
+  const runTask = (group: string[], internalSpecifiers: InternalSpecifiers, signal = runSignal): Promise<IndexTaskResult> => {
     const knownForGroup: Record<string, KnownFileState> = {};
     for (const p of group) {
       const k = opts.force ? undefined : known.get(p);
@@ -160,7 +163,7 @@ async function indexHeld(opts: IndexRunOptions, asked: { ms: number }): Promise<
   if (typeof opts.walk === "function") {
     const predicted = internalSpecifierMatchers(predictProjectLayout(root));
     const running = opts.walk();
-    ahead = new WalkAhead(running, FILES_PER_TASK, predicted, runTask, opts.signal);
+    ahead = new WalkAhead(running, FILES_PER_TASK, predicted, runTask, runSignal);
     ahead.start();
     try {
       walked = await running.done;
@@ -214,7 +217,10 @@ async function indexHeld(opts: IndexRunOptions, asked: { ms: number }): Promise<
   const flush = () => {
     if (!pending) return;
     const t = performance.now();
-    writes.push(store.writeRecords(pending));
+    const written = store.writeRecords(pending);
+    // Observed at once: a rejection waiting for the await after the tasks would be unhandled.
+    written.catch((err: unknown) => writeFailed.abort(err));
+    writes.push(written);
     writeMs += performance.now() - t;
     pending = null;
     pendingTasks = 0;
@@ -255,10 +261,14 @@ async function indexHeld(opts: IndexRunOptions, asked: { ms: number }): Promise<
   for (const group of chunk(paths.slice(ahead?.entriesTaken ?? 0), FILES_PER_TASK)) tasks.push(runTask(group, internalSpecifiers).then((r) => takeIn(group, r)));
   try {
     await Promise.all(tasks);
-  } finally {
-    // Also when cancelled: what was parsed is stored, so the next run does not parse it again.
+  } catch (err) {
+    // Also when cancelled: what was parsed is stored (and landed) before the run ends, so the next run
+    // does not parse it again. A failed write is what ended the run, whatever the tasks said.
     flush();
+    await Promise.allSettled(writes);
+    throw writeFailed.signal.aborted ? writeFailed.signal.reason : err;
   }
+  flush();
   const stale = removedOrBroken.filter((p) => known.has(p));
   if (stale.length) write({ ...emptyBatch(), remove: stale, graphStale: true });
   flush();

@@ -19,6 +19,8 @@ export interface ConnectOptions extends RedisTarget {
   /** Per-command client-side timeout. Off by default: one HSET of a big batch may legitimately take a while. */
   commandTimeoutMs?: number;
   connectTimeoutMs?: number;
+  /** The server is ipuaro's own (managed-redis.ts), logging here: errors say so instead of naming URLs. */
+  managedLogFile?: string;
 }
 
 /** After this many failed reconnects (≈3 s in all) the client gives up and commands reject. */
@@ -29,6 +31,7 @@ interface ConnectionState {
   description: string;
   socketPath: string | null;
   lastError: Error | null;
+  managedLogFile?: string;
 }
 
 const states = new WeakMap<Redis, ConnectionState>();
@@ -105,7 +108,10 @@ export function resolveRedisTarget(target: RedisTarget): ResolvedTarget {
   });
 }
 
-function connectionSuggestion(state: Pick<ConnectionState, "socketPath" | "description">): string {
+function connectionSuggestion(state: Pick<ConnectionState, "socketPath" | "description" | "managedLogFile">): string {
+  if (state.managedLogFile) {
+    return `ipuaro's own redis-server stopped (its log: ${state.managedLogFile}). Run the command again: ipuaro starts it again, and what it had stored is kept in its AOF.`;
+  }
   if (state.socketPath) {
     return `Check that redis-server is running with unixsocket ${state.socketPath}, or unset IPUARO_REDIS_URL / redis.url so ipuaro starts its own redis-server.`;
   }
@@ -132,9 +138,10 @@ export function toRedisError(err: unknown, redis: Redis | null, action: string):
       ...(suggestion ? { suggestion } : {}),
     });
   }
-  // The error the client hands back ("Connection is closed.") says little; the socket error seen by
-  // the `error` listener (ECONNREFUSED, ENOENT …) says why.
-  const detail = state?.lastError ? `${errorMessage(err)} (${state.lastError.message})` : errorMessage(err);
+  // The error the client hands back ("Connection is closed.", its retry limit) says little; the socket
+  // error seen by the `error` listener (ECONNREFUSED, ENOENT …) says why.
+  const clientSide = err instanceof Error && (err.name === "MaxRetriesPerRequestError" || err.message === "Connection is closed.");
+  const detail = state?.lastError ? (clientSide ? state.lastError.message : `${errorMessage(err)} (${state.lastError.message})`) : errorMessage(err);
   return new IpuaroError("redis", `Lost connection to Redis at ${where} while ${action}: ${detail}`, {
     cause: err,
     suggestion: state ? connectionSuggestion(state) : "Check that the Redis server is running, then retry.",
@@ -184,7 +191,12 @@ export async function connectRedis(opts: ConnectOptions): Promise<Redis> {
     ...(opts.commandTimeoutMs ? { commandTimeout: opts.commandTimeoutMs } : {}),
     ...(opts.connectionName ? { connectionName: opts.connectionName } : {}),
   });
-  const state: ConnectionState = { description: resolved.description, socketPath: resolved.socketPath, lastError: null };
+  const state: ConnectionState = {
+    description: resolved.description,
+    socketPath: resolved.socketPath,
+    lastError: null,
+    ...(opts.managedLogFile ? { managedLogFile: opts.managedLogFile } : {}),
+  };
   states.set(redis, state);
   // Without a listener an unreachable server would be an unhandled 'error' event and kill the process.
   redis.on("error", (err: Error) => {

@@ -219,7 +219,7 @@ export async function acquireManagedRedis(opts: ManagedRedisOptions = {}): Promi
   const { redis, pid, started } = await withFileLock(layout.lockFile, locking, async () => {
     const running = await findOrClearServer(layout, timeoutMs);
     if (!running) await startServer(bin, layout, timeoutMs);
-    const redis = await connectRedis({ url: layout.socketPath, db: opts.db ?? 0, connectionName: `ipuaro:${process.pid}` });
+    const redis = await connectRedis({ url: layout.socketPath, db: opts.db ?? 0, connectionName: `ipuaro:${process.pid}`, managedLogFile: layout.logFile });
     // An index run that died while holding off AOF rewrites left them off (aof-rewrite-hold.ts).
     if (running) await liftAbandonedAofHold(redis).catch(() => false);
     return { redis, pid: await serverPid(redis), started: !running };

@@ -8,6 +8,7 @@ import { IpuaroError } from "../../../src/main/errors.js";
 import { acquireRedis } from "../../../src/main/store/acquire-redis.js";
 import { holdAofRewrites } from "../../../src/main/store/aof-rewrite-hold.js";
 import { managedRedisLayout } from "../../../src/main/store/managed-redis-layout.js";
+import { ProjectStore } from "../../../src/main/store/project-store.js";
 import { acquireManagedRedis, type RedisHandle } from "../../../src/main/store/managed-redis.js";
 import { isPidAlive } from "../../../src/main/store/process-lock.js";
 import { makeTempDir, removeDir } from "../../helpers/temp-dir.js";
@@ -191,6 +192,20 @@ describe("ipuaro's own redis-server", () => {
     expect(second.managed!.started).toBe(true);
     expect(second.managed!.pid).not.toBe(oldPid);
     expect(isPidAlive(oldPid)).toBe(false);
+  });
+
+  it("says it was ipuaro's own server that stopped, and where its log is, when it dies under a user", async () => {
+    const home = newHome();
+    const handle = await acquire(home);
+    const store = new ProjectStore({ redis: handle.redis, project: "work-main" });
+    process.kill(handle.managed!.pid, "SIGKILL");
+    await waitUntil(() => !isPidAlive(handle.managed!.pid));
+    const err = await store.getFile("a.ts").catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(IpuaroError);
+    expect(err).toMatchObject({ type: "redis", message: expect.stringMatching(/^Lost connection to Redis at .*: connect (ECONNREFUSED|ENOENT)/) });
+    // The client's own wording (its retry limit) is not what a user needs to read.
+    expect((err as IpuaroError).message).not.toContain("maxRetriesPerRequest");
+    expect((err as IpuaroError).suggestion).toBe(`ipuaro's own redis-server stopped (its log: ${path.join(home, "redis", "redis.log")}). Run the command again: ipuaro starts it again, and what it had stored is kept in its AOF.`);
   });
 
   it("puts the socket under the temp dir when IPUARO_HOME is too deep for sun_path", async () => {
