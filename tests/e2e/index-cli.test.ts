@@ -140,6 +140,17 @@ describe("above limits.maxFilesWarning", () => {
     } finally {
       cancel.close();
     }
+    // Ctrl+C at the question: the same stop as anywhere else, not a stack trace.
+    const interrupt = new TmuxPane(`${command}; echo "exit=$?"`, { cwd: process.cwd(), env: envs });
+    try {
+      await interrupt.waitFor("choose a subdirectory", 60_000);
+      interrupt.send("C-c");
+      const screen = await interrupt.waitFor("exit=130");
+      expect(screen).toContain("ipuaro: cancelled (Ctrl+C)");
+      expect(screen).not.toMatch(/AbortError|\s+at /);
+    } finally {
+      interrupt.close();
+    }
     const narrow = new TmuxPane(`${command}; echo "exit=$?"`, { cwd: process.cwd(), env: envs });
     try {
       await narrow.waitFor("choose a subdirectory", 60_000);

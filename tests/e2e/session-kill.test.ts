@@ -157,3 +157,30 @@ describe("kill -9 during a turn", () => {
     }
   });
 });
+
+describe("Ctrl+C during a turn", () => {
+  it("ends the turn cleanly, as Esc does in the TUI: exit code 130, the question kept, and the session goes on", async () => {
+    const slow = "Money keeps amounts in cents so that sums never drift. ".repeat(40);
+    fake.reply().text(slow).chunkDelay(30);
+    const running = spawnCli(["run", "-p", "Explain money.ts", root], env());
+    await waitFor("the reply streaming", () => running.stdout().length > 40 || running.child.exitCode !== null);
+    expect(running.child.exitCode).toBeNull();
+    running.child.kill("SIGINT");
+    const r = await running.done;
+    expect(r.code, r.stderr).toBe(130);
+    expect(r.stderr).toContain("stopping… (Ctrl+C again to quit at once)");
+    expect(r.stderr).toContain("[interrupted]");
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+
+    // The reply cut short is not stored (the next request must not build on half a sentence).
+    const id = await lastSessionId();
+    expect(((await show(id)).history as { role: string; content: string }[]).map((m) => [m.role, m.content])).toEqual([["user", "Explain money.ts"]]);
+
+    fake.reset();
+    fake.reply().text("In short: cents.");
+    const next = await runCli(["run", "--continue", "-p", "In short?", root], env());
+    expect(next.code, next.stderr).toBe(0);
+    expect(next.stdout).toContain("In short: cents.");
+    expect(fake.chatRequests[0]!.messages.filter((m) => m.role !== "system").map((m) => m.content)).toEqual(["Explain money.ts", "In short?"]);
+  });
+});

@@ -3,6 +3,7 @@
 import { createRequire } from "node:module";
 import { Command, CommanderError } from "commander";
 import { FatalError, IpuaroError } from "../errors.js";
+import { Interrupted, INTERRUPTED_EXIT_CODE } from "./interrupts.js";
 import { registerAnalyzeCommand } from "./commands/analyze-command.js";
 import { registerCheckCommand } from "./commands/check-command.js";
 import { registerDecisionsCommand } from "./commands/decisions-command.js";
@@ -55,6 +56,12 @@ export async function runCli(argv: string[]): Promise<void> {
     if (err instanceof FatalError) {
       process.stderr.write(`ipuaro: ${err.message}\n`);
       process.exitCode = err.exitCode;
+      return;
+    }
+    // Ctrl+C where a command did not stop more gracefully itself (a question, a model download).
+    if (err instanceof Interrupted) {
+      process.stderr.write("ipuaro: cancelled (Ctrl+C)\n");
+      process.exitCode = INTERRUPTED_EXIT_CODE;
       return;
     }
     if (err instanceof IpuaroError) {

@@ -8,10 +8,12 @@ import { BenchProbe } from "../../indexing/bench-probe.js";
 import { ProjectIndexer } from "../../indexing/project-indexer.js";
 import type { IpuaroConfig } from "../../config/schema.js";
 import type { IndexProgress, IndexStats } from "../../../pipeline/index-pipeline.js";
-import { ProjectWatcher, watchUntilInterrupted } from "../../indexing/project-watcher.js";
+import { ProjectWatcher } from "../../indexing/project-watcher.js";
+import { watchUntilInterrupted } from "../watch-log.js";
 import { openProjectStore } from "../../store/open-project-store.js";
 import { runParseOnlyInChild, warmPool, type ParseOnlyResult } from "../../../pipeline/parse-baseline.js";
 import { readThreadCpu, splitThreadCpu } from "../../../pipeline/thread-cpu.js";
+import { guardInterrupts, Interrupted, INTERRUPTED_EXIT_CODE } from "../interrupts.js";
 import { askChoice, askLine } from "../prompt.js";
 import { TtyProgress } from "../progress-bar.js";
 import { benchText, indexJson, summaryText, type BenchExtras } from "../index-report.js";
@@ -103,6 +105,13 @@ async function indexAction(target: string, opts: IndexOptions): Promise<void> {
     watcher = opts.watch ? new ProjectWatcher({ indexer, redis: opened.redis }) : null;
     await watcher?.listen();
   };
+  // Ctrl+C stops the run cleanly: what was parsed is stored, ipuaro's own Redis is released.
+  const stop = new AbortController();
+  const guard = guardInterrupts(() => {
+    progress?.end();
+    process.stderr.write("stopping… (Ctrl+C again to quit at once)\n");
+    stop.abort(new Interrupted());
+  });
   let chosen: string | null = root;
   const ask = async (count: number) => (chosen = await confirmSize(root, count, config.limits.maxFilesWarning, !!opts.yes)) === root;
   const cancelled = () => {
@@ -147,6 +156,7 @@ async function indexAction(target: string, opts: IndexOptions): Promise<void> {
         else if (p.phase === "graph") progress?.text("building the dependency graph…");
       },
       force: !!opts.force,
+      signal: stop.signal,
     };
     // Files are parsed while the walk goes on; the size question (not asked again by the bench) comes when
     // it ends, before anything is stored.
@@ -186,8 +196,17 @@ async function indexAction(target: string, opts: IndexOptions): Promise<void> {
       process.stdout.write(`${summaryText(opened.store.projectName, stats)}\n`);
       if (bench) process.stdout.write(`\n${benchText(json)}\n`);
     }
+    guard.detach();
     if (watcher) await watchUntilInterrupted(watcher, { json: !!opts.json, out: process.stdout, err: process.stderr });
+  } catch (err) {
+    // Whatever the interrupted work threw (an aborted walk or task, a baseline child that got the
+    // terminal's Ctrl+C too), the user asked to stop.
+    if (!guard.interrupted && !(err instanceof Interrupted)) throw err;
+    progress?.end();
+    process.stderr.write("ipuaro: cancelled (Ctrl+C); the next run carries on from what was stored\n");
+    process.exitCode = INTERRUPTED_EXIT_CODE;
   } finally {
+    guard.detach();
     await watcher?.stop();
     await indexer.close();
     await opened.release();

@@ -9,6 +9,7 @@ import { FatalError } from "../../errors.js";
 import { openSession, type SessionChoice } from "../../session/open-session.js";
 import { HeadlessUi } from "../../agent/headless-ui.js";
 import { loadConfig } from "../../config/loader.js";
+import { guardInterrupts, Interrupted, INTERRUPTED_EXIT_CODE } from "../interrupts.js";
 import { ProjectIndexer } from "../../indexing/project-indexer.js";
 import { openProjectStore } from "../../store/open-project-store.js";
 import { prepareModel } from "../model-setup.js";
@@ -56,9 +57,15 @@ async function runAction(target: string, opts: RunOptions): Promise<number> {
   const log = (line: string) => process.stderr.write(`${line}\n`);
   const opened = await openProjectStore(config, root);
   const indexer = new ProjectIndexer(root, config, opened.store);
+  // Ctrl+C ends the turn as the TUI's Esc does: the session keeps what was done, Redis is released.
+  const stop = new AbortController();
+  const guard = guardInterrupts(() => {
+    log("stopping… (Ctrl+C again to quit at once)");
+    stop.abort(new Interrupted());
+  });
   try {
     // A warm re-index costs little and means the model never reads a stale copy.
-    await indexer.scanAndIndex();
+    await indexer.scanAndIndex({ signal: stop.signal });
     await indexer.close();
     const model = await prepareModel(config, { interactive: !!process.stdin.isTTY && !opts.json, log });
     const ui = new HeadlessUi(!!opts.autoApply, log);
@@ -86,7 +93,7 @@ async function runAction(target: string, opts: RunOptions): Promise<number> {
     const calls: { name: string; title: string; success?: boolean; error?: string }[] = [];
     const compactions: CompactionReport[] = [];
     let final: Extract<AgentEvent, { type: "finished" }> | null = null;
-    const turn = opts.eval ? runtime.evaluate() : runtime.orchestrator.runTurn(opts.prompt!);
+    const turn = opts.eval ? runtime.evaluate(stop.signal) : runtime.orchestrator.runTurn(opts.prompt!, stop.signal);
     for await (const event of turn) {
       if (event.type === "text" && !opts.json) process.stdout.write(event.text);
       else if (event.type === "tool-call") {
@@ -121,8 +128,14 @@ async function runAction(target: string, opts: RunOptions): Promise<number> {
       else process.stdout.write("\n");
       if (config.display.showStats) log(formatTurnStats(stats));
     }
+    if (guard.interrupted) return INTERRUPTED_EXIT_CODE;
     return final.reason === "answer" ? 0 : 1;
+  } catch (err) {
+    if (!guard.interrupted && !(err instanceof Interrupted)) throw err;
+    log("ipuaro: cancelled (Ctrl+C)");
+    return INTERRUPTED_EXIT_CODE;
   } finally {
+    guard.detach();
     await indexer.close();
     await opened.release();
   }
