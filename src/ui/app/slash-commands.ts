@@ -179,9 +179,17 @@ export function helpText(backend: Pick<TuiBackend, "toolHelp">): string {
   return ["# Commands", ...cmds, "", "# Keys", ...keys, "", "# What the model can do (ask in plain words)", ...tools].join("\n");
 }
 
-function firstSentence(text: string): string {
-  const m = /^(.+?[.!?])(\s|$)/.exec(text);
-  return m ? m[1]! : text;
+/** A period after these does not end the sentence ("e.g. at the end of a session"). */
+const ABBREVIATION = /\b(e\.g|i\.e|etc|vs|cf)\.$/i;
+
+/** Up to the first [.!?] followed by a space or the end ("v1.2.3" has none), abbreviations skipped. */
+export function firstSentence(text: string): string {
+  const end = /[.!?](?=\s|$)/g;
+  for (let m = end.exec(text); m; m = end.exec(text)) {
+    const head = text.slice(0, m.index + 1);
+    if (!ABBREVIATION.test(head)) return head;
+  }
+  return text;
 }
 
 /** Runs `/name args`; unknown commands and failures become notices. */
