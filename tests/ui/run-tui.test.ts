@@ -60,7 +60,7 @@ describe("runTui", () => {
     expect(fake.chatRequests).toHaveLength(1);
 
     t.type("/status", KEYS.enter);
-    await t.waitForText("Redis");
+    await t.waitFor(() => /Redis\s+\/\S+redis\.sock, ping [\d.]+ ms/.test(t!.text()), "the Redis row");
     await t.waitForText(`Model       qwen2.5-coder:7b-instruct at`);
     await t.waitFor(() => /Index\s+\d+ files, [\d.]+ MB in Redis/.test(t!.text()), "the index row");
     await t.waitForText("Watcher     watching");

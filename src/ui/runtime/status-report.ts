@@ -32,8 +32,9 @@ export async function statusRows(s: StatusSources): Promise<Array<[string, strin
   const redis = measured(async () => {
     const t = performance.now();
     await opened.redis.ping();
-    const managed = opened.managed ? ` (ipuaro's own redis-server, pid ${opened.managed.pid})` : "";
-    return `${opened.description}${managed}, ping ${(performance.now() - t).toFixed(1)} ms`;
+    // The managed server's description already says whose it is; the pid is what is worth adding.
+    const where = opened.managed ? `${opened.description}, pid ${opened.managed.pid}` : opened.description;
+    return `${where}, ping ${(performance.now() - t).toFixed(1)} ms`;
   });
   const index = measured(async () => {
     const [paths, bytes] = await Promise.all([opened.store.listPaths(), opened.store.projectMemoryBytes()]);
