@@ -28,6 +28,9 @@ export interface IndexProgress {
   total: number;
 }
 
+/** Files with syntax errors a run names (the count covers all of them). */
+export const PARSE_ERRORS_NAMED = 10;
+
 export interface IndexStats {
   files: number;
   parsed: number;
@@ -37,6 +40,8 @@ export interface IndexStats {
   skipped: { binary: number; nonUtf8: number; ignored: number; unsupported: number; errors: number };
   symlinks: number;
   parseErrors: number;
+  /** The first PARSE_ERRORS_NAMED of them, so a summary can say which. */
+  parseErrorPaths: string[];
   schemaReset: boolean;
   graphRebuilt: boolean;
   /** Seconds. readHash/parse are worker thread time divided by the pool size (wall-equivalent). */
@@ -132,6 +137,7 @@ async function indexHeld(opts: IndexRunOptions, asked: { ms: number }): Promise<
     skipped: { binary: 0, nonUtf8: 0, ignored: 0, unsupported: 0, errors: 0 },
     symlinks: 0,
     parseErrors: 0,
+    parseErrorPaths: [],
     schemaReset: false,
     graphRebuilt: false,
     stages: { walk: 0, readHash: 0, parse: 0, write: 0, graph: 0 },
@@ -309,7 +315,7 @@ function applyRecord(
   switch (r.kind) {
     case "text": {
       stats.parsed++;
-      if (r.parseError) stats.parseErrors++;
+      if (r.parseError && stats.parseErrors++ < PARSE_ERRORS_NAMED) stats.parseErrorPaths.push(r.path);
       // Its files, ast and facts values came framed in the task's wire.
       batch.stat.push([r.path, encodeStat(r)]);
       return;

@@ -37,6 +37,7 @@ export function indexJson(project: string, stats: IndexStats, bench: BenchExtras
     skipped: { binary: stats.skipped.binary, nonUtf8: stats.skipped.nonUtf8, ignored: stats.skipped.ignored, unsupported: stats.skipped.unsupported, errors: stats.skipped.errors },
     symlinks: stats.symlinks,
     parseErrors: stats.parseErrors,
+    ...(stats.parseErrorPaths.length ? { parseErrorFiles: stats.parseErrorPaths } : {}),
     schemaReset: stats.schemaReset,
     stages: Object.fromEntries(Object.entries(stats.stages).map(([k, v]) => [k, round(v)])),
     totalSeconds: round(stats.totalSeconds),
@@ -67,7 +68,11 @@ export function summaryText(project: string, stats: IndexStats): string {
     `${stats.parsed} parsed, ${stats.unchanged} unchanged${stats.removed ? `, ${stats.removed} removed` : ""}`,
     `skipped: ${stats.skipped.binary} binary (metadata only), ${stats.skipped.nonUtf8} non-UTF-8, ${stats.skipped.ignored} ignored`,
   ];
-  if (stats.parseErrors) parts.push(`${stats.parseErrors} files with syntax errors (indexed as far as they parse)`);
+  if (stats.parseErrors) {
+    const more = stats.parseErrors - stats.parseErrorPaths.length;
+    const named = `${stats.parseErrorPaths.join(", ")}${more > 0 ? ` and ${more} more` : ""}`;
+    parts.push(`${stats.parseErrors} ${stats.parseErrors === 1 ? "file" : "files"} with syntax errors (indexed as far as they parse): ${named}`);
+  }
   if (stats.schemaReset) parts.push("the stored index had an older schema and was rebuilt from scratch");
   for (const e of stats.errors.slice(0, 5)) parts.push(`error: ${e.path}: ${e.message}`);
   return parts.join("\n");

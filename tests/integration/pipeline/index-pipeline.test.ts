@@ -1,7 +1,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { indexJson, summaryText } from "../../../src/main/cli/index-report.js";
 import { ProjectIndexer } from "../../../src/main/indexing/project-indexer.js";
+import { PARSE_ERRORS_NAMED } from "../../../src/pipeline/index-pipeline.js";
 import { projectKey } from "../../../src/main/store/keys.js";
 import type { ProjectStore } from "../../../src/main/store/project-store.js";
 import type { FileAST } from "../../../src/workers/ast-types.js";
@@ -213,6 +215,30 @@ describe("re-index", () => {
     expect(stats.schemaReset).toBe(true);
     expect(stats.parsed).toBeGreaterThan(10);
     expect(await project.store.getAst("packages/core/src/money.ts")).not.toBeNull();
+  });
+});
+
+describe("files with syntax errors", () => {
+  it("are indexed as far as they parse, counted, and the first ones named in the summary", async () => {
+    const tree: Record<string, string> = { "package.json": '{"name":"broken"}', "src/ok.ts": "export const ok = 1;\n" };
+    for (let i = 0; i < 12; i++) tree[`src/broken-${String(i).padStart(2, "0")}.ts`] = `export function f${i}(x: number {\n  return x;\n}\n`;
+    const root = makeTempDir();
+    writeTree(root, tree);
+    const broken = await openIndexedProject(root, server().url);
+    try {
+      const stats = await broken.reindex();
+      expect(stats.parseErrors).toBe(12);
+      expect(stats.parseErrorPaths).toHaveLength(PARSE_ERRORS_NAMED);
+      for (const p of stats.parseErrorPaths) expect(p).toMatch(/^src\/broken-\d\d\.ts$/);
+      expect(new Set(stats.parseErrorPaths).size).toBe(PARSE_ERRORS_NAMED);
+      expect((await broken.store.getAst("src/broken-00.ts"))?.functions.map((f) => f.name)).toEqual(["f0"]);
+      const summary = summaryText("broken", stats);
+      expect(summary).toContain(`12 files with syntax errors (indexed as far as they parse): ${stats.parseErrorPaths.join(", ")} and 2 more`);
+      expect(indexJson("broken", stats, null).parseErrorFiles).toEqual(stats.parseErrorPaths);
+    } finally {
+      await broken.close();
+      removeDir(root);
+    }
   });
 });
 
