@@ -6,6 +6,7 @@ import { createCodeContext } from "./code-context.js";
 import { complexityScore, countCodeLines } from "./complexity.js";
 import { extractDeclarations } from "./declarations.js";
 import { buildGraphFacts } from "./facts.js";
+import { onlyGrammarGaps } from "./grammar-gaps.js";
 import { buildLightTree, typeRanges } from "./light-tree.js";
 import { parseSource } from "./parsers.js";
 import { SourceText } from "./source-text.js";
@@ -14,7 +15,7 @@ import type { ExtractResult } from "./result.js";
 export function extractCode(source: string, language: SourceLanguage): ExtractResult {
   const tree = parseSource(source, language);
   const ctx = createCodeContext(new SourceText(source));
-  ctx.ast.parseError = tree.rootNode.hasError;
+  ctx.ast.parseError = tree.rootNode.hasError && !onlyGrammarGaps(tree.rootNode, ctx.text);
   try {
     const skeleton = buildLightTree(tree, language);
     ctx.typeRanges = typeRanges(skeleton);

@@ -18,6 +18,31 @@ describe("syntax errors", () => {
     expect(cls(result, "Kept").methods.map((m) => m.name)).toEqual(["m"]);
   });
 
+  it("does not count valid TypeScript the grammar lacks rules for as a syntax error", () => {
+    const valid = extract(code`
+      export type * from "./types";
+      export type * as shapes from "./shapes";
+      export interface ClassSpec {
+        abstract?: boolean;
+        readonly: string;
+        name: string;
+      }
+      export default function (a: number): string;
+    `);
+    expect(valid.ast.parseError).toBe(false);
+    expect(valid.ast.exports.filter((e) => e.type === "reexport").map((e) => [e.name, e.from])).toEqual([["*", "./types"], ["shapes", "./shapes"]]);
+    expect(valid.ast.types.map((t) => t.name)).toEqual(["ClassSpec"]);
+    expect(fn(valid, "default").lineStart).toBe(8);
+  });
+
+  it("still reports a real error next to a grammar gap", () => {
+    const result = extract(code`
+      export type * from "./types";
+      function broken( {
+    `);
+    expect(result.ast.parseError).toBe(true);
+  });
+
   it.each<[SourceLanguage, string]>([
     ["typescript", "\u0000\u0001\uFFFD binary \u0000 ((("],
     ["tsx", "<div><<<</"],
