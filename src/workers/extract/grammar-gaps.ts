@@ -19,6 +19,12 @@ function isGrammarGap(error: SyntaxNode, text: SourceText): boolean {
     return /^export\s+default\s+(?:async\s+)?function\b/.test(text.text(parent)) && error.children.some((c) => c.type === "formal_parameters");
   }
   if (parent.type === "interface_body" || parent.type === "object_type") return MODIFIER_AS_NAME.test(text.text(error));
+  // Variance annotations, `<in T>`, `<out T>`, `<in out T>` (TypeScript 4.7): the grammar takes `in` or
+  // `out` for the parameter and leaves the rest as an ERROR.
+  if (parent.type === "type_parameters") {
+    const before = error.previousSibling;
+    return before?.type === "type_parameter" && /^(?:in|out)$/.test(text.text(before)) && /^(?:out\s+)?[A-Za-z_$][\w$]*$/.test(text.text(error));
+  }
   return false;
 }
 

@@ -28,19 +28,24 @@ describe("syntax errors", () => {
         name: string;
       }
       export default function (a: number): string;
+      export interface Producer<out T> { get(): T }
+      export class Box<in out T, U> { put(t: T, u: U) {} }
+      export type Sink<in T> = (t: T) => void;
     `);
     expect(valid.ast.parseError).toBe(false);
     expect(valid.ast.exports.filter((e) => e.type === "reexport").map((e) => [e.name, e.from])).toEqual([["*", "./types"], ["shapes", "./shapes"]]);
-    expect(valid.ast.types.map((t) => t.name)).toEqual(["ClassSpec"]);
+    expect(valid.ast.types.map((t) => t.name)).toEqual(["ClassSpec", "Producer", "Sink"]);
+    expect(cls(valid, "Box").methods.map((m) => m.name)).toEqual(["put"]);
     expect(fn(valid, "default").lineStart).toBe(8);
   });
 
-  it("still reports a real error next to a grammar gap", () => {
+  it("still reports a real error next to a grammar gap, or one that only looks like it", () => {
     const result = extract(code`
       export type * from "./types";
       function broken( {
     `);
     expect(result.ast.parseError).toBe(true);
+    expect(extract("interface Foo<T U> {}").ast.parseError).toBe(true);
   });
 
   it.each<[SourceLanguage, string]>([
