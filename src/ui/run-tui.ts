@@ -139,7 +139,7 @@ async function prepare(ctx: PrepareContext): Promise<RuntimeBackend | null> {
   });
   app.showProgress(null);
   if (!stats) return null;
-  if (stats.parsed > 0 || stats.removed > 0) app.notice("info", `Indexed ${stats.files.toLocaleString("en-US")} files (${stats.parsed} parsed) in ${stats.totalSeconds.toFixed(1)} s.`);
+  if (stats.parsed > 0 || stats.removed > 0) app.notice("info", `Indexed ${stats.files.toLocaleString("en-US")} files (${stats.parsed.toLocaleString("en-US")} parsed) in ${stats.totalSeconds.toFixed(1)} s.`);
   try {
     await watcher?.start();
   } catch (error) {
