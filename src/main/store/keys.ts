@@ -24,7 +24,8 @@ function assertSafeName(kind: string, name: string): void {
  * - stat: path → `size:mtimeMs:hash`, light enough for a warm re-index to compare without loading files
  * - facts: path → GraphFacts + complexity JSON, so a partial re-index can rebuild the graph without re-parsing
  * - indexes: `sym:<name>`, `deps:<path>`, `calls:<path>` → JSON (the symbol index, deps graph, call graph)
- * - indexes_next: a full rebuild of `indexes` being written; RENAMEd over it when complete
+ * - indexes_next: `indexes_next:<run>`, a full rebuild of `indexes` being written (one per run, expiring);
+ *   RENAMEd over it when complete
  * - config: schemaVersion, root, last_indexed, …
  */
 export function projectKey(project: string, part: ProjectKeyPart): string {

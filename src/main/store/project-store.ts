@@ -1,6 +1,7 @@
 // One project's index in Redis: files, ast, meta, stat, indexes and config hashes (keys.ts).
 // Writes take already-serialised values so batching on the main thread stays cheap; whole-hash reads
 // go through HSCAN so neither Redis nor the event loop is blocked by one giant reply.
+import { randomUUID } from "node:crypto";
 import { Command, type Redis } from "ioredis";
 import type { FileAST, FileMeta } from "../../workers/ast-types.js";
 import type { KnownFileState, WireHashes } from "../../workers/protocol.js";
@@ -26,6 +27,8 @@ const SCHEMA_FIELD = "schemaVersion";
  * the stored graph lags its files, so the next index run rebuilds it from the stored facts.
  */
 const GRAPH_STALE_FIELD = "graphStale";
+/** A graph rewrite's side key outlives a run that died by this long after its last chunk. */
+const GRAPH_REWRITE_TTL_MS = 60 * 60 * 1000;
 
 /** `[path, serialised value]` pairs. */
 /** Values are JSON text, or its UTF-8 bytes (packed by the index workers). */
@@ -373,11 +376,14 @@ export class ProjectStore implements IndexStorePort {
 
   /**
    * A full graph rewrite streamed in chunks; on commit the new index replaces the old one and the stale
-   * mark goes, atomically.
+   * mark goes, atomically. Each rewrite writes its own side key: two runs at once (the TUI starting while
+   * `ipuaro index` runs) each commit a whole index, where a shared one let the first commit carry off
+   * the other's fields (≈ 19K of 75K were left).
    */
   beginGraphRewrite(): GraphRewrite {
     const pending: Promise<unknown>[] = [];
     let indexFields = 0;
+    const next = `${this.keys.indexes_next}:${randomUUID()}`;
     const send = (fill: (p: Pipeline) => void) => {
       const pipeline = this.redis.pipeline();
       fill(pipeline);
@@ -385,20 +391,24 @@ export class ProjectStore implements IndexStorePort {
       done.catch(() => {}); // observed by commit(); never an unhandled rejection meanwhile
       pending.push(done);
     };
-    // A rebuild that died half-way must not leak into this one.
+    // The side key of a run that died half-way expires; the one shared key older versions used goes now.
     send((p) => p.unlink(this.keys.indexes_next));
     return {
       meta: (entries) => send((p) => addHset(p, this.keys.meta, entries)),
       index: (entries) => {
         indexFields += entries.length;
-        send((p) => addHset(p, this.keys.indexes_next, entries));
+        send((p) => {
+          addHset(p, next, entries);
+          p.pexpire(next, GRAPH_REWRITE_TTL_MS);
+        });
       },
-      dropIndex: (fields) => send((p) => addHdel(p, this.keys.indexes_next, fields)),
+      dropIndex: (fields) => send((p) => addHdel(p, next, fields)),
       commit: async () => {
         await Promise.all(pending);
         await this.op("replacing the index", async () => {
           const multi = this.redis.multi();
-          if (indexFields) multi.rename(this.keys.indexes_next, this.keys.indexes);
+          // RENAME keeps the side key's expiry: PERSIST, or the index would vanish an hour later.
+          if (indexFields) multi.rename(next, this.keys.indexes).persist(this.keys.indexes);
           else multi.unlink(this.keys.indexes);
           await execTransaction(multi.hdel(this.keys.config, GRAPH_STALE_FIELD));
         });

@@ -109,7 +109,7 @@ describe("the graph written while the workers parse", () => {
     const [stored, rebuilt] = await Promise.all([storedGraph(project), rebuiltGraph(project)]);
     expect(Object.keys(stored.indexes).length).toBeGreaterThan(20);
     expect(stored).toEqual(rebuilt);
-    expect(await project.redis.exists(key("indexes_next"))).toBe(0);
+    expect(await project.redis.keys(`${key("indexes_next")}*`)).toEqual([]);
   });
 });
 
@@ -215,6 +215,23 @@ describe("re-index", () => {
     expect(stats.schemaReset).toBe(true);
     expect(stats.parsed).toBeGreaterThan(10);
     expect(await project.store.getAst("packages/core/src/money.ts")).not.toBeNull();
+  });
+});
+
+describe("two full runs of one project at once", () => {
+  it("leave one whole graph (the TUI starting while `ipuaro index` runs)", async () => {
+    const second = new ProjectIndexer(project.root, project.config, project.store);
+    try {
+      const run = async (indexer: ProjectIndexer) => indexer.index(await indexer.scan(), undefined, undefined, { force: true });
+      const [a, b] = await Promise.all([run(project.indexer), run(second)]);
+      expect(a.parsed).toBeGreaterThan(10);
+      expect(b.parsed).toBe(a.parsed);
+    } finally {
+      await second.close();
+    }
+    const [stored, rebuilt] = await Promise.all([storedGraph(project), rebuiltGraph(project)]);
+    expect(Object.keys(stored.indexes).length).toBeGreaterThan(20);
+    expect(stored).toEqual(rebuilt);
   });
 });
 

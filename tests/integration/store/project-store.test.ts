@@ -225,6 +225,32 @@ describe("ProjectStore round trip", () => {
     expect(await redis.hget("project:{work-main}:indexes", "sym:a")).toBe("[]");
   });
 
+  it("two graph rewrites at once each commit a whole index: the last one wins, nothing of it is lost", async () => {
+    const indexes = "project:{work-main}:indexes";
+    const a = store.beginGraphRewrite();
+    const b = store.beginGraphRewrite();
+    a.index([["sym:a1", "[1]"]]);
+    b.index([["sym:b1", "[1]"]]);
+    a.index([["sym:a2", "[2]"]]);
+    await a.commit();
+    expect(await redis.hgetall(indexes)).toEqual({ "sym:a1": "[1]", "sym:a2": "[2]" });
+    b.index([["sym:b2", "[2]"]]);
+    await b.commit();
+    expect(await redis.hgetall(indexes)).toEqual({ "sym:b1": "[1]", "sym:b2": "[2]" });
+    // The side keys expire (a run that dies leaves nothing for good); the committed index does not.
+    expect(await redis.pttl(indexes)).toBe(-1);
+    expect(await redis.keys("project:{work-main}:indexes_next*")).toEqual([]);
+  });
+
+  it("a rewrite's side key expires when its run dies before the commit", async () => {
+    const orphan = store.beginGraphRewrite();
+    orphan.index([["sym:x", "[]"]]);
+    await new Promise((r) => setTimeout(r, 50));
+    const [side] = await redis.keys("project:{work-main}:indexes_next:*");
+    expect(side).toBeDefined();
+    expect(await redis.pttl(side!)).toBeGreaterThan(59 * 60 * 1000);
+  });
+
   it("keeps config fields and protects the schema version", async () => {
     await store.setConfigField("root", "/work/main");
     await store.setIndexInfo({ last_indexed: "2025-01-01T00:00:00Z", files: "12" });
