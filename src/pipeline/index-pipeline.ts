@@ -186,6 +186,10 @@ async function indexHeld(opts: IndexRunOptions, asked: { ms: number }): Promise<
   stats.files = scan.entries.length;
   stats.skipped.ignored = scan.ignored;
   stats.skipped.unsupported = scan.unsupported;
+  // Not UTF-8 either way: a file whose name is not cannot be read through a string path.
+  stats.skipped.nonUtf8 += scan.badNames.length;
+  for (const p of scan.badNames) stats.errors.push({ path: p, message: "the file name is not valid UTF-8; it was skipped" });
+  for (const p of scan.unreadable) stats.errors.push({ path: p, message: "the folder could not be read; its files were skipped" });
   stats.stages.walk = walked.walkSeconds;
   let leftGraph = 0;
   const paths = scan.entries.map((e) => e.path);

@@ -23,6 +23,8 @@ export interface ScanResult {
   unsupported: number;
   /** Folders that could not be read (permissions). */
   unreadable: string[];
+  /** Files whose names are not valid UTF-8 (shown with U+FFFD): no string path reaches them. */
+  badNames: string[];
 }
 
 export interface ScanOptions {
@@ -51,7 +53,7 @@ export interface RunningScan {
 }
 
 function emptyResult(): ScanResult {
-  return { entries: [], ignored: 0, unsupported: 0, unreadable: [] };
+  return { entries: [], ignored: 0, unsupported: 0, unreadable: [], badNames: [] };
 }
 
 /** Starts walking the project; see RunningScan. */
@@ -96,6 +98,8 @@ function listFolder(root: string, dir: string, opts: ScanOptions, result: ScanRe
       else result.entries.push({ path: rel, kind: "symlink" });
     } else if (d.isFile()) {
       if (opts.rules.isIgnoredChild(dir, d.name, false)) result.ignored++;
+      // Node decodes names as UTF-8; a name that is not comes back with U+FFFD and names no file.
+      else if (d.name.includes("\uFFFD") && !fs.existsSync(path.join(root, rel))) result.badNames.push(rel);
       else if (classifyPath(rel, opts.binaryExtensions) === "unsupported") result.unsupported++;
       else result.entries.push({ path: rel, kind: "file" });
     }

@@ -235,6 +235,27 @@ describe("two full runs of one project at once", () => {
   });
 });
 
+describe("a file whose name is not UTF-8", () => {
+  it("is skipped, counted and named, and the rest is indexed", async () => {
+    const root = makeTempDir();
+    writeTree(root, { "package.json": '{"name":"names"}', "src/ok.ts": "export const ok = 1;\n", "src/привет 🙂.ts": "export const hi = 1;\n" });
+    // "café.ts" in Latin-1: the 0xE9 byte is not UTF-8.
+    fs.writeFileSync(Buffer.concat([Buffer.from(path.join(root, "src", "caf")), Buffer.from([0xe9]), Buffer.from(".ts")]), "export const b = 2;\n");
+    const named = await openIndexedProject(root, server().url);
+    try {
+      const stats = await named.reindex();
+      expect(stats.parsed).toBe(3); // package.json too
+      expect(stats.skipped.nonUtf8).toBe(1);
+      expect(stats.errors).toEqual([{ path: "src/caf\uFFFD.ts", message: "the file name is not valid UTF-8; it was skipped" }]);
+      expect((await named.store.listPaths()).sort()).toEqual(["package.json", "src/ok.ts", "src/привет 🙂.ts"]);
+      expect(summaryText("names", stats)).toContain("error: src/caf\uFFFD.ts: the file name is not valid UTF-8; it was skipped");
+    } finally {
+      await named.close();
+      removeDir(root);
+    }
+  });
+});
+
 describe("files with syntax errors", () => {
   it("are indexed as far as they parse, counted, and the first ones named in the summary", async () => {
     const tree: Record<string, string> = { "package.json": '{"name":"broken"}', "src/ok.ts": "export const ok = 1;\n" };
