@@ -6,6 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { resolveProjectRoot } from "../main/cli/commands/index-command.js";
 import { prepareModel, type ReadyModel } from "../main/cli/model-setup.js";
+import { indexProblems } from "../main/cli/index-report.js";
 import { loadConfig } from "../main/config/loader.js";
 import type { IpuaroConfig } from "../main/config/schema.js";
 import { errorMessage, FatalError } from "../main/errors.js";
@@ -140,6 +141,9 @@ async function prepare(ctx: PrepareContext): Promise<RuntimeBackend | null> {
   app.showProgress(null);
   if (!stats) return null;
   if (stats.parsed > 0 || stats.removed > 0) app.notice("info", `Indexed ${stats.files.toLocaleString("en-US")} files (${stats.parsed.toLocaleString("en-US")} parsed) in ${stats.totalSeconds.toFixed(1)} s.`);
+  // What could not be indexed cleanly is said at once, not only on /reindex.
+  const problems = indexProblems(stats);
+  if (problems.length) app.notice(stats.errors.length ? "warn" : "info", problems.join("\n"));
   try {
     await watcher?.start();
   } catch (error) {

@@ -20,6 +20,8 @@ let t: HeadlessTerminal | null = null;
 beforeAll(async () => {
   root = buildAcmeShop();
   fs.writeFileSync(path.join(root, ".ipuaro.json"), JSON.stringify({ limits: { maxFilesWarning: 5 }, indexing: { workers: 1 } }));
+  // Work in progress: the first index says at once which file does not parse.
+  fs.writeFileSync(path.join(root, "packages/core/src/draft.ts"), "export function draft( {\n");
   fake = await new FakeOllama().start();
 });
 afterAll(async () => {
@@ -52,6 +54,7 @@ describe("runTui", () => {
     await t.waitForText("[watching]", 20_000);
     expect(t.lines()[0]).toMatch(/\[project: [^\]]*core\]/);
     await t.waitForText("Indexed ");
+    await t.waitForText("1 file with syntax errors (indexed as far as they parse): src/draft.ts");
 
     fake.reply().text("Здравствуйте! Чем помочь?");
     t.type("Привет", KEYS.enter);

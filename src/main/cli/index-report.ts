@@ -68,14 +68,21 @@ export function summaryText(project: string, stats: IndexStats): string {
     `${stats.parsed} parsed, ${stats.unchanged} unchanged${stats.removed ? `, ${stats.removed} removed` : ""}`,
     `skipped: ${stats.skipped.binary} binary (metadata only), ${stats.skipped.nonUtf8} non-UTF-8, ${stats.skipped.ignored} ignored`,
   ];
+  if (stats.schemaReset) parts.push("the stored index had an older schema and was rebuilt from scratch");
+  return [...parts, ...indexProblems(stats)].join("\n");
+}
+
+/** What a run could not index cleanly, a line each: files with syntax errors, then errors (first five). */
+export function indexProblems(stats: IndexStats): string[] {
+  const lines: string[] = [];
   if (stats.parseErrors) {
     const more = stats.parseErrors - stats.parseErrorPaths.length;
     const named = `${stats.parseErrorPaths.join(", ")}${more > 0 ? ` and ${more} more` : ""}`;
-    parts.push(`${stats.parseErrors} ${stats.parseErrors === 1 ? "file" : "files"} with syntax errors (indexed as far as they parse): ${named}`);
+    lines.push(`${stats.parseErrors} ${stats.parseErrors === 1 ? "file" : "files"} with syntax errors (indexed as far as they parse): ${named}`);
   }
-  if (stats.schemaReset) parts.push("the stored index had an older schema and was rebuilt from scratch");
-  for (const e of stats.errors.slice(0, 5)) parts.push(`error: ${e.path}: ${e.message}`);
-  return parts.join("\n");
+  for (const e of stats.errors.slice(0, 5)) lines.push(`error: ${e.path}: ${e.message}`);
+  if (stats.errors.length > 5) lines.push(`… and ${stats.errors.length - 5} more errors`);
+  return lines;
 }
 
 export function benchText(json: Record<string, unknown>): string {
