@@ -1,8 +1,7 @@
 // One project's index in Redis: files, ast, meta, stat, indexes and config hashes (keys.ts).
 // Writes take already-serialised values so batching on the main thread stays cheap; whole-hash reads
 // go through HSCAN so neither Redis nor the event loop is blocked by one giant reply.
-import { randomUUID } from "node:crypto";
-import { Command, type Redis } from "ioredis";
+import type { Redis } from "ioredis";
 import type { FileAST, FileMeta } from "../../workers/ast-types.js";
 import type { KnownFileState, WireHashes } from "../../workers/protocol.js";
 import type { GraphRewrite, IndexStorePort, RecordBatch } from "../../pipeline/index-store-port.js";
@@ -10,7 +9,11 @@ import { IpuaroError } from "../errors.js";
 import { holdAofRewrites, type AofRewriteRelease } from "./aof-rewrite-hold.js";
 import { redisOp, toRedisError } from "./connection.js";
 import { PROJECT_KEY_PARTS, projectKeys, projectNameFor, type ProjectKeyPart, type ProjectKeys } from "./keys.js";
+import { GraphWrites, markGraphStale } from "./graph-writes.js";
+import { addHdel, addHset, execTransaction, FramedCommand, type FieldEntries, type Pipeline } from "./redis-commands.js";
 import { corruptEntry, decodeStat, parseAst, parseMeta, parseStoredFile, type StoredFile } from "./stored-values.js";
+
+export type { FieldEntries } from "./redis-commands.js";
 
 /** Bump when a stored shape changes incompatibly: projects with another version are wiped and re-indexed. */
 export const SCHEMA_VERSION = 1;
@@ -21,18 +24,6 @@ export type IndexName = "symbols" | "deps_graph" | "call_graph";
 export type ConfigField = "root" | "last_indexed" | "settings" | "whitelist" | (string & {});
 
 const SCHEMA_FIELD = "schemaVersion";
-/**
- * Set in `config` before writes that change what the graph is built from, deleted by the graph write
- * that follows them. Still set on the next start (the process died or Redis went away in between):
- * the stored graph lags its files, so the next index run rebuilds it from the stored facts.
- */
-const GRAPH_STALE_FIELD = "graphStale";
-/** A graph rewrite's side key outlives a run that died by this long after its last chunk. */
-const GRAPH_REWRITE_TTL_MS = 60 * 60 * 1000;
-
-/** `[path, serialised value]` pairs. */
-/** Values are JSON text, or its UTF-8 bytes (packed by the index workers). */
-export type FieldEntries = ReadonlyArray<readonly [string, string | Uint8Array]>;
 
 export interface IndexBatch {
   /** FileData JSON, or binaryFileJson / symlinkFileJson. */
@@ -61,52 +52,7 @@ export interface FileLines {
   total: number;
 }
 
-/** Fields per HSET/HDEL command: keeps single commands (and argument spreads) bounded. */
-const FIELDS_PER_COMMAND = 1000;
 const DEFAULT_SCAN_COUNT = 500;
-
-type Pipeline = ReturnType<Redis["pipeline"]>;
-
-function addHset(pipeline: Pipeline, key: string, entries: FieldEntries | undefined): void {
-  if (!entries?.length) return;
-  for (let i = 0; i < entries.length; i += FIELDS_PER_COMMAND) {
-    const args: (string | Buffer)[] = [];
-    const end = Math.min(entries.length, i + FIELDS_PER_COMMAND);
-    for (let j = i; j < end; j++) {
-      const [field, value] = entries[j]!;
-      // ioredis writes Buffers as they are; a bare Uint8Array would be stringified. Same memory, no copy.
-      args.push(field, typeof value === "string" || Buffer.isBuffer(value) ? value : Buffer.from(value.buffer, value.byteOffset, value.byteLength));
-    }
-    pipeline.hset(key, ...args);
-  }
-}
-
-async function execTransaction(multi: Pipeline): Promise<void> {
-  const results = await multi.exec();
-  if (results === null) throw new Error("transaction aborted");
-  for (const [err] of results) if (err) throw err;
-}
-
-/**
- * A command the index workers already framed: ioredis writes its bytes as they are and reads its reply
- * like any other (one command, one reply), so it can go out between ordinary ones.
- */
-class FramedCommand extends Command {
-  private readonly framed: Buffer;
-
-  constructor(bytes: Uint8Array) {
-    super("hset", []);
-    this.framed = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  }
-
-  override toWritable(): Buffer {
-    return this.framed;
-  }
-}
-
-function addHdel(pipeline: Pipeline, key: string, fields: readonly string[]): void {
-  for (let i = 0; i < fields.length; i += FIELDS_PER_COMMAND) pipeline.hdel(key, ...fields.slice(i, i + FIELDS_PER_COMMAND));
-}
 
 const PER_FILE_PARTS = ["files", "ast", "meta", "stat", "facts"] as const;
 
@@ -118,12 +64,19 @@ export class ProjectStore implements IndexStorePort {
 
   /** The server is ipuaro's own (managed), so the store may tune it for a bulk load. */
   private readonly ownServer: boolean;
+  private readonly graph: GraphWrites;
 
   constructor(opts: { redis: Redis; project: string; ownServer?: boolean }) {
     this.redis = opts.redis;
     this.name = opts.project;
     this.keys = projectKeys(opts.project);
     this.ownServer = opts.ownServer ?? false;
+    this.graph = new GraphWrites({
+      redis: this.redis,
+      keys: this.keys,
+      op: (action, fn) => this.op(action, fn),
+      execPipeline: (action, pipeline) => this.execPipeline(action, pipeline),
+    });
   }
 
   get projectName(): string {
@@ -186,7 +139,7 @@ export class ProjectStore implements IndexStorePort {
   writeBatch(batch: IndexBatch): Promise<void> {
     return this.op("writing an index batch", async () => {
       const removals = this.redis.pipeline();
-      if (batch.graphStale) removals.hset(this.keys.config, GRAPH_STALE_FIELD, "1");
+      if (batch.graphStale) markGraphStale(removals, this.keys.config);
       if (batch.remove?.length) {
         for (const part of PER_FILE_PARTS) addHdel(removals, this.keys[part], batch.remove);
       }
@@ -360,79 +313,20 @@ export class ProjectStore implements IndexStorePort {
     return this.scanRaw("facts");
   }
 
-  /**
-   * One MULTI, so readers never see a half-replaced graph: optionally drops every index field, then
-   * writes the given meta entries and index fields, and clears the stale mark.
-   */
   writeGraph(meta: FieldEntries, indexFields: FieldEntries, clearIndexes: boolean): Promise<void> {
-    return this.op("writing the dependency graph", async () => {
-      const multi = this.redis.multi();
-      if (clearIndexes) multi.unlink(this.keys.indexes);
-      addHset(multi, this.keys.meta, meta);
-      addHset(multi, this.keys.indexes, indexFields);
-      await execTransaction(multi.hdel(this.keys.config, GRAPH_STALE_FIELD));
-    });
+    return this.graph.write(meta, indexFields, clearIndexes);
   }
 
-  /**
-   * A full graph rewrite streamed in chunks; on commit the new index replaces the old one and the stale
-   * mark goes, atomically. Each rewrite writes its own side key: two runs at once (the TUI starting while
-   * `ipuaro index` runs) each commit a whole index, where a shared one let the first commit carry off
-   * the other's fields (≈ 19K of 75K were left).
-   */
   beginGraphRewrite(): GraphRewrite {
-    const pending: Promise<unknown>[] = [];
-    let indexFields = 0;
-    const next = `${this.keys.indexes_next}:${randomUUID()}`;
-    const send = (fill: (p: Pipeline) => void) => {
-      const pipeline = this.redis.pipeline();
-      fill(pipeline);
-      const done = this.execPipeline("writing the dependency graph", pipeline);
-      done.catch(() => {}); // observed by commit(); never an unhandled rejection meanwhile
-      pending.push(done);
-    };
-    // The side key of a run that died half-way expires; the one shared key older versions used goes now.
-    send((p) => p.unlink(this.keys.indexes_next));
-    return {
-      meta: (entries) => send((p) => addHset(p, this.keys.meta, entries)),
-      index: (entries) => {
-        indexFields += entries.length;
-        send((p) => {
-          addHset(p, next, entries);
-          p.pexpire(next, GRAPH_REWRITE_TTL_MS);
-        });
-      },
-      dropIndex: (fields) => send((p) => addHdel(p, next, fields)),
-      commit: async () => {
-        await Promise.all(pending);
-        await this.op("replacing the index", async () => {
-          const multi = this.redis.multi();
-          // RENAME keeps the side key's expiry: PERSIST, or the index would vanish an hour later.
-          if (indexFields) multi.rename(next, this.keys.indexes).persist(this.keys.indexes);
-          else multi.unlink(this.keys.indexes);
-          await execTransaction(multi.hdel(this.keys.config, GRAPH_STALE_FIELD));
-        });
-      },
-    };
+    return this.graph.beginRewrite();
   }
 
-  /**
-   * The live index's graph update in one MULTI: meta and index fields set, stale index fields deleted,
-   * the stale mark cleared.
-   */
   writeGraphDelta(meta: FieldEntries, setFields: FieldEntries, deleteFields: readonly string[]): Promise<void> {
-    return this.op("updating the dependency graph", async () => {
-      const multi = this.redis.multi();
-      addHset(multi, this.keys.meta, meta);
-      addHset(multi, this.keys.indexes, setFields);
-      addHdel(multi, this.keys.indexes, deleteFields);
-      await execTransaction(multi.hdel(this.keys.config, GRAPH_STALE_FIELD));
-    });
+    return this.graph.writeDelta(meta, setFields, deleteFields);
   }
 
-  /** True when writes marked the graph stale and no graph write followed them (see GRAPH_STALE_FIELD). */
   graphStale(): Promise<boolean> {
-    return this.op("checking the graph", async () => (await this.redis.hexists(this.keys.config, GRAPH_STALE_FIELD)) === 1);
+    return this.graph.isStale();
   }
 
   /** Several config fields at once (root, last_indexed, files …). */
