@@ -3,6 +3,14 @@
 // (ioredis waits up to 2 s to destroy a socket the server already closed).
 import { runCli } from "./program.js";
 
+// `ipuaro … | head`: the reader went away, so there is no one left to write to. Quiet, like any CLI tool.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on("error", (err: NodeJS.ErrnoException) => {
+    if (err.code === "EPIPE") process.exit(process.exitCode ?? 0);
+    throw err;
+  });
+}
+
 runCli(process.argv)
   .then(() => process.exit(process.exitCode ?? 0))
   .catch((err: unknown) => {
