@@ -53,7 +53,7 @@ export function isUnreachable(err: unknown): boolean {
 
 export function unreachableError(ctx: LlmErrorContext, err: unknown, recoverable: boolean): IpuaroError {
   const code = causeCode(err) ?? "no answer";
-  return new IpuaroError("llm", `Cannot reach Ollama at ${ctx.host} (${code}) while ${ctx.action}. Is it running? Start it with \`ollama serve\`.`, {
+  return new IpuaroError("llm", `Cannot reach Ollama at ${ctx.host} (${code}) while ${ctx.action}: is it running?`, {
     recoverable,
     suggestion: START_OLLAMA_SUGGESTION,
     cause: err,

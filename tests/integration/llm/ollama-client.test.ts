@@ -212,7 +212,7 @@ describe("OllamaClient failures", () => {
     expect(err).toMatchObject({ type: "llm", recoverable: false });
     expect((err as Error).message).toContain(url);
     expect((err as Error).message).toContain("ECONNREFUSED");
-    expect((err as Error).message).toContain("ollama serve");
+    expect((err as IpuaroError).suggestion).toContain("ollama serve");
     // Mid-session the same failure may pass once the user starts Ollama, so it is recoverable there.
     await expect(collect(client.chatStream({ messages: [user("x")] }))).rejects.toMatchObject({ type: "llm", recoverable: true });
   });

@@ -18,6 +18,7 @@ describe("toLlmError", () => {
     expect(err.message).toContain("http://gpu-box:11434");
     expect(err.message).toContain(code);
     expect(err.suggestion).toContain("ollama serve");
+    expect(err.message).not.toContain("ollama serve"); // said once, in the suggestion
   });
 
   it("a 5-minute silence (undici's headers timeout) suggests a smaller window", () => {
