@@ -140,7 +140,10 @@ async function prepare(ctx: PrepareContext): Promise<RuntimeBackend | null> {
   });
   app.showProgress(null);
   if (!stats) return null;
-  if (stats.parsed > 0 || stats.removed > 0) app.notice("info", `Indexed ${stats.files.toLocaleString("en-US")} files (${stats.parsed.toLocaleString("en-US")} parsed) in ${stats.totalSeconds.toFixed(1)} s.`);
+  if (stats.parsed > 0 || stats.removed > 0) {
+    const removed = stats.removed ? `, ${stats.removed.toLocaleString("en-US")} removed` : "";
+    app.notice("info", `Indexed ${stats.files.toLocaleString("en-US")} files (${stats.parsed.toLocaleString("en-US")} parsed${removed}) in ${stats.totalSeconds.toFixed(1)} s.`);
+  }
   // What could not be indexed cleanly is said at once, not only on /reindex.
   const problems = indexProblems(stats);
   if (problems.length) app.notice(stats.errors.length ? "warn" : "info", problems.join("\n"));
