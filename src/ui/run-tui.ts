@@ -166,9 +166,11 @@ export async function runTui(target: string, opts: RunTuiOptions = {}): Promise<
   let project = await openProject(resolveProjectRoot(target));
   let watcher: ProjectWatcher | null = null;
   let model: ReadyModel;
+  const startNotes: string[] = [];
   try {
-    // Checked on the plain terminal: a missing model may be pulled here, with its own progress bar.
-    model = await prepareModel(project.config, { interactive: true, log: (line) => process.stderr.write(`${line}\n`) });
+    // Checked on the plain terminal: a missing model may be pulled here, with its own progress bar. Its
+    // notes (a smaller context window than configured) are shown in the UI, not left behind on exit.
+    model = await prepareModel(project.config, { interactive: true, log: (line) => startNotes.push(line.replace(/^ipuaro: /, "")) });
   } catch (error) {
     await closeProject(project, null);
     throw error;
@@ -189,6 +191,7 @@ export async function runTui(target: string, opts: RunTuiOptions = {}): Promise<
     multiline: config.input.multiline,
   });
   app.state.autoApply = config.edit.autoApply;
+  for (const note of startNotes) app.notice("info", note);
   let backend: RuntimeBackend | null = null;
   const guard = installTerminalGuard({
     output: streams.output,

@@ -55,6 +55,8 @@ describe("runTui", () => {
     expect(t.lines()[0]).toMatch(/\[project: [^\]]*core\]/);
     await t.waitForText("Indexed ");
     await t.waitForText("1 file with syntax errors (indexed as far as they parse): src/draft.ts");
+    // The model's smaller window is said in the UI (not on the terminal it leaves behind).
+    await t.waitForText("llm.contextWindow is 128000 tokens");
 
     fake.reply().text("Здравствуйте! Чем помочь?");
     t.type("Привет", KEYS.enter);
