@@ -7,7 +7,7 @@ import { loadConfig } from "../../src/main/config/loader.js";
 import type { IpuaroConfig } from "../../src/main/config/schema.js";
 import { ProjectIndexer } from "../../src/main/indexing/project-indexer.js";
 import { ProjectStore } from "../../src/main/store/project-store.js";
-import { copyFixture, makeTempDir, writeTree } from "./temp-dir.js";
+import { copyFixture, makeTempDir, removeDir, writeTree } from "./temp-dir.js";
 
 export function buildAcmeShop(): string {
   const root = makeTempDir("ipuaro-acme-");
@@ -54,4 +54,18 @@ export async function openIndexedProject(root: string, redisUrl: string): Promis
       redis.disconnect();
     },
   };
+}
+
+/** The acme-shop fixture (buildAcmeShop), indexed once: what most integration tests start from. */
+export async function openIndexedAcmeShop(redisUrl: string): Promise<IndexedProject> {
+  const project = await openIndexedProject(buildAcmeShop(), redisUrl);
+  await project.reindex();
+  return project;
+}
+
+/** Closes the project's connections and pool, then removes its temp folder. */
+export async function closeIndexedProject(project: IndexedProject | undefined): Promise<void> {
+  if (!project) return;
+  await project.close();
+  removeDir(project.root);
 }

@@ -4,9 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildInitialContext, type BuildInitialContextOptions } from "../../../src/main/context/initial-context.js";
 import { SnapshotCache } from "../../../src/main/context/snapshot-cache.js";
 import { TokenEstimator } from "../../../src/main/llm/token-estimator.js";
-import { buildAcmeShop, openIndexedProject, type IndexedProject } from "../../helpers/indexed-project.js";
+import { closeIndexedProject, openIndexedAcmeShop, type IndexedProject } from "../../helpers/indexed-project.js";
 import { useRedisServer } from "../../helpers/redis-server.js";
-import { removeDir } from "../../helpers/temp-dir.js";
 
 const server = useRedisServer();
 let project: IndexedProject;
@@ -15,14 +14,8 @@ const estimateTokens = (text: string) => estimator.estimate(text);
 const PRICE_TAG = "packages/ui/src/components/PriceTag.tsx";
 const PARSED_FILES = 18;
 
-beforeAll(async () => {
-  project = await openIndexedProject(buildAcmeShop(), server().url);
-  await project.reindex();
-});
-afterAll(async () => {
-  await project.close();
-  removeDir(project.root);
-});
+beforeAll(async () => void (project = await openIndexedAcmeShop(server().url)));
+afterAll(() => closeIndexedProject(project));
 
 const build = (over: Partial<BuildInitialContextOptions> = {}) =>
   buildInitialContext({ store: project.store, root: project.root, budgetTokens: 10_000, estimateTokens, cache: null, ...over });

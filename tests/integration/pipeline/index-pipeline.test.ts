@@ -7,7 +7,7 @@ import { PARSE_ERRORS_NAMED } from "../../../src/pipeline/index-pipeline.js";
 import { projectKey } from "../../../src/main/store/keys.js";
 import type { ProjectStore } from "../../../src/main/store/project-store.js";
 import type { FileAST } from "../../../src/workers/ast-types.js";
-import { buildAcmeShop, openIndexedProject, type IndexedProject } from "../../helpers/indexed-project.js";
+import { buildAcmeShop, closeIndexedProject, openIndexedProject, type IndexedProject } from "../../helpers/indexed-project.js";
 import { useRedisServer } from "../../helpers/redis-server.js";
 import { makeTempDir, removeDir, writeTree } from "../../helpers/temp-dir.js";
 import { rebuiltGraph, storedGraph } from "../watch/graph-oracle.js";
@@ -20,10 +20,7 @@ beforeAll(async () => {
   project = await openIndexedProject(buildAcmeShop(), server().url);
   firstRun = await project.reindex();
 });
-afterAll(async () => {
-  await project.close();
-  removeDir(project.root);
-});
+afterAll(() => closeIndexedProject(project));
 
 const key = (part: Parameters<typeof projectKey>[1]) => projectKey(project.store.projectName, part);
 

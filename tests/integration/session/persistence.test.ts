@@ -10,9 +10,8 @@ import type { SessionState } from "../../../src/main/session/session-types.js";
 import { defineTool } from "../../../src/main/tools/define-tool.js";
 import { TOOLS, ToolRegistry } from "../../../src/main/tools/registry.js";
 import { FakeOllama } from "../../helpers/fake-ollama.js";
-import { buildAcmeShop, openIndexedProject, type IndexedProject } from "../../helpers/indexed-project.js";
+import { closeIndexedProject, openIndexedAcmeShop, type IndexedProject } from "../../helpers/indexed-project.js";
 import { useRedisServer } from "../../helpers/redis-server.js";
-import { removeDir } from "../../helpers/temp-dir.js";
 import { startAgent } from "./agent-harness.js";
 
 const server = useRedisServer();
@@ -20,14 +19,8 @@ let project: IndexedProject;
 let fake: FakeOllama;
 let sessionId = "";
 
-beforeAll(async () => {
-  project = await openIndexedProject(buildAcmeShop(), server().url);
-  await project.reindex();
-});
-afterAll(async () => {
-  await project.close();
-  removeDir(project.root);
-});
+beforeAll(async () => void (project = await openIndexedAcmeShop(server().url)));
+afterAll(() => closeIndexedProject(project));
 afterEach(async () => {
   await fake?.close();
 });

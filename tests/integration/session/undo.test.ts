@@ -9,9 +9,8 @@ import { deleteFile } from "../../../src/main/tools/delete-file.js";
 import { editLines } from "../../../src/main/tools/edit-lines.js";
 import { getLines } from "../../../src/main/tools/get-lines.js";
 import type { ToolContext } from "../../../src/main/tools/tool-types.js";
-import { buildAcmeShop, openIndexedProject, type IndexedProject } from "../../helpers/indexed-project.js";
+import { closeIndexedProject, openIndexedAcmeShop, type IndexedProject } from "../../helpers/indexed-project.js";
 import { useRedisServer } from "../../helpers/redis-server.js";
-import { removeDir } from "../../helpers/temp-dir.js";
 import { recordingPorts } from "../../helpers/tool-context.js";
 
 const server = useRedisServer();
@@ -34,14 +33,8 @@ const index = {
   registerOwnWrite: (p: string, hash: string | null) => void ownWrites.push({ path: p, hash }),
 };
 
-beforeAll(async () => {
-  project = await openIndexedProject(buildAcmeShop(), server().url);
-  await project.reindex();
-});
-afterAll(async () => {
-  await project.close();
-  removeDir(project.root);
-});
+beforeAll(async () => void (project = await openIndexedAcmeShop(server().url)));
+afterAll(() => closeIndexedProject(project));
 beforeEach(async () => {
   ({ session } = await openSession({ redis: project.redis, projectName: project.store.projectName, root: project.root, config: project.config, choice: { kind: "new" } }));
   const services = session.toolServices(index);

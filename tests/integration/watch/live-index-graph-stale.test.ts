@@ -11,9 +11,8 @@ import { decodeStat } from "../../../src/pipeline/index-store-port.js";
 import { hashContent } from "../../../src/pipeline/watch/content-hash.js";
 import { LiveIndex, type LiveIndexEvent } from "../../../src/pipeline/watch/live-index.js";
 import type { WatchStorePort } from "../../../src/pipeline/watch/watch-store-port.js";
-import { buildAcmeShop, openIndexedProject, type IndexedProject } from "../../helpers/indexed-project.js";
+import { closeIndexedProject, openIndexedAcmeShop, type IndexedProject } from "../../helpers/indexed-project.js";
 import { useRedisServer } from "../../helpers/redis-server.js";
-import { removeDir } from "../../helpers/temp-dir.js";
 import { rebuiltGraph, storedGraph } from "./graph-oracle.js";
 import { TEST_DEBOUNCE_MS, waitFor } from "./watch-harness.js";
 
@@ -31,14 +30,8 @@ class DyingBeforeGraphStore extends ProjectStore implements WatchStorePort {
 const server = useRedisServer();
 let project: IndexedProject;
 
-beforeAll(async () => {
-  project = await openIndexedProject(buildAcmeShop(), server().url);
-  await project.reindex();
-});
-afterAll(async () => {
-  await project.close();
-  removeDir(project.root);
-});
+beforeAll(async () => void (project = await openIndexedAcmeShop(server().url)));
+afterAll(() => closeIndexedProject(project));
 
 it("a live batch whose graph update never landed is rebuilt by the next index run", async () => {
   const { indexer } = project;

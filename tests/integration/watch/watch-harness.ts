@@ -7,8 +7,7 @@ import { projectKey } from "../../../src/main/store/keys.js";
 import { decodeStat } from "../../../src/pipeline/index-store-port.js";
 import { hashContent } from "../../../src/pipeline/watch/content-hash.js";
 import type { FileUpdateEvent } from "../../../src/pipeline/watch/live-index.js";
-import { buildAcmeShop, openIndexedProject, type IndexedProject } from "../../helpers/indexed-project.js";
-import { removeDir } from "../../helpers/temp-dir.js";
+import { closeIndexedProject, openIndexedAcmeShop, type IndexedProject } from "../../helpers/indexed-project.js";
 
 export const TEST_DEBOUNCE_MS = 80;
 
@@ -92,14 +91,11 @@ export async function startWatching(project: IndexedProject, debounceMs = TEST_D
 
 /** The acme-shop fixture indexed into Redis and watched: what most watch tests start from. */
 export async function openWatchedAcmeShop(redisUrl: string): Promise<{ project: IndexedProject; w: WatchHarness }> {
-  const project = await openIndexedProject(buildAcmeShop(), redisUrl);
-  await project.reindex();
+  const project = await openIndexedAcmeShop(redisUrl);
   return { project, w: await startWatching(project) };
 }
 
 export async function closeWatched(project: IndexedProject | undefined, w: WatchHarness | undefined): Promise<void> {
   await w?.stop();
-  if (!project) return;
-  await project.close();
-  removeDir(project.root);
+  await closeIndexedProject(project);
 }
