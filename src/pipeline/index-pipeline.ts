@@ -340,6 +340,7 @@ function applyRecord(
       return;
     case "symlink":
       stats.symlinks++;
+      if (r.unchanged) return;
       if (known.has(r.path)) batch.remove.push(r.path);
       batch.stat.push([r.path, `0:0:link:${r.target}`]);
       return;

@@ -84,6 +84,8 @@ function indexOne(task: IndexTask, rel: string, timings: IndexTaskResult["timing
   if (st.isSymbolicLink()) {
     // Recorded, never followed: a link loop or a link out of the project is harmless.
     const target = fs.readlinkSync(abs);
+    const known = task.mode === "index" ? task.known?.[rel] : undefined;
+    if (known?.hash === `link:${target}`) return { record: { path: rel, kind: "symlink", target, fileJson: "", unchanged: true }, bytes: 0 };
     return { record: { path: rel, kind: "symlink", target, fileJson: JSON.stringify({ symlink: true, target }) }, bytes: 0 };
   }
   if (!st.isFile()) return { record: { path: rel, kind: "missing" }, bytes: 0 };
@@ -184,7 +186,7 @@ function frameRecords(records: IndexedRecord[], sources: Map<IndexedRecord, Uint
     arena.endCommand();
   };
   const text = records.filter((r) => r.kind === "text");
-  hset(wire.files, "fileJson", records.filter((r) => r.kind === "text" || r.kind === "binary" || r.kind === "symlink"));
+  hset(wire.files, "fileJson", records.filter((r) => r.kind === "text" || r.kind === "binary" || (r.kind === "symlink" && !r.unchanged)));
   hset(wire.ast, "astJson", text);
   hset(wire.facts, "factsJson", text);
   return (views) => {

@@ -93,7 +93,8 @@ export type IndexedRecord =
   | { path: string; kind: "unchanged"; size: number; mtimeMs: number; hash: string }
   | { path: string; kind: "binary"; size: number; mtimeMs: number; hash: string; fileJson: SerialisedValue }
   | { path: string; kind: "nonUtf8"; size: number; mtimeMs: number }
-  | { path: string; kind: "symlink"; target: string; fileJson: SerialisedValue }
+  /** `unchanged`: the index already holds this link with this target (nothing to write). */
+  | { path: string; kind: "symlink"; target: string; fileJson: SerialisedValue; unchanged?: boolean }
   | { path: string; kind: "missing" }
   | { path: string; kind: "error"; message: string };
 

@@ -111,9 +111,14 @@ describe("the graph written while the workers parse", () => {
 });
 
 describe("re-index", () => {
-  it("re-parses nothing when nothing changed", async () => {
+  it("re-parses and writes nothing when nothing changed (symlinks included)", async () => {
     const before = await project.redis.hgetall(key("files"));
-    const stats = await project.reindex();
+    const written: unknown[] = [];
+    const writeRecords = project.store.writeRecords.bind(project.store);
+    project.store.writeRecords = (batch) => (written.push(batch), writeRecords(batch));
+    const stats = await project.reindex().finally(() => (project.store.writeRecords = writeRecords));
+    expect(written).toEqual([]);
+    expect(stats.symlinks).toBe(firstRun.symlinks);
     expect(stats.parsed).toBe(0);
     expect(stats.unchanged).toBe(firstRun.parsed + firstRun.skipped.binary);
     expect(stats.graphRebuilt).toBe(false);
