@@ -12,6 +12,7 @@ import { encodeStat, type GraphRewrite, type IndexStorePort, type RecordBatch } 
 import type { IndexWorkerPool } from "./worker-pool.js";
 import type { RunningScan, TimedScan } from "./scanner.js";
 import { WalkAhead } from "./walk-ahead.js";
+import { encodeIndexRunMark, INDEX_RUN_FIELD, newIndexRunMark } from "./index-run-mark.js";
 import type { GraphChunkSink } from "./graph/graph-serialiser.js";
 
 /**
@@ -144,6 +145,8 @@ async function indexHeld(opts: IndexRunOptions, asked: { ms: number }): Promise<
     totalSeconds: 0,
     errors: [],
   };
+  // Before any file is read: a live index elsewhere re-checks what it wrote after this (index-run-mark.ts).
+  const runMark = { [INDEX_RUN_FIELD]: encodeIndexRunMark(newIndexRunMark()) };
   stats.schemaReset = (await store.ensureSchema()) === "reset";
   const known = await store.loadKnownStats();
   // A text file that turned binary or into a symlink leaves the graph: that alone needs a rebuild.
@@ -276,7 +279,10 @@ async function indexHeld(opts: IndexRunOptions, asked: { ms: number }): Promise<
     // does not parse it again. A failed write is what ended the run, whatever the tasks said.
     flush();
     await Promise.allSettled(writes);
-    throw writeFailed.signal.aborted ? writeFailed.signal.reason : err;
+    if (writeFailed.signal.aborted) throw writeFailed.signal.reason;
+    // A cancelled run stored files too: live indexes elsewhere must learn of it as of a finished one.
+    if (writes.length) await store.setIndexInfo(runMark).catch(() => {});
+    throw err;
   }
   flush();
   const stale = removedOrBroken.filter((p) => known.has(p));
@@ -304,6 +310,8 @@ async function indexHeld(opts: IndexRunOptions, asked: { ms: number }): Promise<
     root,
     last_indexed: new Date().toISOString(),
     files: String(stats.files),
+    // A run that changed nothing leaves live indexes alone.
+    ...(writes.length || needGraph ? runMark : {}),
   });
   opts.onProgress?.({ phase: "done", done: paths.length, total: paths.length });
   return stats;

@@ -24,6 +24,10 @@ function formatWatchEvent(e: ProjectWatchEvent): string | null {
       return `error: ${e.error.message}${e.retryInMs > 0 ? `; retrying in ${(e.retryInMs / 1000).toFixed(1)} s` : ""}`;
     case "recovered":
       return "Redis is back: queued index writes landed";
+    case "reloaded": {
+      const rechecked = e.rechecked ? `; ${e.rechecked} file${e.rechecked === 1 ? "" : "s"} updated meanwhile re-checked` : "";
+      return `another index run rewrote the index: reloaded ${e.files} files in ${ms(e.ms)}${rechecked}`;
+    }
   }
 }
 
@@ -36,7 +40,7 @@ export async function watchUntilInterrupted(watcher: ProjectWatcher, opts: { jso
       return;
     }
     const line = formatWatchEvent(e);
-    if (line) (e.type === "error" || e.type === "ready" || e.type === "recovered" ? opts.err : opts.out).write(`${line}\n`);
+    if (line) (e.type === "error" || e.type === "ready" || e.type === "recovered" || e.type === "reloaded" ? opts.err : opts.out).write(`${line}\n`);
   });
   // The first signal stops cleanly; a later one quits at once (interrupts.ts).
   let requestStop: () => void = () => {};

@@ -22,6 +22,8 @@ export interface ProjectWatcherOptions {
   ownWrites?: OwnWrites;
   /** Default: config watchdog.debounceMs. */
   debounceMs?: number;
+  /** How often to look for another process's index run (ms); default INDEX_RUN_CHECK_MS. */
+  indexRunCheckMs?: number;
 }
 
 /** The store as the live index sees it: ProjectStore plus a reconnect for the retry loop. */
@@ -56,6 +58,7 @@ export class ProjectWatcher {
       ignorePatterns: indexer.config.project.ignorePatterns,
       store,
       debounceMs: opts.debounceMs ?? indexer.config.watchdog.debounceMs,
+      ...(opts.indexRunCheckMs ? { indexRunCheckMs: opts.indexRunCheckMs } : {}),
       origin: (p, hash) => (this.ownWrites.claim(p, hash) ? "ipuaro" : "external"),
       onEvent: (e) => this.emit(e.type === "error" ? { ...e, error: asIpuaroError(e.error) } : e),
     });

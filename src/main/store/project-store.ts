@@ -5,6 +5,7 @@ import type { Redis } from "ioredis";
 import type { FileAST, FileMeta } from "../../workers/ast-types.js";
 import type { KnownFileState, WireHashes } from "../../workers/protocol.js";
 import type { GraphRewrite, IndexStorePort, RecordBatch } from "../../pipeline/index-store-port.js";
+import { INDEX_RUN_FIELD } from "../../pipeline/index-run-mark.js";
 import { IpuaroError } from "../errors.js";
 import { holdAofRewrites, type AofRewriteRelease } from "./aof-rewrite-hold.js";
 import { redisOp, toRedisError } from "./connection.js";
@@ -335,6 +336,11 @@ export class ProjectStore implements IndexStorePort {
     return this.op("writing index info", async () => {
       if (Object.keys(info).length) await this.redis.hset(this.keys.config, info);
     });
+  }
+
+  /** The mark of the index run that last wrote the index (index-run-mark.ts), as stored. */
+  lastIndexRun(): Promise<string | null> {
+    return this.getConfigField(INDEX_RUN_FIELD);
   }
 
   listPaths(): Promise<string[]> {

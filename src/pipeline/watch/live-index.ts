@@ -1,11 +1,16 @@
 // The live index: the OS watcher feeds the scheduler, each batch goes through the incremental updater,
 // its writes land in Redis in order, and typed events report every file update and batch. A Redis
 // outage never stops it: writes stay queued and are replayed, with an `error` event per failed attempt.
+// When another index run writes the index (index-run-mark.ts), it reloads the index and re-checks the
+// files it updated itself while that run went on.
 import type { IgnoreRules } from "../ignore-rules.js";
+import { parseIndexRunMark } from "../index-run-mark.js";
 import type { IndexWorkerPool } from "../worker-pool.js";
 import { BatchScheduler, type BatchRunOutcome } from "./batch-scheduler.js";
 import type { PendingChange } from "./event-coalescer.js";
 import { IncrementalUpdater, loadIndexState, type BatchResult } from "./incremental-updater.js";
+import type { KnownFileState } from "../../workers/protocol.js";
+import type { GraphState } from "./graph-state.js";
 import { watchTree, type TreeWatch } from "./parcel-source.js";
 import type { FileUpdate } from "./record-outcome.js";
 import type { WatchStorePort } from "./watch-store-port.js";
@@ -42,6 +47,8 @@ export type LiveIndexEvent =
   | FileUpdateEvent
   | BatchSummary
   | { type: "ready"; files: number; graphFiles: number; ms: number }
+  /** Another index run wrote the index: it was reloaded, and `rechecked` recently updated files re-read. */
+  | { type: "reloaded"; files: number; rechecked: number; ms: number }
   | { type: "error"; error: unknown; retryInMs: number }
   | { type: "recovered" };
 
@@ -55,7 +62,19 @@ export interface LiveIndexOptions {
   debounceMs: number;
   onEvent(event: LiveIndexEvent): void;
   origin?: (path: string, hash: string | null) => ChangeOrigin;
+  /** How often to look for an index run by another process (ms). Default INDEX_RUN_CHECK_MS. */
+  indexRunCheckMs?: number;
 }
+
+/** How often a live index looks at the index run mark when no batch does (one HGET). */
+export const INDEX_RUN_CHECK_MS = 2000;
+/**
+ * Files updated this long before another run began are re-checked too: the run's start is another
+ * process's clock reading, and a batch's time is taken when its writes have landed.
+ */
+const RUN_START_SLACK_MS = 2000;
+/** Updated files are remembered this long: longer than an index run takes. */
+const HANDLED_MEMORY_MS = 60 * 60 * 1000;
 
 interface HeldBatch {
   result: BatchResult;
@@ -70,6 +89,11 @@ export class LiveIndex {
   /** Batches computed but whose writes have not landed (Redis down): reported once they do. */
   private held: HeldBatch[] = [];
   private reparse = new Set<string>();
+  /** The index run mark the loaded state came from (raw, as stored). */
+  private loadedRun: string | null = null;
+  /** Paths this live index updated → Date.now() when their writes had landed. */
+  private readonly handled = new Map<string, number>();
+  private runCheck: NodeJS.Timeout | null = null;
 
   constructor(private readonly opts: LiveIndexOptions) {
     this.scheduler = new BatchScheduler({
@@ -95,13 +119,12 @@ export class LiveIndex {
   /** listen(), then load the index into memory and start handling events. */
   async start(): Promise<void> {
     const started = performance.now();
-    const { root, rules, pool, binaryExtensions, store } = this.opts;
     await this.listen();
     try {
-      const { known, graph } = await loadIndexState(root, store);
-      const watchFolders = (rels: string[]) => this.watch?.watchFolders(rels) ?? Promise.resolve();
-      const pruneWatch = () => this.watch?.prune() ?? Promise.resolve();
-      this.updater = new IncrementalUpdater({ root, rules, pool, binaryExtensions, store, writes: this.writes, watchFolders, pruneWatch }, known, graph);
+      // Read before the state: a run that writes meanwhile is noticed by the next check.
+      this.loadedRun = await this.opts.store.lastIndexRun();
+      const { known, graph } = await loadIndexState(this.opts.root, this.opts.store);
+      this.updater = this.newUpdater(known, graph);
       this.opts.onEvent({ type: "ready", files: known.size, graphFiles: graph.size, ms: performance.now() - started });
     } catch (err) {
       await this.watch?.close();
@@ -109,6 +132,65 @@ export class LiveIndex {
       throw err;
     }
     this.scheduler.resume();
+    this.runCheck = setInterval(() => void this.lookForIndexRun(), this.opts.indexRunCheckMs ?? INDEX_RUN_CHECK_MS);
+    this.runCheck.unref();
+  }
+
+  private newUpdater(known: Map<string, KnownFileState>, graph: GraphState): IncrementalUpdater {
+    const { root, rules, pool, binaryExtensions, store } = this.opts;
+    const watchFolders = (rels: string[]) => this.watch?.watchFolders(rels) ?? Promise.resolve();
+    const pruneWatch = () => this.watch?.prune() ?? Promise.resolve();
+    return new IncrementalUpdater({ root, rules, pool, binaryExtensions, store, writes: this.writes, watchFolders, pruneWatch }, known, graph);
+  }
+
+  /** Between batches: a new mark gets a batch (which reloads) even when no file changes. */
+  private async lookForIndexRun(): Promise<void> {
+    let run: string | null;
+    try {
+      run = await this.opts.store.lastIndexRun();
+    } catch {
+      return; // Redis trouble is reported by the batches
+    }
+    if (this.isNewRun(run)) this.scheduler.poke();
+  }
+
+  /**
+   * A mark other than the loaded one. A mark that vanished is not a run: the server lost its data (a
+   * fresh one came up in its place), and reloading would only trade the state in memory for nothing.
+   */
+  private isNewRun(run: string | null): run is string {
+    return run !== null && run !== this.loadedRun;
+  }
+
+  /**
+   * Reloads the index another run wrote and adds the files this live index updated since that run began
+   * to the batch: for each, whichever side wrote last may have written older content.
+   */
+  private async reload(run: string, changes: Map<string, PendingChange>): Promise<void> {
+    const started = performance.now();
+    const { known, graph } = await loadIndexState(this.opts.root, this.opts.store);
+    this.updater = this.newUpdater(known, graph);
+    this.loadedRun = run;
+    const since = (parseIndexRunMark(run)?.startedAt ?? 0) - RUN_START_SLACK_MS;
+    let rechecked = 0;
+    for (const [p, at] of this.handled) {
+      if (at < since || changes.has(p)) continue;
+      changes.set(p, { kind: "update", since: performance.now() });
+      rechecked++;
+    }
+    this.opts.onEvent({ type: "reloaded", files: known.size, rechecked, ms: performance.now() - started });
+  }
+
+  private remember(paths: Iterable<string>): void {
+    const now = Date.now();
+    for (const p of paths) {
+      this.handled.delete(p); // re-inserted: the map stays in time order
+      this.handled.set(p, now);
+    }
+    for (const [p, at] of this.handled) {
+      if (now - at < HANDLED_MEMORY_MS) break;
+      this.handled.delete(p);
+    }
   }
 
   /** For tests and the bench: resolves when no batch runs and no event waits. */
@@ -117,8 +199,7 @@ export class LiveIndex {
   }
 
   private async runBatch(changes: Map<string, PendingChange>): Promise<BatchRunOutcome> {
-    const updater = this.updater;
-    if (!updater) throw new Error("the live index is not started");
+    if (!this.updater) throw new Error("the live index is not started");
     if (this.held.length) {
       // Redis was down: replay the queued writes before anything new.
       await this.opts.store.reconnect();
@@ -128,9 +209,14 @@ export class LiveIndex {
       this.opts.onEvent({ type: "recovered" });
       for (const h of held) this.report(h, 0);
     }
+    // Unreadable (Redis down): the batch goes on and its writes queue; the timer looks again later.
+    const run = await this.opts.store.lastIndexRun().catch(() => this.loadedRun);
+    if (this.isNewRun(run)) await this.reload(run, changes);
+    // A check's poke with nothing to do.
+    if (!changes.size && !this.reparse.size) return {};
     const reparse = this.reparse;
     this.reparse = new Set();
-    const result = await updater.runBatch(changes, reparse);
+    const result = await (this.updater as IncrementalUpdater).runBatch(changes, reparse);
     const origins = result.updates.map((u) => {
       const origin = this.opts.origin?.(u.path, u.hash) ?? "external";
       // An own rename registers both ends; the old path's registration is consumed with it.
@@ -156,6 +242,7 @@ export class LiveIndex {
 
   private report({ result, origins }: HeldBatch, writeMs: number): void {
     const landed = performance.now();
+    this.remember(result.updates.flatMap((u) => (u.from ? [u.path, u.from] : [u.path])));
     const ms = result.workMs + writeMs;
     result.updates.forEach((u, i) => {
       const { since, ...rest } = u;
@@ -178,6 +265,8 @@ export class LiveIndex {
 
   /** Unsubscribes, lets a running batch finish, and tries once more to land queued writes. */
   async stop(): Promise<void> {
+    if (this.runCheck) clearInterval(this.runCheck);
+    this.runCheck = null;
     await this.watch?.close();
     this.watch = null;
     await this.scheduler.stop();

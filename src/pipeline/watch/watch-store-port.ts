@@ -5,6 +5,8 @@ import type { IndexStorePort } from "../index-store-port.js";
 export interface WatchStorePort extends IndexStorePort {
   /** One transaction: HSET meta entries, HSET index fields, HDEL index fields. */
   writeGraphDelta(meta: [string, string][], setFields: [string, string][], deleteFields: string[]): Promise<void>;
+  /** The stored mark of the index run that last wrote the index (index-run-mark.ts); null = none. */
+  lastIndexRun(): Promise<string | null>;
   /** Re-opens a connection that gave up retrying; resolves once Redis answers again. */
   reconnect(): Promise<void>;
 }

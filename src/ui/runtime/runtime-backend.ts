@@ -98,7 +98,7 @@ export class RuntimeBackend implements TuiBackend {
   private onWatch(e: ProjectWatchEvent): void {
     if (e.type === "error") this.watcherError = e.error.message;
     else if (e.type === "ready" || e.type === "recovered") this.watcherError = null;
-    if (e.type === "batch") {
+    if (e.type === "batch" || e.type === "reloaded") {
       this.paths = null;
       this.symbols = null;
     }

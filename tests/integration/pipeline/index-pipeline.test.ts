@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { indexJson, summaryText } from "../../../src/main/cli/index-report.js";
 import { ProjectIndexer } from "../../../src/main/indexing/project-indexer.js";
 import { PARSE_ERRORS_NAMED } from "../../../src/pipeline/index-pipeline.js";
+import { INDEX_RUN_FIELD, parseIndexRunMark } from "../../../src/pipeline/index-run-mark.js";
 import { projectKey } from "../../../src/main/store/keys.js";
 import type { ProjectStore } from "../../../src/main/store/project-store.js";
 import type { FileAST } from "../../../src/workers/ast-types.js";
@@ -185,6 +186,27 @@ describe("re-index", () => {
     expect(again.parsed).toBe(0);
   });
 
+  it("marks the index with the run that wrote it, and only a run that wrote something", async () => {
+    const mark = async () => project.redis.hget(key("config"), INDEX_RUN_FIELD);
+    const before = await mark();
+    expect(parseIndexRunMark(before)).not.toBeNull();
+    expect((await project.reindex()).parsed).toBe(0);
+    expect(await mark()).toBe(before);
+
+    const money = path.join(project.root, "packages/core/src/money.ts");
+    const original = fs.readFileSync(money);
+    fs.appendFileSync(money, "\nexport const MONEY_MARKER = 1;\n");
+    const startedBefore = Date.now();
+    expect((await project.reindex()).parsed).toBe(1);
+    const after = parseIndexRunMark(await mark());
+    fs.writeFileSync(money, original);
+    expect((await project.reindex()).parsed).toBe(1);
+    expect(after?.id).not.toBe(parseIndexRunMark(before)?.id);
+    // Taken before the run read anything: a live index re-checks what it wrote after this.
+    expect(after?.startedAt).toBeGreaterThanOrEqual(startedBefore);
+    expect(after?.startedAt).toBeLessThanOrEqual(Date.now());
+  });
+
   it("a text file that turns binary keeps metadata only: its AST, facts and meta go", async () => {
     const file = path.join(project.root, "packages/core/src/utils/index.ts");
     fs.writeFileSync(file, Buffer.from([0x65, 0x78, 0x00, 0x70, 0x6f, 0x72, 0x74]));
@@ -305,6 +327,8 @@ describe("a cancelled index", () => {
         stop.signal,
       );
       await expect(cancelled).rejects.toThrow("cancelled");
+      // What it stored is marked as a finished run's writes are, so live indexes elsewhere reload.
+      expect(parseIndexRunMark(await many.redis.hget(projectKey(many.store.projectName, "config"), INDEX_RUN_FIELD))).not.toBeNull();
       expect(doneAtCancel).toBeGreaterThanOrEqual(96);
       expect(doneAtCancel).toBeLessThan(401);
       const next = await many.reindex();

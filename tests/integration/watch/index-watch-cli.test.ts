@@ -18,12 +18,15 @@ afterAll(() => {
   removeDir(home);
 });
 
+const ipuaro = (...args: string[]) =>
+  spawn(process.execPath, ["--import", "tsx", ENTRY, ...args], {
+    env: { ...process.env, NO_COLOR: "1", IPUARO_REDIS_URL: server().url, IPUARO_HOME: home, XDG_CONFIG_HOME: path.join(home, "xdg") },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+
 describe("ipuaro index --watch", () => {
   it("indexes, logs each update, and exits cleanly on SIGINT", async () => {
-    const child = spawn(process.execPath, ["--import", "tsx", ENTRY, "index", "--watch", "--yes", root], {
-      env: { ...process.env, NO_COLOR: "1", IPUARO_REDIS_URL: server().url, IPUARO_HOME: home, XDG_CONFIG_HOME: path.join(home, "xdg") },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = ipuaro("index", "--watch", "--yes", root);
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => (stdout += d));
@@ -40,6 +43,23 @@ describe("ipuaro index --watch", () => {
       expect(await exited).toBe(0);
       expect(stderr).toContain("stopping");
       expect(stderr).not.toMatch(/error/i);
+    } finally {
+      if (child.exitCode === null) child.kill("SIGKILL");
+    }
+  });
+
+  it("reloads the index when `ipuaro index` in another terminal rewrites it", async () => {
+    const child = ipuaro("index", "--watch", "--yes", root);
+    let stderr = "";
+    child.stderr.on("data", (d) => (stderr += d));
+    const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
+    try {
+      await waitFor("the watcher to start", () => stderr.includes("watching"), 30_000);
+      const other = ipuaro("index", "--force", "--yes", root);
+      expect(await new Promise((resolve) => other.on("close", resolve))).toBe(0);
+      await waitFor("the reload line", () => /^another index run rewrote the index: reloaded \d+ files in \d+ ms$/m.test(stderr), 15_000);
+      child.kill("SIGINT");
+      expect(await exited).toBe(0);
     } finally {
       if (child.exitCode === null) child.kill("SIGKILL");
     }

@@ -40,8 +40,8 @@ export interface WatchHarness {
   stop(): Promise<void>;
 }
 
-export async function startWatching(project: IndexedProject, debounceMs = TEST_DEBOUNCE_MS): Promise<WatchHarness> {
-  const watcher = new ProjectWatcher({ indexer: project.indexer, redis: project.redis, debounceMs });
+export async function startWatching(project: IndexedProject, debounceMs = TEST_DEBOUNCE_MS, indexRunCheckMs?: number): Promise<WatchHarness> {
+  const watcher = new ProjectWatcher({ indexer: project.indexer, redis: project.redis, debounceMs, ...(indexRunCheckMs ? { indexRunCheckMs } : {}) });
   const events: ProjectWatchEvent[] = [];
   watcher.on((e) => events.push(e));
   await watcher.start();
@@ -78,7 +78,7 @@ export async function startWatching(project: IndexedProject, debounceMs = TEST_D
     },
     waitUpdate(match, from = 0) {
       return waitFor("an update event", () =>
-        events.slice(from).find((e): e is ProjectWatchEvent & FileUpdateEvent => e.type !== "batch" && e.type !== "ready" && e.type !== "error" && e.type !== "recovered" && match(e as FileUpdateEvent)),
+        events.slice(from).find((e): e is ProjectWatchEvent & FileUpdateEvent => e.type !== "batch" && e.type !== "ready" && e.type !== "error" && e.type !== "recovered" && e.type !== "reloaded" && match(e as FileUpdateEvent)),
       );
     },
     async json<T>(part: Parameters<typeof projectKey>[1], field: string) {
