@@ -39,6 +39,28 @@ describe("syntax errors", () => {
     expect(fn(valid, "default").lineStart).toBe(8);
   });
 
+  it("does not count what declaration files hold as syntax errors: variance with defaults, global augmentations, tsc's `export {}`", () => {
+    const valid = extract(code`
+      export interface Check<in T = never> { run(x: T): void }
+      export interface Schema<out O = unknown, in out I extends Base<O> = Base<O>> { parse(x: unknown): O }
+      export interface Multi<
+        out Output = unknown,
+        out Internals extends Base<Output> = Base<Output>
+      > { get(): Output }
+      declare module "buffer" {
+        global {
+          interface BufferConstructor { fromBase64(s: string): Buffer }
+        }
+        export function atob(data: string): string;
+      }
+      export default function (): Pick<SimpleGit, "clone" | "mirror">;
+      export {};
+    `);
+    expect(valid.ast.parseError).toBe(false);
+    expect(valid.ast.types.map((t) => t.name)).toEqual(expect.arrayContaining(["Check", "Schema", "Multi", "BufferConstructor"]));
+    expect(fn(valid, "default").lineStart).toBe(13);
+  });
+
   it("still reports a real error next to a grammar gap, or one that only looks like it", () => {
     const result = extract(code`
       export type * from "./types";
@@ -46,6 +68,8 @@ describe("syntax errors", () => {
     `);
     expect(result.ast.parseError).toBe(true);
     expect(extract("interface Foo<T U> {}").ast.parseError).toBe(true);
+    expect(extract("interface Foo<in T U = never> {}").ast.parseError).toBe(true);
+    expect(extract('declare module "x" {\n  globals {\n    interface A {}\n  }\n}').ast.parseError).toBe(true);
   });
 
   it.each<[SourceLanguage, string]>([
