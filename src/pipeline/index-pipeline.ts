@@ -172,7 +172,7 @@ async function indexHeld(opts: IndexRunOptions, asked: { ms: number }): Promise<
   if (typeof opts.walk === "function") {
     const predicted = internalSpecifierMatchers(predictProjectLayout(root));
     const running = opts.walk();
-    ahead = new WalkAhead(running, FILES_PER_TASK, predicted, runTask, runSignal);
+    ahead = new WalkAhead(running, FILES_PER_TASK, predicted, runTask, pool.capacity, runSignal);
     ahead.start();
     try {
       walked = await running.done;

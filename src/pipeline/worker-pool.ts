@@ -15,6 +15,8 @@ export interface IndexWorkerPool {
   /** `signal`: drops the task if it has not started; a started one finishes and is then rejected. */
   run(task: IndexTask, signal?: AbortSignal): Promise<IndexTaskResult>;
   readonly size: number;
+  /** Tasks the threads hold at once (running or waiting at a thread); more wait in the pool's queue. */
+  readonly capacity: number;
   /** Tasks waiting for a thread. */
   readonly queued: number;
   /** Kernel ids of the threads that have answered a task (Linux), for per-thread CPU accounting. */
@@ -124,6 +126,7 @@ export function createIndexWorkerPool(size: number | null = null): IndexWorkerPo
 
   return {
     size: threads,
+    capacity: threads * TASKS_PER_THREAD,
     get queued() {
       return queue.length;
     },

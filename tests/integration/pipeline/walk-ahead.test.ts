@@ -88,7 +88,7 @@ describe("indexing while the walk goes on", () => {
       return { records: [], timings: { readHash: 0, parse: 0, serialise: 0 }, bytes: 0 };
     };
     const layout = { exact: [], prefixes: [] };
-    const ahead = new WalkAhead(walk, 3, layout, run);
+    const ahead = new WalkAhead(walk, 3, layout, run, 4);
     ahead.start();
     const first = ahead.settle(layout);
     expect(first.map((t) => t.group)).toEqual([
@@ -99,6 +99,33 @@ describe("indexing while the walk goes on", () => {
     expect(ahead.settle(layout)).toEqual([]);
     await Promise.all(first.map((t) => t.result));
     expect(ran).toHaveLength(2);
+  });
+
+  it("keeps no more early tasks out than the pool runs at once, and starts none after the walk", async () => {
+    const entries: ScannedEntry[] = [];
+    let finish: () => void = () => {};
+    const walk: RunningScan = { entries, onFound: () => {}, done: new Promise((resolve) => (finish = () => resolve({ scan: { entries, ignored: 0, unsupported: 0, unreadable: [], badNames: [] }, walkSeconds: 0 }))) };
+    const started: string[][] = [];
+    const answers: (() => void)[] = [];
+    const run = (group: string[]) =>
+      new Promise<IndexTaskResult>((resolve) => {
+        started.push(group);
+        answers.push(() => resolve({ records: [], timings: { readHash: 0, parse: 0, serialise: 0 }, bytes: 0 }));
+      });
+    const ahead = new WalkAhead(walk, 2, { exact: [], prefixes: [] }, run, 2);
+    for (let i = 0; i < 10; i++) entries.push({ path: `src/f${i}.ts`, kind: "file" });
+    ahead.start();
+    expect(started).toHaveLength(2);
+    (answers.shift() as () => void)();
+    await new Promise((r) => setImmediate(r));
+    // One slot freed, one more task: the rest of the files wait for the walk's final layout.
+    expect(started).toHaveLength(3);
+    finish();
+    await new Promise((r) => setImmediate(r));
+    for (const answer of answers.splice(0)) answer();
+    await new Promise((r) => setImmediate(r));
+    expect(started).toHaveLength(3);
+    expect(ahead.entriesTaken).toBe(6);
   });
 
   it("tells which task results a change of layout affects", () => {
