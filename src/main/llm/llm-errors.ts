@@ -106,5 +106,8 @@ export function toLlmError(err: unknown, ctx: LlmErrorContext, aborted: boolean)
       cause: err,
     });
   }
-  return new IpuaroError("llm", `Ollama failed while ${ctx.action}: ${message}`, { recoverable: true, cause: err });
+  // fetch says only "fetch failed"; why is in its cause (e.g. "bad port": OLLAMA_HOST on a port fetch refuses).
+  const cause = (err as { cause?: unknown } | null)?.cause;
+  const why = message === "fetch failed" && cause instanceof Error && cause.message ? ` (${cause.message})` : "";
+  return new IpuaroError("llm", `Ollama at ${ctx.host} failed while ${ctx.action}: ${message}${why}`, { recoverable: true, cause: err });
 }

@@ -39,7 +39,12 @@ describe("toLlmError", () => {
 
   it("a server error text containing 'terminated' is not taken for a lost connection", () => {
     const err = toLlmError(new Error("llama runner process has terminated: exit status 2"), ctx, false);
-    expect(err.message).toBe("Ollama failed while streaming the model's reply: llama runner process has terminated: exit status 2");
+    expect(err.message).toBe("Ollama at http://gpu-box:11434 failed while streaming the model's reply: llama runner process has terminated: exit status 2");
+  });
+
+  it("says why fetch failed when its cause has no code (OLLAMA_HOST on a port fetch refuses)", () => {
+    const err = toLlmError(new TypeError("fetch failed", { cause: new Error("bad port") }), ctx, false);
+    expect(err.message).toBe("Ollama at http://gpu-box:11434 failed while streaming the model's reply: fetch failed (bad port)");
   });
 
   it("passes typed errors through unchanged", () => {
