@@ -164,7 +164,10 @@ export class LiveIndex {
 
   /**
    * Reloads the index another run wrote and adds the files this live index updated since that run began
-   * to the batch: for each, whichever side wrote last may have written older content.
+   * to the batch: for each, whichever side wrote last may have written older content. When there are
+   * any, the graph is also rewritten whole from the reloaded facts: a delta worked out before that run's
+   * commit and landed after it may have left neighbours' fields (a dependents list) as the old graph had
+   * them, and a re-read that finds the content current writes nothing.
    */
   private async reload(run: string, changes: Map<string, PendingChange>): Promise<void> {
     const started = performance.now();
@@ -177,6 +180,11 @@ export class LiveIndex {
       if (at < since || changes.has(p)) continue;
       changes.set(p, { kind: "update", since: performance.now() });
       rechecked++;
+    }
+    if (rechecked) {
+      const { meta, indexFields } = await graph.rebuild(graph.projectLayout);
+      // Queued ahead of the batch's own writes, so the re-read files' deltas land on top of it.
+      this.writes.push({ label: "rewriting the dependency graph", run: () => this.opts.store.writeGraph(meta, indexFields, true) });
     }
     this.opts.onEvent({ type: "reloaded", files: known.size, rechecked, ms: performance.now() - started });
   }

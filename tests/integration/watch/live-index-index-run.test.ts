@@ -66,6 +66,25 @@ it("a file it updated while another run went on is read again when that run land
   expect(await storedGraph(project)).toEqual(await rebuiltGraph(project));
 });
 
+it("rewrites the graph from what the run stored when its own updates overlapped that run", async () => {
+  const runStarted = Date.now();
+  w.write(REL, CHANGED);
+  await w.waitIndexed(REL);
+  const snapshot = await snapshotIndex();
+  await landOtherRun(snapshot, runStarted);
+  // A delta worked out before that run's commit and landed after it: a neighbour's meta as the old
+  // graph had it (here: a dependents list the stored facts do not give).
+  const neighbour = "packages/core/src/utils/strings.ts";
+  const meta = (await w.json<{ dependents: string[] }>("meta", neighbour)) as { dependents: string[] };
+  await project.redis.hset(w.key("meta"), neighbour, JSON.stringify({ ...meta, dependents: ["apps/api/src/main.ts"] }));
+
+  await waitFor("the reload", () => reloads().length === 1);
+  expect(reloads()[0]).toMatchObject({ rechecked: 1 });
+  await w.watcher.idle();
+  expect(await storedGraph(project)).toEqual(await rebuiltGraph(project));
+  expect((await w.json<{ dependents: string[] }>("meta", neighbour))?.dependents).toContain(REL);
+});
+
 it("a run that began after its last update is reloaded without reading anything again", async () => {
   w.write(REL, CHANGED);
   await w.waitIndexed(REL);
