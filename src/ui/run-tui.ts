@@ -4,7 +4,7 @@
 // the project's last session (or a new one) is opened, and the app runs until the user leaves.
 import fs from "node:fs";
 import path from "node:path";
-import { resolveProjectRoot } from "../main/cli/commands/index-command.js";
+import { resolveProjectRoot } from "../main/cli/project-root.js";
 import { prepareModel, type ReadyModel } from "../main/cli/model-setup.js";
 import { indexProblems } from "../main/cli/index-report.js";
 import { loadConfig } from "../main/config/loader.js";

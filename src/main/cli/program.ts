@@ -4,47 +4,59 @@ import { createRequire } from "node:module";
 import { Command, CommanderError } from "commander";
 import { FatalError, IpuaroError } from "../errors.js";
 import { Interrupted, INTERRUPTED_EXIT_CODE } from "./interrupts.js";
-import { registerAnalyzeCommand } from "./commands/analyze-command.js";
-import { registerCheckCommand } from "./commands/check-command.js";
-import { registerDecisionsCommand } from "./commands/decisions-command.js";
-import { registerDoctorCommand } from "./commands/doctor-command.js";
-import { registerMemoryCommand } from "./commands/memory-command.js";
-import { registerTuiCommand } from "./commands/tui-command.js";
-import { registerIndexCommand } from "./commands/index-command.js";
-import { registerRewindCommand } from "./commands/rewind-command.js";
-import { registerRunCommand } from "./commands/run-command.js";
-import { registerSessionsCommand } from "./commands/sessions-command.js";
-import { registerUndoCommand } from "./commands/undo-command.js";
-import { registerToolCommand } from "./commands/tool-command.js";
 
 const require = createRequire(import.meta.url);
 const { version } = require("../../../package.json") as { version: string };
 
-export function buildProgram(): Command {
+type Register = (program: Command) => void;
+
+/**
+ * Every subcommand's registration, in the order `--help` lists them. A command's module loads what its
+ * action runs (the store, the agent, the tools), so each is imported only when it may be needed.
+ */
+const COMMANDS: ReadonlyArray<readonly [name: string, load: () => Promise<Register>]> = [
+  ["index", async () => (await import("./commands/index-command.js")).registerIndexCommand],
+  ["run", async () => (await import("./commands/run-command.js")).registerRunCommand],
+  ["tool", async () => (await import("./commands/tool-command.js")).registerToolCommand],
+  ["check-command", async () => (await import("./commands/check-command.js")).registerCheckCommand],
+  ["sessions", async () => (await import("./commands/sessions-command.js")).registerSessionsCommand],
+  ["undo", async () => (await import("./commands/undo-command.js")).registerUndoCommand],
+  ["rewind", async () => (await import("./commands/rewind-command.js")).registerRewindCommand],
+  ["doctor", async () => (await import("./commands/doctor-command.js")).registerDoctorCommand],
+  ["analyze", async () => (await import("./commands/analyze-command.js")).registerAnalyzeCommand],
+  ["memory", async () => (await import("./commands/memory-command.js")).registerMemoryCommand],
+  ["decisions", async () => (await import("./commands/decisions-command.js")).registerDecisionsCommand],
+  // `ipuaro [path]` with no subcommand opens the TUI.
+  ["tui", async () => (await import("./commands/tui-command.js")).registerTuiCommand],
+];
+
+/**
+ * The commands `argv` can reach: the named one alone (loading every command cost `ipuaro index` ≈ 0.2 s
+ * of start-up), none for `--version`, and all of them otherwise (help lists them, the default command
+ * matches a mistyped name against them).
+ */
+export function commandsFor(argv: readonly string[]): string[] {
+  const first = argv[2];
+  if (first === "-v" || first === "--version") return [];
+  if (first !== undefined && first !== "tui" && COMMANDS.some(([name]) => name === first)) return [first];
+  return COMMANDS.map(([name]) => name);
+}
+
+export async function buildProgram(argv: readonly string[] = process.argv): Promise<Command> {
   const program = new Command();
   program
     .name("ipuaro")
     .description("A local AI coding agent for TypeScript/JavaScript codebases of any size")
     .version(version, "-v, --version")
     .showHelpAfterError("(run `ipuaro --help` for usage)");
-  registerIndexCommand(program);
-  registerRunCommand(program);
-  registerToolCommand(program);
-  registerCheckCommand(program);
-  registerSessionsCommand(program);
-  registerUndoCommand(program);
-  registerRewindCommand(program);
-  registerDoctorCommand(program);
-  registerAnalyzeCommand(program);
-  registerMemoryCommand(program);
-  registerDecisionsCommand(program);
-  // `ipuaro [path]` with no subcommand opens the TUI.
-  registerTuiCommand(program);
+  const wanted = new Set(commandsFor(argv));
+  const registers = await Promise.all(COMMANDS.filter(([name]) => wanted.has(name)).map(([, load]) => load()));
+  for (const register of registers) register(program);
   return program;
 }
 
 export async function runCli(argv: string[]): Promise<void> {
-  const program = buildProgram();
+  const program = await buildProgram(argv);
   program.exitOverride();
   try {
     await program.parseAsync(argv);

@@ -7,7 +7,7 @@ import { formatAnalyze } from "../../shadow/report-tables.js";
 import { isIpuaroError } from "../../errors.js";
 import { toShadowError } from "../../shadow/shadow-errors.js";
 import { TIMEFRAMES } from "../../shadow/shadow-validate.js";
-import { resolveProjectRoot } from "./index-command.js";
+import { resolveProjectRoot } from "../project-root.js";
 
 interface AnalyzeOptions {
   target?: string;

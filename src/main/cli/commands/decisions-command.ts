@@ -7,7 +7,7 @@ import { processIo, reportShadowError, withShadowScope, type ShadowCliIo } from 
 import { decisionsTable } from "../../shadow/report-tables.js";
 import { isShadowError } from "../../shadow/shadow-errors.js";
 import { parseChoice, parseLimit } from "../../shadow/shadow-validate.js";
-import { resolveProjectRoot } from "./index-command.js";
+import { resolveProjectRoot } from "../project-root.js";
 
 interface DecisionsOptions {
   status?: string;

@@ -8,7 +8,7 @@ import type { IpuaroConfig } from "../../config/schema.js";
 import { errorMessage } from "../../errors.js";
 import { OllamaClient } from "../../llm/ollama-client.js";
 import { openProjectStore, type OpenedProjectStore } from "../../store/open-project-store.js";
-import { resolveProjectRoot } from "./index-command.js";
+import { resolveProjectRoot } from "../project-root.js";
 
 export interface DoctorCheck {
   name: "config" | "redis" | "ollama" | "model" | "index" | "file-history";

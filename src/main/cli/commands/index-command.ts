@@ -3,7 +3,6 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Command } from "commander";
 import { loadConfig } from "../../config/loader.js";
-import { FatalError } from "../../errors.js";
 import { BenchProbe } from "../../indexing/bench-probe.js";
 import { ProjectIndexer } from "../../indexing/project-indexer.js";
 import type { IpuaroConfig } from "../../config/schema.js";
@@ -17,6 +16,7 @@ import { guardInterrupts, Interrupted, INTERRUPTED_EXIT_CODE } from "../interrup
 import { askChoice, askLine } from "../prompt.js";
 import { TtyProgress } from "../progress-bar.js";
 import { benchText, indexJson, summaryText, type BenchExtras } from "../index-report.js";
+import { resolveProjectRoot } from "../project-root.js";
 
 interface IndexOptions {
   bench?: boolean;
@@ -25,18 +25,6 @@ interface IndexOptions {
   parseOnlyBaseline: boolean;
   watch?: boolean;
   force?: boolean;
-}
-
-export function resolveProjectRoot(input: string | undefined): string {
-  const abs = path.resolve(input ?? ".");
-  let real: string;
-  try {
-    real = fs.realpathSync(abs);
-  } catch {
-    throw new FatalError(`no such directory: ${abs}`, 2);
-  }
-  if (!fs.statSync(real).isDirectory()) throw new FatalError(`not a directory: ${abs}`, 2);
-  return real;
 }
 
 /** Above the configured size, ask before a long first index: continue, narrow to a subfolder, or stop. */

@@ -10,7 +10,7 @@ import { memorySearchTable, memoryTable } from "../../shadow/report-tables.js";
 import { isShadowError, ShadowError } from "../../shadow/shadow-errors.js";
 import type { ShadowScope } from "../../shadow/shadow-scope.js";
 import { parseChoice, parseChoiceList, parseLimit } from "../../shadow/shadow-validate.js";
-import { resolveProjectRoot } from "./index-command.js";
+import { resolveProjectRoot } from "../project-root.js";
 
 interface JsonOption {
   json?: boolean;

@@ -10,7 +10,7 @@ import { FatalError } from "../../errors.js";
 import { ProjectIndexer } from "../../indexing/project-indexer.js";
 import { findSession } from "../../session/open-session.js";
 import { openProjectStore } from "../../store/open-project-store.js";
-import { resolveProjectRoot } from "./index-command.js";
+import { resolveProjectRoot } from "../project-root.js";
 
 type CliMode = "both" | "conversation" | "code";
 const CLI_MODES: readonly CliMode[] = ["both", "conversation", "code"];

@@ -14,7 +14,7 @@ import { ProjectIndexer } from "../../indexing/project-indexer.js";
 import { openProjectStore } from "../../store/open-project-store.js";
 import { prepareModel } from "../model-setup.js";
 import { formatTurnStats } from "../turn-format.js";
-import { resolveProjectRoot } from "./index-command.js";
+import { resolveProjectRoot } from "../project-root.js";
 
 interface RunOptions {
   prompt?: string;

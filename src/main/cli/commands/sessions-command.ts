@@ -8,7 +8,7 @@ import { formatSession, formatSessionList, sessionJson } from "../../session/ses
 import type { SessionStore } from "../../session/session-store.js";
 import { UndoStack } from "../../session/undo-stack.js";
 import { openProjectStore, type OpenedProjectStore } from "../../store/open-project-store.js";
-import { resolveProjectRoot } from "./index-command.js";
+import { resolveProjectRoot } from "../project-root.js";
 
 interface JsonOption {
   json?: boolean;

@@ -10,7 +10,7 @@ import { openProjectStore } from "../../store/open-project-store.js";
 import { ToolRegistry } from "../../tools/registry.js";
 import type { ToolPorts } from "../../tools/tool-types.js";
 import { askChoice } from "../prompt.js";
-import { resolveProjectRoot } from "./index-command.js";
+import { resolveProjectRoot } from "../project-root.js";
 
 interface ToolOptions {
   json?: boolean;

@@ -7,7 +7,7 @@ import { ProjectIndexer } from "../../indexing/project-indexer.js";
 import { findSession } from "../../session/open-session.js";
 import type { UndoOutcome } from "../../session/undo-edit.js";
 import { openProjectStore } from "../../store/open-project-store.js";
-import { resolveProjectRoot } from "./index-command.js";
+import { resolveProjectRoot } from "../project-root.js";
 
 interface UndoOptions {
   session?: string;
