@@ -395,7 +395,9 @@ class ChatResponder {
     for (const step of this.turn.steps) {
       if (step.kind === "text") {
         const text = typeof step.text === "function" ? step.text(this.seen) : step.text;
-        for (let i = 0; i < text.length; i += this.chunkSize) out.push({ content: text.slice(i, i + this.chunkSize) });
+        // By code point, as Ollama streams whole characters (never half an emoji's surrogate pair).
+        const chars = Array.from(text);
+        for (let i = 0; i < chars.length; i += this.chunkSize) out.push({ content: chars.slice(i, i + this.chunkSize).join("") });
       } else {
         const args = typeof step.args === "function" ? step.args(this.seen) : step.args;
         out.push({ content: "", tool_calls: [{ function: { name: step.name, arguments: args } }] });

@@ -26,10 +26,12 @@ export class VisibleTextFilter {
         this.inside = true;
         continue;
       }
-      // Keep a tail that could be the beginning of `<tool_call`.
-      const keep = partialPrefixLength(this.pending);
-      out += this.pending.slice(0, this.pending.length - keep);
-      this.pending = this.pending.slice(this.pending.length - keep);
+      // Keep a tail that could be the beginning of `<tool_call`, and the first half of a surrogate pair
+      // (an emoji split between deltas): shown alone, each half would print as "�".
+      let cut = this.pending.length - partialPrefixLength(this.pending);
+      if (cut > 0 && isHighSurrogate(this.pending.charCodeAt(cut - 1))) cut--;
+      out += this.pending.slice(0, cut);
+      this.pending = this.pending.slice(cut);
       return out;
     }
   }
@@ -42,6 +44,8 @@ export class VisibleTextFilter {
     return rest;
   }
 }
+
+const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
 
 function partialPrefixLength(text: string): number {
   for (let n = Math.min(OPEN.length - 1, text.length); n > 0; n--) if (OPEN.startsWith(text.slice(-n))) return n;
