@@ -56,6 +56,15 @@ describe("ipuaro run (headless) against a fake Ollama", () => {
     expect(fake.violations).toEqual([]);
   });
 
+  it("takes the message piped in when there is no -p", async () => {
+    await startFake();
+    fake.reply().text("Класс `Money` — в packages/core/src/money.ts 💰");
+    const r = await runIpuaro(["run", root], { env: env(fake.url), input: "Где определён класс Money?\n" });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("Класс `Money` — в packages/core/src/money.ts 💰");
+    expect(fake.chatRequests[0]!.messages.at(-1)).toMatchObject({ role: "user", content: "Где определён класс Money?" });
+  });
+
   it("recovers from a malformed call: the model gets the expected form and tries again", async () => {
     await startFake();
     fake.reply().text('<tool_call>{"name": "get_lines", "arguments": {"path": </tool_call>');

@@ -125,7 +125,7 @@ describe("sessions from the command line", () => {
     expect(both.stderr).toContain("-p and --eval exclude each other");
     const neither = await cli("run", root);
     expect(neither.code).toBe(2);
-    expect(neither.stderr).toContain("give the message with -p/--prompt, or --eval");
+    expect(neither.stderr).toContain("give the message with -p/--prompt (or pipe it in), or --eval");
     const contra = await cli("run", "-p", "x", "--continue", "--session", first, root);
     expect(contra.code).toBe(2);
     const missing = await cli("sessions", "show", "20990101-000000-beef", root);

@@ -1,6 +1,7 @@
 // `ipuaro run -p PROMPT [path]`: one agent turn without the TUI. The answer streams to stdout, tool calls
 // and stats go to stderr (or everything as one JSON object with --json). The turn is kept in a session:
 // a new one, `--session ID`, or `--continue` (the project's last). `--eval` re-checks the last answer.
+import fs from "node:fs";
 import type { Command } from "commander";
 import { createAgentRuntime } from "../../agent/agent-runtime.js";
 import type { AgentEvent, TurnStats } from "../../agent/events.js";
@@ -25,8 +26,26 @@ interface RunOptions {
   eval?: boolean;
 }
 
+/**
+ * Without -p, the message is what is piped in (`echo "…" | ipuaro run`, `ipuaro run < question.md`).
+ * Only a pipe or a file is read: a terminal, or /dev/null as a CI job's stdin, gets the usage error.
+ */
+async function promptFromStdin(): Promise<string | undefined> {
+  let piped: boolean;
+  try {
+    const st = fs.fstatSync(0);
+    piped = st.isFIFO() || st.isFile() || st.isSocket();
+  } catch {
+    return undefined;
+  }
+  if (!piped) return undefined;
+  let text = "";
+  for await (const chunk of process.stdin.setEncoding("utf8")) text += chunk as string;
+  return text.trim() || undefined;
+}
+
 function sessionChoice(opts: RunOptions): SessionChoice {
-  if (opts.prompt === undefined && !opts.eval) throw new FatalError("give the message with -p/--prompt, or --eval to re-check the last answer", 2);
+  if (opts.prompt === undefined && !opts.eval) throw new FatalError("give the message with -p/--prompt (or pipe it in), or --eval to re-check the last answer", 2);
   if (opts.prompt !== undefined && opts.eval) throw new FatalError("-p and --eval exclude each other: --eval sends its own prompt", 2);
   if (opts.session !== undefined && opts.continue) throw new FatalError("--session and --continue exclude each other", 2);
   if (opts.session !== undefined) return { kind: "id", id: opts.session };
@@ -38,7 +57,7 @@ export function registerRunCommand(program: Command): void {
   program
     .command("run")
     .description("run one agent turn headless: stream the answer to stdout, then the stats")
-    .option("-p, --prompt <text>", "the message to the agent")
+    .option("-p, --prompt <text>", "the message to the agent (without it: what is piped in)")
     .argument("[path]", "project root", ".")
     .option("--auto-apply", "apply edits and run asked-for commands without confirmation (default: reject them)")
     .option("--json", "print one JSON object with the answer, tool calls and stats")
@@ -51,6 +70,7 @@ export function registerRunCommand(program: Command): void {
 }
 
 async function runAction(target: string, opts: RunOptions): Promise<number> {
+  if (opts.prompt === undefined && !opts.eval) opts.prompt = await promptFromStdin();
   const choice = sessionChoice(opts);
   const root = resolveProjectRoot(target);
   const { config } = loadConfig({ projectRoot: root });
