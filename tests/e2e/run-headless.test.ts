@@ -36,7 +36,7 @@ describe("ipuaro run (headless) against a fake Ollama", () => {
     fake.reply().text("`Money` is defined in packages/core/src/money.ts at line 8; it implements MoneyLike.");
     const r = await runIpuaro(["run", "-p", "Где определён класс Money?", root], { env: env(fake.url) });
     expect(r.stderr).toContain("[get_structure packages/core]");
-    expect(r.stderr).toContain("[get_lines packages/core/src/money.ts 8-12]");
+    expect(r.stderr).toContain("[get_lines packages/core/src/money.ts 8-12]\n  5 lines\n");
     expect(r.stdout).toContain("`Money` is defined in packages/core/src/money.ts");
     expect(r.stdout).not.toContain("<tool_call");
     expect(r.stderr).toMatch(/⏱ \d+\.\ds │ [\d,]+ tokens │ 2 tool calls/);

@@ -122,7 +122,9 @@ async function runAction(target: string, opts: RunOptions): Promise<number> {
       } else if (event.type === "tool-result") {
         const c = calls[calls.length - 1];
         if (c) Object.assign(c, { success: event.result.success, ...(event.result.error ? { error: event.result.error } : {}) });
-        if (!opts.json && !event.result.success) log(`  ✗ ${event.result.error}`);
+        // What the TUI shows beside the call: "12 lines", "+1 -1", "3 references in 2 files".
+        const said = event.result.success ? event.result.display.summary : `✗ ${event.result.error}`;
+        if (!opts.json && said) log(`  ${said}`);
       } else if (event.type === "loop-detected" && !opts.json) log(`ipuaro: ${event.reason}`);
       else if (event.type === "compacted") {
         compactions.push(event.report);
