@@ -103,7 +103,8 @@ async function prepare(ctx: PrepareContext): Promise<RuntimeBackend | null> {
   const progress = (label: string, done = 0, total = 0) => app.showProgress({ label, done, total, unit: "files" });
   progress("scanning…");
   let timed = await p.indexer.scan((n) => progress(`scanning… ${n} files`));
-  if (timed.scan.entries.length > p.config.limits.maxFilesWarning && !opts.yes) {
+  // Asked before a first index only: a project already indexed starts in a fraction of that time.
+  if (timed.scan.entries.length > p.config.limits.maxFilesWarning && !opts.yes && (await p.opened.store.fileCount()) === 0) {
     const chosen = await confirmSize(app, p, timed.scan.entries.length);
     if (chosen === null) return null;
     if (chosen !== p.root) {

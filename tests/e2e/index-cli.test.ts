@@ -122,13 +122,20 @@ describe("above limits.maxFilesWarning", () => {
   afterAll(() => fs.rmSync(path.join(root, ".ipuaro.json"), { force: true }));
 
   it("without a terminal it says so and continues", async () => {
-    const r = await runIpuaro(["index", root], { env: env(), timeoutMs: 120_000 });
+    const r = await runIpuaro(["index", "--force", root], { env: env(), timeoutMs: 120_000 });
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/files to index \(more than limits\.maxFilesWarning = 5\)\. Continuing/);
   }, 120_000);
 
+  it("does not ask again about a project already indexed (a warm run is quick)", async () => {
+    const r = await runIpuaro(["index", root], { env: env(), timeoutMs: 120_000 });
+    expect(r.code).toBe(0);
+    expect(r.stderr).not.toContain("maxFilesWarning");
+    expect(r.stdout).toMatch(/0 parsed/);
+  }, 120_000);
+
   it.runIf(hasTmux())("on a terminal it asks: cancel stops, a subdirectory becomes the project", async () => {
-    const command = [process.execPath, "--import", "tsx", ENTRY, "index", root].map((a) => `'${a}'`).join(" ");
+    const command = [process.execPath, "--import", "tsx", ENTRY, "index", "--force", root].map((a) => `'${a}'`).join(" ");
     const envs = Object.fromEntries(Object.entries(env()).map(([k, v]) => [k, String(v)]));
     const cancel = new TmuxPane(`${command}; echo "exit=$?"`, { cwd: process.cwd(), env: envs });
     try {

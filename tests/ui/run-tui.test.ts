@@ -92,4 +92,21 @@ describe("runTui", () => {
     t.type("x");
     expect(await exited).toBe(1);
   }, 60_000);
+
+  it("asks before a first index only: a project already indexed opens straight away", async () => {
+    stubEnv();
+    t = createHeadlessTerminal({ cols: 100, rows: 30 });
+    const first = runTui(root, { streams: t.streams, new: true, yes: true });
+    await t.waitForText("[watching]", 30_000);
+    t.type(KEYS.ctrlD);
+    expect(await first).toBe(0);
+    t.dispose();
+
+    t = createHeadlessTerminal({ cols: 100, rows: 30 });
+    const again = runTui(root, { streams: t.streams, new: true });
+    await t.waitForText("[watching]", 30_000);
+    expect(t.text()).not.toContain("A large project");
+    t.type(KEYS.ctrlD);
+    expect(await again).toBe(0);
+  }, 90_000);
 });

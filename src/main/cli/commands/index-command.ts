@@ -101,7 +101,12 @@ async function indexAction(target: string, opts: IndexOptions): Promise<void> {
     stop.abort(new Interrupted());
   });
   let chosen: string | null = root;
-  const ask = async (count: number) => (chosen = await confirmSize(root, count, config.limits.maxFilesWarning, !!opts.yes)) === root;
+  // Only a first index is long: a project already in the index is re-indexed in a fraction of that, and
+  // asking before every run of it would only be in the way. (--force re-parses everything: asked.)
+  const ask = async (count: number) => {
+    const indexedBefore = !opts.force && (await opened.store.fileCount()) > 0;
+    return (chosen = await confirmSize(root, count, config.limits.maxFilesWarning, !!opts.yes || indexedBefore)) === root;
+  };
   const cancelled = () => {
     process.stderr.write("cancelled\n");
     process.exitCode = 1;
