@@ -170,6 +170,8 @@ describe("Ctrl+C during a turn", () => {
     expect(r.code, r.stderr).toBe(130);
     expect(r.stderr).toContain("stopping… (Ctrl+C again to quit at once)");
     expect(r.stderr).toContain("[interrupted]");
+    // What streamed before the stop is counted (estimated): not "0 tokens".
+    expect(r.stderr).toMatch(/⏱ [\d.]+s │ [1-9][\d,]* tokens │ 0 tool calls/);
     expect(r.stderr).not.toMatch(/\n\s+at /);
 
     // The reply cut short is not stored (the next request must not build on half a sentence).

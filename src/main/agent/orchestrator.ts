@@ -224,7 +224,16 @@ export class Orchestrator {
         }
         return { kind: "reply", text, native, completionTokens: response?.completionTokens ?? null };
       } catch (err) {
-        if (isLlmCancelled(err) || signal?.aborted) return { kind: "stop", reason: "cancelled", text: text ? `${text}\n[interrupted]` : "[interrupted]" };
+        if (isLlmCancelled(err) || signal?.aborted) {
+          // No stats come for a stream cut short, but the model read the prompt and wrote what streamed:
+          // estimated, they count (an interrupted answer showed "0 tokens" after seconds of text).
+          if (text) {
+            stats.requests++;
+            stats.promptTokens += this.estimatePrompt(system);
+            stats.completionTokens += this.opts.estimator?.estimate(text) ?? 0;
+          }
+          return { kind: "stop", reason: "cancelled", text: text ? `${text}\n[interrupted]` : "[interrupted]" };
+        }
         const error = isIpuaroError(err) ? err : new IpuaroError("llm", err instanceof Error ? err.message : String(err));
         const choice = error.recoverable ? await this.opts.ui.chooseOnError(error) : "abort";
         yield { type: "error", error, choice };
