@@ -9,7 +9,8 @@ import path from "node:path";
 export const PROJECT_KEY_PARTS = ["files", "ast", "meta", "stat", "facts", "indexes", "indexes_next", "config"] as const;
 export type ProjectKeyPart = (typeof PROJECT_KEY_PARTS)[number];
 
-const SAFE_NAME = /^[A-Za-z0-9._-]+$/;
+/** Letters and digits of any script, `.`, `_`, `-`: nothing that moves a hash tag or splits a key. */
+const SAFE_NAME = /^[\p{L}\p{M}\p{N}._-]+$/u;
 
 function assertSafeName(kind: string, name: string): void {
   // Braces or colons inside a name would move the hash tag or split the key's namespace.
@@ -59,14 +60,16 @@ export function sessionUndoKey(sessionId: string): string {
   return `session:{${sessionId}}:undo`;
 }
 
+/** Letters and digits of any script stay (a Cyrillic folder keeps its name); the rest becomes `_`. */
 function sanitiseSegment(segment: string): string {
-  return segment.replace(/[^A-Za-z0-9._-]/g, "_");
+  return segment.normalize("NFC").replace(/[^\p{L}\p{M}\p{N}._-]/gu, "_");
 }
 
 /**
- * `{parent-folder}-{project-folder}` of the real path: /work/main → `work-main`. Characters outside
- * `[A-Za-z0-9._-]` become `_`; when that happened, a short hash of the real path is appended so
- * `/a/my app` and `/a/my_app` do not share an index. `/` is `root`, `/work` is `root-work`.
+ * `{parent-folder}-{project-folder}` of the real path: /work/main → `work-main`, /проекты/магазин →
+ * `проекты-магазин`. Other characters (spaces, braces, colons) become `_`; when that happened, a short
+ * hash of the real path is appended so `/a/my app` and `/a/my_app` do not share an index. `/` is
+ * `root`, `/work` is `root-work`.
  */
 export function projectNameFor(root: string): string {
   let real: string;

@@ -77,6 +77,16 @@ describe("projectNameFor", () => {
     expect(() => projectKey(a, "files")).not.toThrow();
   });
 
+  it("keeps letters of any script: a Cyrillic folder is named as it is, not as a row of underscores", () => {
+    const cyrillic = path.join(tmp, "проекты", "магазин");
+    const spaced = path.join(tmp, "проекты", "мой магазин");
+    fs.mkdirSync(cyrillic, { recursive: true });
+    fs.mkdirSync(spaced, { recursive: true });
+    expect(projectNameFor(cyrillic)).toBe("проекты-магазин");
+    expect(projectNameFor(spaced)).toMatch(/^проекты-мой_магазин-[0-9a-f]{8}$/);
+    expect(() => projectKey(projectNameFor(spaced), "files")).not.toThrow();
+  });
+
   it("gives sane names at the top of the tree", () => {
     expect(projectNameFor("/")).toBe("root");
     expect(projectNameFor("/usr")).toBe("root-usr");
