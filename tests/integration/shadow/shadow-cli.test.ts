@@ -84,6 +84,11 @@ describe("ipuaro analyze", () => {
     const plain = await ipuaro("analyze", "heatmap", fx.root);
     expect(plain.code).toBe(1);
     expect(plain.err).toMatch(/^ipuaro: SHADOW_ERR_INVALID_QUERY: query "heatmap"; use one of hotspots, predict_change/);
+    expect(plain.err).not.toContain("comes first");
+    // The folder where the analysis goes: said so, with the command that was meant.
+    const swapped = await ipuaro("analyze", fx.root);
+    expect(swapped.code).toBe(1);
+    expect(swapped.err).toContain(`the analysis comes first, then the folder: ipuaro analyze hotspots ${fx.root}`);
   });
 });
 

@@ -1,5 +1,6 @@
 // `ipuaro analyze QUERY [path] [--target P] [--timeframe 30d] [--limit N] [--depth N] [--json]`: the
 // model's analyze tool for people — the same analyses, as readable tables or the tool's JSON.
+import fs from "node:fs";
 import type { Command } from "commander";
 import { ANALYZE_QUERIES, runAnalyze } from "../../shadow/analyze.js";
 import { processIo, reportShadowError, withShadowScope, type ShadowCliIo } from "../../shadow/open-shadow.js";
@@ -8,6 +9,14 @@ import { isIpuaroError } from "../../errors.js";
 import { toShadowError } from "../../shadow/shadow-errors.js";
 import { TIMEFRAMES } from "../../shadow/shadow-validate.js";
 import { resolveProjectRoot } from "../project-root.js";
+
+function isFolder(p: string): boolean {
+  try {
+    return fs.statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
 
 interface AnalyzeOptions {
   target?: string;
@@ -44,7 +53,12 @@ export function registerAnalyzeCommand(program: Command, io: ShadowCliIo = proce
           } catch (error) {
             // Redis outages keep their own message and exit code (runCli); everything else is the seed's envelope.
             if (isIpuaroError(error)) throw error;
-            reportShadowError(io, toShadowError(error, "analyze"), !!opts.json);
+            const shadow = toShadowError(error, "analyze");
+            reportShadowError(io, shadow, !!opts.json);
+            // `ipuaro analyze .` or `ipuaro analyze ~/shop`: the folder went where the analysis goes.
+            if (!opts.json && shadow.code === "SHADOW_ERR_INVALID_QUERY" && isFolder(query)) {
+              io.err(`  the analysis comes first, then the folder: ipuaro analyze hotspots ${query}`);
+            }
           }
         },
         io.env ? { env: io.env } : {},
