@@ -53,12 +53,16 @@ describe("syntax errors", () => {
         }
         export function atob(data: string): string;
       }
+      export declare function reset(mode: string): import("./types").Task<string>;
+      export type Boxed = import("./box").Box<number, string>;
+      export declare function check(tokens: readonly string[]): import("./types").Finding[];
       export default function (): Pick<SimpleGit, "clone" | "mirror">;
       export {};
     `);
     expect(valid.ast.parseError).toBe(false);
     expect(valid.ast.types.map((t) => t.name)).toEqual(expect.arrayContaining(["Check", "Schema", "Multi", "BufferConstructor"]));
-    expect(fn(valid, "default").lineStart).toBe(13);
+    expect(fn(valid, "default").lineStart).toBe(16);
+    expect(fn(valid, "reset").lineStart).toBe(13);
   });
 
   it("still reports a real error next to a grammar gap, or one that only looks like it", () => {
@@ -70,6 +74,7 @@ describe("syntax errors", () => {
     expect(extract("interface Foo<T U> {}").ast.parseError).toBe(true);
     expect(extract("interface Foo<in T U = never> {}").ast.parseError).toBe(true);
     expect(extract('declare module "x" {\n  globals {\n    interface A {}\n  }\n}').ast.parseError).toBe(true);
+    expect(extract('type A = import("./x").Box<;\n').ast.parseError).toBe(true);
   });
 
   it.each<[SourceLanguage, string]>([
