@@ -6,7 +6,11 @@ import type { ProjectLayout, TsconfigScope } from "./project-layout.js";
 
 const posix = path.posix;
 
-const EXTENSIONS = [".ts", ".tsx", ".mts", ".cts", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".json"];
+/**
+ * Probed in this order. A declaration file comes after the JavaScript it describes: with `x.js` and
+ * `x.d.ts` side by side, `./x` is the code that runs (and that an edit changes), not its types.
+ */
+const EXTENSIONS = [".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs", ".d.ts", ".json"];
 const JS_TO_TS: Record<string, string[]> = { ".js": [".ts", ".tsx"], ".jsx": [".tsx"], ".mjs": [".mts"], ".cjs": [".cts"] };
 
 function dirOf(file: string): string {

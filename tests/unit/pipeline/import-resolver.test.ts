@@ -59,6 +59,14 @@ describe("ImportResolver", () => {
     expect(resolver().r.resolve(from, spec)).toBe(expected);
   });
 
+  it("takes a JavaScript module over the declaration file beside it, and a declaration file alone", () => {
+    const js = ["lib/index.js", "lib/client.js", "lib/client.d.ts", "lib/utils/index.js", "lib/utils/index.d.ts", "lib/types.d.ts"];
+    const r = new ImportResolver(new Set(js), loadProjectLayout(root, js));
+    expect(r.resolve("lib/index.js", "./client")).toBe("lib/client.js");
+    expect(r.resolve("lib/index.js", "./utils")).toBe("lib/utils/index.js");
+    expect(r.resolve("lib/index.js", "./types")).toBe("lib/types.d.ts");
+  });
+
   it.each([
     ["apps/web/src/main.tsx", "react"],
     ["apps/web/src/main.tsx", "node:fs"],
