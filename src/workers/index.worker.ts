@@ -147,7 +147,8 @@ function indexOne(task: IndexTask, rel: string, timings: IndexTaskResult["timing
     fileJson: task.wire ? NOT_FRAMED_YET : fileDataJson(buf, { hash, size, lastModified: mtimeMs }),
     astJson: JSON.stringify(ast),
     ...(task.wire ? {} : { facts }),
-    factsJson: JSON.stringify({ facts, complexity }),
+    // Markers go with the facts (internal, rewritten with every change of the file): get_todos reads them.
+    factsJson: JSON.stringify(extracted?.todos ? { facts, complexity, todos: extracted.todos } : { facts, complexity }),
   };
   timings.serialise += performance.now() - t;
   return { record, bytes: buf.length, ...(task.wire ? { source: buf } : {}) };

@@ -113,6 +113,23 @@ export interface TextScanOptions {
   mayContain?: (rawJson: string) => boolean;
 }
 
+/** Files read per HMGET by readIndexedTexts. */
+const TEXT_READ_CHUNK = 200;
+
+/** The given indexed text files (HMGET in chunks), skipping those whose stored JSON fails `mayContain`. */
+export async function* readIndexedTexts(store: ProjectStore, paths: readonly string[], mayContain?: (rawJson: string) => boolean): AsyncGenerator<IndexedText> {
+  for (let i = 0; i < paths.length; i += TEXT_READ_CHUNK) {
+    const chunk = paths.slice(i, i + TEXT_READ_CHUNK);
+    const values = await redisOp(store.redis, `reading files (project ${store.projectName})`, () => store.redis.hmget(store.keys.files, ...chunk));
+    for (const [j, raw] of values.entries()) {
+      const path = chunk[j] as string;
+      if (raw === null || (mayContain && !mayContain(raw))) continue;
+      const file = parseStoredFile(store.keys.files, path, raw);
+      if (file.kind === "text") yield { path, lines: file.lines, hash: file.hash };
+    }
+  }
+}
+
 /**
  * Indexed text files, streamed from the `files` hash. The raw prefilter runs before JSON.parse, which is
  * what keeps a scan of a 12K-file project cheap when only a few files can match.

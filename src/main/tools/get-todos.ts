@@ -1,28 +1,31 @@
 // get_todos: TODO, FIXME, HACK and XXX markers (and JSDoc @todo) in comments of the indexed files.
-// Files are prefiltered on their stored JSON, then each marker is checked against the tree-sitter node
-// at its position, so markers inside strings, identifiers or JSX text are not reported.
+// JS/TS files carry their markers in the index (found by the extractor, which knows where comments
+// are; see workers/extract/todo-markers.ts). Other files (JSON with comments, YAML) and files indexed
+// before that are prefiltered on their stored JSON and parsed here, each marker checked against the
+// tree-sitter node at its position, so markers inside strings, identifiers or JSX text are not reported.
 import { z } from "zod";
 import { TimeSlicer } from "../../pipeline/graph/time-slicer.js";
 import { languageForPath } from "../../workers/extract/index.js";
 import { parseSource } from "../../workers/extract/parsers.js";
 import { SourceText } from "../../workers/extract/source-text.js";
+import { MARKER_PATTERN, TODO_MARKERS, type TodoEntry, type TodoMarker } from "../../workers/extract/todo-markers.js";
 import type { SourceLanguage } from "../../workers/protocol.js";
-import { scanIndexedTexts } from "../store/index-queries.js";
+import { readIndexedTexts } from "../store/index-queries.js";
 import { defineTool } from "./define-tool.js";
 import { lineText, pastBudget } from "./search-output.js";
 import { toolPath } from "./tool-paths.js";
 
-export const TODO_MARKERS = ["TODO", "FIXME", "HACK", "XXX"] as const;
-export type TodoMarker = (typeof TODO_MARKERS)[number];
+export { TODO_MARKERS, type TodoMarker };
 export const MAX_TODOS = 200;
 /**
- * Past this, once MAX_TODOS markers are found (or past twice this regardless), the remaining candidate files are counted by text match
- * without parsing (reported as approximate), so a project with thousands of TODOs answers in seconds.
+ * Past this, once MAX_TODOS markers are found (or past twice this regardless), the remaining files that
+ * need parsing here are counted by text match instead (reported as approximate).
  */
 export const TODO_SCAN_BUDGET_MS = 3000;
 
-const MARKER = /\b(TODO|FIXME|HACK|XXX)\b|@todo\b/g;
 const MARKER_LINE = /\b(TODO|FIXME|HACK|XXX)\b|@todo\b/;
+/** Facts JSON of a file whose markers the index carries (none: `"todos":[]`). */
+const TODOS_FIELD = '"todos":';
 
 export interface CommentMarker {
   line: number;
@@ -31,7 +34,7 @@ export interface CommentMarker {
 
 /** Markers inside comment nodes, one per line (the first marker on it), in line order. */
 export function findCommentMarkers(source: string, language: SourceLanguage): CommentMarker[] {
-  const hits = [...source.matchAll(MARKER)];
+  const hits = [...source.matchAll(MARKER_PATTERN)];
   if (!hits.length) return [];
   const root = parseSource(source, language).rootNode;
   const text = new SourceText(source);
@@ -73,23 +76,41 @@ export const getTodos = defineTool({
     let total = 0;
     let approx = 0;
     let approxFiles = 0;
+    const add = (path: string, markers: Array<CommentMarker & { text: string }>) => {
+      if (!markers.length) return;
+      byFile.set(path, markers);
+      total += markers.length;
+      for (const m of markers) counts.set(m.marker, (counts.get(m.marker) ?? 0) + 1);
+    };
+    // The index's own markers first; the files it has none recorded for are parsed below.
+    const toParse: string[] = [];
+    const seen = new Set<string>();
+    for await (const rows of ctx.store.scanFacts()) {
+      for (const [path, json] of rows) {
+        if ((under && path !== under && !path.startsWith(`${under}/`)) || seen.has(path)) continue;
+        seen.add(path);
+        const at = json.lastIndexOf(TODOS_FIELD);
+        if (at === -1) {
+          if (languageForPath(path)) toParse.push(path);
+          continue;
+        }
+        if (json.startsWith("[]", at + TODOS_FIELD.length)) continue;
+        const todos = (JSON.parse(json) as { todos?: TodoEntry[] }).todos ?? [];
+        add(path, todos.map((t) => ({ line: t.line, marker: t.marker, text: lineText(t.text) })));
+      }
+      await slicer.maybeYield();
+    }
     const started = performance.now();
-    for await (const file of scanIndexedTexts(ctx.store, { ...(under ? { under } : {}), mayContain: mayHoldMarker })) {
+    for await (const file of readIndexedTexts(ctx.store, toParse, mayHoldMarker)) {
       ctx.signal?.throwIfAborted();
-      const language = languageForPath(file.path);
-      if (!language) continue;
+      const language = languageForPath(file.path) as SourceLanguage;
       if (pastBudget(performance.now() - started, total >= MAX_TODOS, TODO_SCAN_BUDGET_MS)) {
         const hits = file.lines.filter((l) => MARKER_LINE.test(l)).length;
         approx += hits;
         if (hits) approxFiles++;
         continue;
       }
-      const markers = findCommentMarkers(file.lines.join("\n"), language);
-      if (markers.length) {
-        byFile.set(file.path, markers.map((m) => ({ ...m, text: lineText(file.lines[m.line - 1]) })));
-        total += markers.length;
-        for (const m of markers) counts.set(m.marker, (counts.get(m.marker) ?? 0) + 1);
-      }
+      add(file.path, findCommentMarkers(file.lines.join("\n"), language).map((m) => ({ ...m, text: lineText(file.lines[m.line - 1]) })));
       await slicer.maybeYield();
     }
     const scope = under ? ` under ${under}` : "";

@@ -2,12 +2,15 @@ import type { ComplexityScore, FileAST } from "../ast-types.js";
 import type { GraphFacts } from "../protocol.js";
 import { complexityScore } from "./complexity.js";
 import { emptyFacts } from "./facts.js";
+import type { TodoEntry } from "./todo-markers.js";
 
 /** What extractFile returns for one file. */
 export interface ExtractResult {
   ast: FileAST;
   complexity: ComplexityScore;
   facts: GraphFacts;
+  /** Comment markers (TODO …), for languages whose comments the extractor reads (JS/TS). */
+  todos?: TodoEntry[];
 }
 
 export function emptyAst(parseError: boolean): FileAST {

@@ -11,6 +11,7 @@ import { buildLightTree, typeRanges } from "./light-tree.js";
 import { parseSource } from "./parsers.js";
 import { SourceText } from "./source-text.js";
 import type { ExtractResult } from "./result.js";
+import { commentMarkers } from "./todo-markers.js";
 
 export function extractCode(source: string, language: SourceLanguage): ExtractResult {
   const tree = parseSource(source, language);
@@ -32,5 +33,5 @@ export function extractCode(source: string, language: SourceLanguage): ExtractRe
   // Dynamic imports are found after the static ones; keep the list in source order.
   ctx.ast.imports.sort((a, b) => a.line - b.line);
   const complexity = complexityScore(countCodeLines(source, deep.comments), deep.nesting, ctx.ast.imports.length);
-  return { ast: ctx.ast, complexity, facts: buildGraphFacts(ctx.ast, deep.calls) };
+  return { ast: ctx.ast, complexity, facts: buildGraphFacts(ctx.ast, deep.calls), todos: commentMarkers(ctx.text, deep.comments) };
 }
