@@ -95,9 +95,16 @@ export const getTodos = defineTool({
           continue;
         }
         if (json.startsWith("[]", at + TODOS_FIELD.length)) continue;
-        const todos = (JSON.parse(json) as { todos?: TodoEntry[] }).todos ?? [];
+        let todos: TodoEntry[];
+        try {
+          todos = (JSON.parse(json) as { todos: TodoEntry[] }).todos;
+        } catch {
+          toParse.push(path); // a damaged record: the file's text still answers
+          continue;
+        }
         add(path, todos.map((t) => ({ line: t.line, marker: t.marker, text: lineText(t.text) })));
       }
+      ctx.signal?.throwIfAborted();
       await slicer.maybeYield();
     }
     const started = performance.now();

@@ -61,6 +61,16 @@ it("parses the files the index recorded no markers for (indexed before they were
   }
 });
 
+it("a damaged facts record costs nothing: the file is parsed instead", async () => {
+  const facts = (await project.redis.hget(key("facts"), CONTROLLER)) as string;
+  await project.redis.hset(key("facts"), CONTROLLER, `${facts.slice(0, 40)}, "todos":[{`);
+  try {
+    expect(await todos({ path: CONTROLLER })).toContain("13 FIXME │ // FIXME: parse the id properly");
+  } finally {
+    await project.redis.hset(key("facts"), CONTROLLER, facts);
+  }
+});
+
 it("follows a re-index: a marker added to a file is found, one removed is gone", async () => {
   const file = path.join(project.root, STRINGS);
   const original = fs.readFileSync(file, "utf8");
