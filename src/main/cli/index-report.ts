@@ -65,7 +65,8 @@ export function indexJson(project: string, stats: IndexStats, bench: BenchExtras
 export function summaryText(project: string, stats: IndexStats): string {
   const parts = [
     `indexed ${stats.files} files of ${project} in ${stats.totalSeconds.toFixed(2)}s`,
-    `${stats.parsed} parsed, ${stats.unchanged} unchanged${stats.removed ? `, ${stats.removed} removed` : ""}`,
+    // With the symlinks, the counts add up to the files found (a tree of links read "0 parsed, 0 unchanged").
+    `${stats.parsed} parsed, ${stats.unchanged} unchanged${stats.removed ? `, ${stats.removed} removed` : ""}${stats.symlinks ? `, ${stats.symlinks} ${stats.symlinks === 1 ? "symlink" : "symlinks"} (recorded, not followed)` : ""}`,
     `skipped: ${stats.skipped.binary} binary (metadata only), ${stats.skipped.nonUtf8} non-UTF-8, ${stats.skipped.ignored} ignored`,
   ];
   if (stats.schemaReset) parts.push("the stored index had an older schema and was rebuilt from scratch");

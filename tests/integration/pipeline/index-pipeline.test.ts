@@ -41,6 +41,11 @@ describe("cold index of a fixture monorepo into a real Redis", () => {
     expect(firstRun.files).toBe(paths.length + firstRun.skipped.nonUtf8);
   });
 
+  it("says in its summary what the symlinks are, so the counts add up", () => {
+    expect(firstRun.symlinks).toBeGreaterThan(0);
+    expect(summaryText("acme", firstRun).split("\n")[1]).toBe(`${firstRun.parsed} parsed, 0 unchanged, ${firstRun.symlinks} ${firstRun.symlinks === 1 ? "symlink" : "symlinks"} (recorded, not followed)`);
+  });
+
   it("keeps text lines, binary metadata only, skips non-UTF-8, records symlinks without following", async () => {
     const money = await project.store.getFile("packages/core/src/money.ts");
     expect(money?.kind).toBe("text");
