@@ -23,7 +23,8 @@ export const MAX_TODOS = 200;
  */
 export const TODO_SCAN_BUDGET_MS = 3000;
 
-const MARKER_LINE = /\b(TODO|FIXME|HACK|XXX)\b|@todo\b/;
+/** The same pattern without the global flag, for a stateless test per line. */
+const MARKER_LINE = new RegExp(MARKER_PATTERN.source);
 /** Facts JSON of a file whose markers the index carries (none: `"todos":[]`). */
 const TODOS_FIELD = '"todos":';
 
