@@ -9,7 +9,7 @@
 import { EventEmitter } from "node:events";
 import xterm from "@xterm/headless";
 import type { IBufferCell, Terminal as XTerminal } from "@xterm/headless";
-import { codePointWidth } from "../../src/ui/text/text-width.js";
+import { codePointWidth, ZWJ } from "../../src/ui/text/text-width.js";
 
 const { Terminal } = xterm as unknown as { Terminal: typeof XTerminal };
 
@@ -120,11 +120,13 @@ export function createHeadlessTerminal(opts: { cols?: number; rows?: number } = 
     version: "ipuaro",
     wcwidth: (cp: number) => codePointWidth(cp),
     charProperties(cp: number, preceding: number): number {
-      // Same packing as xterm's own providers: zero-width code points join the preceding cell.
+      // Same packing as xterm's own providers (state << 3 | width << 1 | join): zero-width code points
+      // join the preceding cell, and so does a non-ASCII one right after a ZWJ (the state remembers it).
+      const afterZwj = preceding >> 3 === 1;
       const width = codePointWidth(cp);
-      const join = width === 0 && preceding !== 0;
+      const join = preceding !== 0 && (width === 0 || (afterZwj && cp >= 0x80));
       const prevWidth = (preceding >> 1) & 3;
-      return ((join ? prevWidth : width) << 1) | (join ? 1 : 0);
+      return ((cp === ZWJ ? 1 : 0) << 3) | ((join ? prevWidth : width) << 1) | (join ? 1 : 0);
     },
   });
   term.unicode.activeVersion = "ipuaro";

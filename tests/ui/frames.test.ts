@@ -188,6 +188,32 @@ describe("typing", () => {
     expect(h.t.cell(ok.x + 2, ok.y).chars).toBe("x");
   });
 
+  it("draws an emoji ZWJ sequence in one two-cell cell, as tmux does, in the prompt and in the chat", async () => {
+    h = await startUi();
+    h.backend.turns.push(async function* () {
+      yield { type: "finished", reason: "answer", text: "ok", stats: stats() };
+    });
+    const family = "👨\u200d👩\u200d👧";
+    h.t.type(`a${family}b`);
+    await h.t.waitForText(`a${family}b`);
+    const at = h.t.find(`a${family}b`)!;
+    expect(h.t.cell(at.x + 1, at.y).chars).toBe(family);
+    expect(h.t.cell(at.x + 1, at.y).width).toBe(2);
+    expect(h.t.cell(at.x + 3, at.y).chars).toBe("b");
+    expect(h.t.cursor().x).toBe(2 + 1 + 2 + 1);
+    // One Backspace removes the whole sequence (one character to the user).
+    h.t.type(KEYS.left, KEYS.backspace);
+    await h.t.waitFor(() => promptRow(h!) === "ab", `a${family}b → ab`);
+    expect(h.t.cursor().x).toBe(3);
+    h.t.type(KEYS.left, `${family}🧑\u200d💻`, KEYS.enter);
+    await h.t.waitForText(`User: ${family}🧑\u200d💻ab`);
+    const sent = h.t.find(`User: ${family}`)!;
+    expect(h.t.cell(sent.x + 6, sent.y).chars).toBe(family);
+    expect(h.t.cell(sent.x + 8, sent.y).chars).toBe("🧑\u200d💻");
+    expect(h.t.cell(sent.x + 10, sent.y).chars).toBe("a");
+    expect(h.backend.sent).toEqual([`${family}🧑\u200d💻ab`]);
+  });
+
   it("adds lines with Alt+Enter, Ctrl+J, Shift+Enter (CSI u) and a trailing backslash, and sends them as one message", async () => {
     h = await startUi();
     h.backend.turns.push(async function* () {

@@ -11,7 +11,7 @@ import { diffSummary, markInlineChanges, parseUnifiedDiff, renderDiff } from "..
 import { highlightLines, languageOf } from "../../src/ui/text/highlight.js";
 import { renderMarkdown } from "../../src/ui/text/markdown-render.js";
 import { lineText, lineWidth, span, truncateStyled, wrapStyled } from "../../src/ui/text/styled-text.js";
-import { codePointWidth, graphemes, stringWidth, truncateToWidth, wrapText } from "../../src/ui/text/text-width.js";
+import { codePointWidth, graphemeWidth, graphemes, stringWidth, truncateToWidth, wrapText } from "../../src/ui/text/text-width.js";
 import { EventEmitter } from "node:events";
 
 describe("cell widths", () => {
@@ -28,6 +28,31 @@ describe("cell widths", () => {
     ["Ａ", 2],
   ])("%s is %i cells", (text, width) => {
     expect(stringWidth(text)).toBe(width);
+  });
+
+  // Each measured in tmux 3.3a (cursor position after printing it).
+  it.each([
+    ["👨\u200d👩\u200d👧", 2],
+    ["🧑\u200d💻", 2],
+    ["🏳\ufe0f\u200d🌈", 1],
+    ["❤\ufe0f\u200d🔥", 1],
+    ["👍🏽", 4],
+    ["a\u200db", 2],
+    ["中\u200d文", 2],
+    ["👨\u200d\u200d👩", 2],
+    ["👨\u200d👩\u200d👧👨", 4],
+  ])("a character joined by a ZWJ is drawn in the cell before it, as tmux does: %s is %i cells", (text, width) => {
+    expect(stringWidth(text)).toBe(width);
+  });
+
+  it("counts a ZWJ at the end of the grapheme before (where Intl.Segmenter puts it) when measuring the next", () => {
+    expect(graphemes("中\u200d文")).toEqual(["中\u200d", "文"]);
+    expect(graphemeWidth("文", "中\u200d")).toBe(0);
+    expect(graphemeWidth("文", "中")).toBe(2);
+    expect(graphemeWidth("b", "a\u200d")).toBe(1);
+    expect(wrapText("ab👨\u200d👩\u200d👧cd", 4)).toEqual(["ab👨\u200d👩\u200d👧", "cd"]);
+    expect(truncateToWidth("中\u200d文世界", 4)).toBe("中\u200d文…");
+    expect(lineWidth([span("中\u200d"), span("文")])).toBe(2);
   });
 
   it("treats combining marks, ZWJ and variation selectors as zero width", () => {

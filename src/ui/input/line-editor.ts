@@ -1,7 +1,7 @@
 // The prompt's text and cursor, without any terminal: every edit moves by grapheme cluster (an emoji or
 // a letter with its accent is one step, one Backspace), words are Unicode letters and digits, and the
 // text may hold several lines. layout() maps it to terminal rows for a given width.
-import { graphemes, stringWidth } from "../text/text-width.js";
+import { graphemeWidth, graphemes, stringWidth } from "../text/text-width.js";
 
 const WORD = /[\p{L}\p{N}_]/u;
 const TAB_AS_SPACES = "    ";
@@ -184,8 +184,10 @@ export class LineEditor {
     const line = this.value.slice(start, nl === -1 ? undefined : nl);
     let used = 0;
     let offset = start;
+    let before = "";
     for (const g of graphemes(line)) {
-      const w = stringWidth(g);
+      const w = graphemeWidth(g, before);
+      before = g;
       if (used + w > col) break;
       used += w;
       offset += g.length;
@@ -207,8 +209,10 @@ export class LineEditor {
       let row = "";
       let used = rows.length === 0 ? firstIndent : indent;
       const startRow = () => (rows.length === 0 ? firstIndent : indent);
+      let before = "";
       for (const g of graphemes(line)) {
-        const w = stringWidth(g);
+        const w = graphemeWidth(g, before);
+        before = g;
         if (used + w > width && row !== "") {
           rows.push(row);
           row = "";

@@ -2,7 +2,8 @@
 // overwritten, and the cursor drifts. This makes blessed use text-width.ts for every width decision:
 // `charWidth` (the screen skips the cell after a wide character), the `combining` table (zero-width code
 // points join the previous cell), and `chars.all` (content gets a filler cell after each wide character,
-// BMP emoji such as ✅ included).
+// BMP emoji such as ✅ included). Characters joined by a ZWJ are put into one cell by paint.ts, which
+// writes the screen's cells itself; the screen then only needs the width of the cell's first character.
 import blessed from "blessed";
 import { codePointWidth } from "./text-width.js";
 

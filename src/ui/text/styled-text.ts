@@ -1,7 +1,7 @@
 // Text with styles, as the widgets paint it: a line is a list of spans, each with a theme role and
 // attributes. Wrapping works on grapheme clusters and cell widths, so styles survive a break and wide
 // characters never straddle the edge.
-import { graphemes, stringWidth } from "./text-width.js";
+import { graphemeWidth, graphemes, stringWidth } from "./text-width.js";
 import type { Role } from "../theme.js";
 
 export interface Span {
@@ -25,7 +25,8 @@ export function lineText(line: StyledLine): string {
 }
 
 export function lineWidth(line: StyledLine): number {
-  return line.reduce((n, s) => n + stringWidth(s.text), 0);
+  // One string, so a character joined by a ZWJ at the end of the span before counts as it is drawn.
+  return stringWidth(line.map((s) => s.text).join(""));
 }
 
 function sameStyle(a: Span, b: Span): boolean {
@@ -52,7 +53,12 @@ interface Cell {
 
 function toCells(line: StyledLine): Cell[] {
   const cells: Cell[] = [];
-  for (const s of line) for (const g of graphemes(s.text)) cells.push({ g, w: stringWidth(g), style: s });
+  let before = "";
+  for (const s of line)
+    for (const g of graphemes(s.text)) {
+      cells.push({ g, w: graphemeWidth(g, before), style: s });
+      before = g;
+    }
   return cells;
 }
 

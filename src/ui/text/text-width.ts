@@ -1,7 +1,9 @@
 // Terminal cell widths of text, as a modern terminal (tmux, xterm with wcwidth from Unicode 9+) draws it:
 // East Asian wide/fullwidth and emoji-presentation characters take 2 cells, combining marks and format
-// characters none. The cursor moves by grapheme cluster, so an emoji with its modifiers is one step.
-// blessed is patched (blessed-unicode-patch.ts) to agree with these numbers.
+// characters none. A non-ASCII character right after a zero width joiner joins the cell before it, as
+// tmux draws it: 👨‍👩‍👧 and 🧑‍💻 take 2 cells, 🏳️‍🌈 one (its flag is narrow), while a skin tone is a
+// character of its own (👍🏽 is 4). The cursor moves by grapheme cluster, so an emoji with its modifiers
+// is one step. blessed is patched (blessed-unicode-patch.ts) to agree with these numbers.
 
 /** Ranges of East Asian Wide (W) and Fullwidth (F) characters outside the emoji set. */
 const WIDE_RANGES: ReadonlyArray<readonly [number, number]> = [
@@ -30,6 +32,8 @@ const EMOJI_PRESENTATION = /\p{Emoji_Presentation}/u;
 const ZERO_WIDTH = /[\p{Mn}\p{Me}\p{Cf}]/u;
 const REGIONAL_INDICATOR_FIRST = 0x1f1e6;
 const REGIONAL_INDICATOR_LAST = 0x1f1ff;
+/** ZERO WIDTH JOINER: what follows it (unless ASCII) is drawn in the joiner's cell. */
+export const ZWJ = 0x200d;
 
 function inWideRange(cp: number): boolean {
   let lo = 0;
@@ -59,20 +63,39 @@ export function codePointWidth(cp: number): 0 | 1 | 2 {
   return 1;
 }
 
-/** Width of a string as the sum of its code points (how blessed lays cells out, and most terminals too). */
-export function stringWidth(text: string): number {
+/** True when the code point is drawn in the cell of the one before it: non-ASCII, right after a ZWJ. */
+export function joinsPrevious(previous: number, cp: number): boolean {
+  return previous === ZWJ && cp >= 0x80;
+}
+
+/**
+ * Width of a string as the sum of its code points, a character joined by a ZWJ counting none (how
+ * paint.ts lays cells out, and how tmux draws them). `previous` is the code point before
+ * the text, when it continues a line.
+ */
+export function stringWidth(text: string, previous = 0): number {
   let width = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c >= 0x20 && c < 0x7f) {
       width++;
+      previous = c;
       continue;
     }
     const cp = text.codePointAt(i)!;
     if (cp > 0xffff) i++;
-    width += codePointWidth(cp);
+    if (!joinsPrevious(previous, cp)) width += codePointWidth(cp);
+    previous = cp;
   }
   return width;
+}
+
+/**
+ * Cells grapheme `g` takes right after grapheme `before` ("" at the start of a line): none when a ZWJ
+ * ends `before` and `g` is joined to it (a ZWJ is part of the grapheme before it, not of the next one).
+ */
+export function graphemeWidth(g: string, before = ""): number {
+  return stringWidth(g, before.charCodeAt(before.length - 1) === ZWJ ? ZWJ : 0);
 }
 
 const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
@@ -99,11 +122,13 @@ export function graphemeBoundaries(text: string): number[] {
 export function fitToWidth(text: string, width: number): { head: string; rest: string; width: number } {
   let used = 0;
   let cut = 0;
+  let before = "";
   for (const g of graphemes(text)) {
-    const w = stringWidth(g);
+    const w = graphemeWidth(g, before);
     if (used + w > width) break;
     used += w;
     cut += g.length;
+    before = g;
   }
   return { head: text.slice(0, cut), rest: text.slice(cut), width: used };
 }
@@ -132,8 +157,10 @@ function wrapLine(line: string, width: number): string[] {
   let rowWidth = 0;
   // Index in `row` just after the last space, to move the tail word to the next row.
   let breakAt = -1;
+  let before = "";
   for (const g of graphemes(line)) {
-    const w = stringWidth(g);
+    const w = graphemeWidth(g, before);
+    before = g;
     if (rowWidth + w > width) {
       if (g === " ") {
         // The space that overflows is the break itself.

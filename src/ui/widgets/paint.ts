@@ -3,7 +3,7 @@
 // is bypassed; blessed still diffs the buffer and writes only the changed cells.
 import blessed from "blessed";
 import type { Widgets } from "blessed";
-import { graphemes, stringWidth } from "../text/text-width.js";
+import { graphemeWidth, graphemes } from "../text/text-width.js";
 import type { Span, StyledLine } from "../text/styled-text.js";
 import type { Role, RoleStyle, Theme } from "../theme.js";
 
@@ -66,15 +66,19 @@ export class Painter {
       if (!row) break;
       const end = Math.min(rect.x + rect.width, row.length);
       let x = rect.x;
+      let before = "";
+      /** Where the last character drawn starts (a wide one's second cell is blessed's filler). */
+      let lastX = -1;
       for (const s of lines[dy] ?? []) {
         const attr = this.attr(s, base);
         for (const raw of graphemes(s.text)) {
           // Control characters would move the real cursor: they are shown as a space.
           const g = raw.charCodeAt(0) < 0x20 || raw === "\x7f" ? " " : raw;
-          const w = stringWidth(g);
+          const w = graphemeWidth(g, before);
+          before = g;
           if (w === 0) {
-            // A stray combining mark: keep it with the previous cell.
-            if (x > rect.x) row[x - 1]![1] += g;
+            // A stray combining mark, or a character joined by a ZWJ: drawn in the previous character's cell.
+            if (lastX !== -1) row[lastX]![1] += g;
             continue;
           }
           if (x + w > end) {
@@ -82,6 +86,7 @@ export class Painter {
             break;
           }
           row[x] = [attr, g];
+          lastX = x;
           if (w === 2) row[x + 1] = [attr, " "];
           x += w;
         }
