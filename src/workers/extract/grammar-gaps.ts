@@ -1,6 +1,7 @@
 // tree-sitter-typescript 0.23 (the newest) has no rules for some valid TypeScript and answers with ERROR
 // nodes; the extractor reads those spots anyway (exports.ts, declarations.ts). A file whose only errors
-// are such spots is valid code: it must not be reported as having syntax errors.
+// are such spots is valid code: it must not be reported as having syntax errors. (Import types with type
+// arguments are masked before parsing instead: import-type-mask.ts.)
 import type Parser from "tree-sitter";
 import type { SourceText } from "./source-text.js";
 
@@ -50,40 +51,16 @@ function isNestedGlobal(missing: SyntaxNode, text: SourceText): boolean {
   return body?.type === "statement_block" && (body.parent?.type === "module" || body.parent?.type === "internal_module") && statement.nextSibling?.type === "statement_block";
 }
 
-/** `import("x").Name` (or `.A.B`) ending right before an offset: an import type. */
-const IMPORT_TYPE_BEFORE = /import\(\s*(["'])[^"'\n]*\1\s*\)(?:\s*\.\s*[\p{L}_$][\p{L}\p{N}_$]*)+\s*$/u;
-
-function followsImportType(text: SourceText, offset: number): boolean {
-  return IMPORT_TYPE_BEFORE.test(text.source.slice(Math.max(0, offset - 300), offset));
-}
-
-/**
- * Type arguments on an import type, `import("./t").Task<string>`, or an array of one (both common in
- * tsc's .d.ts output): the grammar ends the type before `<` or `[`, so a `;` goes missing there and the
- * arguments become an ERROR or a type assertion missing its operand.
- */
-function isImportTypeArguments(node: SyntaxNode, text: SourceText): boolean {
-  // Whole type arguments follow (`<A, B<C>>`), not a stray `<` of a real mistake.
-  const startsWithAngle = () => /^\s*<[^;{}\n]*>/.test(text.source.slice(node.startIndex, node.startIndex + 300));
-  if (node.isMissing) {
-    // An array of it, `import("./t").Item[]`, ends the type before `[` the same way.
-    if (node.type === ";") return followsImportType(text, node.startIndex) && (startsWithAngle() || /^\s*\[\s*\]/.test(text.source.slice(node.startIndex, node.startIndex + 20)));
-    const args = node.parent;
-    return (args?.type === "type_arguments" || args?.type === "type_assertion") && followsImportType(text, args.startIndex);
-  }
-  return node.type === "ERROR" && startsWithAngle() && followsImportType(text, node.startIndex);
-}
-
 /** True when the tree's errors are all grammar gaps, so the file itself is valid (call only when hasError). */
 export function onlyGrammarGaps(root: SyntaxNode, text: SourceText): boolean {
   const pending: SyntaxNode[] = [root];
   for (let node = pending.pop(); node; node = pending.pop()) {
     if (node.isMissing) {
-      if (!isNestedGlobal(node, text) && !isImportTypeArguments(node, text)) return false;
+      if (!isNestedGlobal(node, text)) return false;
       continue;
     }
     if (node.type === "ERROR") {
-      if (!isGrammarGap(node, text) && !isImportTypeArguments(node, text)) return false;
+      if (!isGrammarGap(node, text)) return false;
       continue;
     }
     for (const child of node.children) if (child.hasError || child.isMissing) pending.push(child);

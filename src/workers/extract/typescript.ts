@@ -7,6 +7,8 @@ import { complexityScore, countCodeLines } from "./complexity.js";
 import { extractDeclarations } from "./declarations.js";
 import { buildGraphFacts } from "./facts.js";
 import { onlyGrammarGaps } from "./grammar-gaps.js";
+import { maskImportTypes } from "./import-type-mask.js";
+import { importRecord } from "./imports.js";
 import { buildLightTree, typeRanges } from "./light-tree.js";
 import { parseSource } from "./parsers.js";
 import { SourceText } from "./source-text.js";
@@ -14,8 +16,11 @@ import type { ExtractResult } from "./result.js";
 import { commentMarkers } from "./todo-markers.js";
 
 export function extractCode(source: string, language: SourceLanguage): ExtractResult {
-  const tree = parseSource(source, language);
+  // Import types only exist in TypeScript; in JavaScript `import("x")` is always code.
+  const masked = language === "javascript" ? null : maskImportTypes(source);
+  const tree = parseSource(masked ? masked.source : source, language);
   const ctx = createCodeContext(new SourceText(source));
+  for (const { from, at } of masked?.importTypes ?? []) ctx.ast.imports.push({ ...importRecord("*", from, ctx.text.lineAt(at), false), isTypeOnly: true });
   ctx.ast.parseError = tree.rootNode.hasError && !onlyGrammarGaps(tree.rootNode, ctx.text);
   try {
     const skeleton = buildLightTree(tree, language);

@@ -1,3 +1,4 @@
+import { maskImportTypes } from "../../../src/workers/extract/import-type-mask.js";
 import { describe, expect, it } from "vitest";
 import { MAX_CALLS_PER_FILE } from "../../../src/workers/extract/index.js";
 import type { SourceLanguage } from "../../../src/workers/protocol.js";
@@ -63,6 +64,38 @@ describe("syntax errors", () => {
     expect(valid.ast.types.map((t) => t.name)).toEqual(expect.arrayContaining(["Check", "Schema", "Multi", "BufferConstructor"]));
     expect(fn(valid, "default").lineStart).toBe(16);
     expect(fn(valid, "reset").lineStart).toBe(13);
+  });
+
+  it("reads import types with type arguments in parameters whole: the parameters after them, the return type and later members are kept", () => {
+    const result = extract(code`
+      export declare function plan(task: import("./types").Task<string>, retries: number): import("./types").Step[];
+      export declare class Runner {
+        run(task: import("./types").Task<() => void>, opts?: import("./opts").Options<number, string>): void;
+        stop(): void;
+      }
+      export async function load() {
+        const mod = await import("./lazy");
+        return import("./later").then<string>((m) => m.name);
+      }
+    `);
+    expect(result.ast.parseError).toBe(false);
+    expect(fn(result, "plan")).toMatchObject({ params: ["task", "retries"], returnType: 'import("./types").Step[]', lineStart: 1 });
+    expect(cls(result, "Runner").methods.map((m) => [m.name, m.params, m.lineStart])).toEqual([
+      ["run", ["task", "opts"], 3],
+      ["stop", [], 4],
+    ]);
+    // Import types are type-only imports; dynamic imports are code, `.then<string>(…)` included.
+    expect(result.ast.imports.map((i) => [i.from, i.isTypeOnly === true, i.isDynamic === true, i.line])).toEqual([
+      ["./types", true, false, 1],
+      ["./types", true, false, 1],
+      ["./types", true, false, 3],
+      ["./opts", true, false, 3],
+      ["./lazy", false, true, 7],
+      ["./later", false, true, 8],
+    ]);
+    expect(maskImportTypes('return import("./later").then<string>((m) => m);').source).toBe('return import("./later").then<string>((m) => m);');
+    // The parser's copy keeps every offset: the import is blanked to as many underscores.
+    expect(maskImportTypes('let a: import("./t").A<B>[] = [];')).toEqual({ source: `let a: ${"_".repeat('import("./t")'.length)}.A<B>[] = [];`, importTypes: [{ from: "./t", at: 7 }] });
   });
 
   it("still reports a real error next to a grammar gap, or one that only looks like it", () => {
