@@ -44,7 +44,10 @@ export const getLines = defineTool({
       let buf: Buffer;
       try {
         buf = fs.readFileSync(p.abs);
-      } catch {
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code;
+        if (code === "EISDIR") return { ok: false, code: "PATH_INVALID", message: `${p.rel} is a folder; give a file path (get_structure ${p.rel} lists its files)` };
+        if (code === "EACCES" || code === "EPERM") return { ok: false, code: "DENIED", message: `${p.rel} cannot be read: permission denied` };
         return { ok: false, code: "FILE_NOT_FOUND", message: `${p.rel} does not exist. Use get_structure to see the files.` };
       }
       if (buf.includes(0)) return { ok: false, code: "NOT_TEXT", message: `${p.rel} is a binary file` };

@@ -1,11 +1,13 @@
 // get_function, get_class, find_definition and find_references on the acme-shop fixture, indexed into a
 // real Redis: what the model reads, what it is told on a miss, and every kind of bad input.
+import fs from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findDefinition } from "../../../src/main/tools/find-definition.js";
 import { findReferences, MAX_REFERENCES } from "../../../src/main/tools/find-references.js";
 import { getClass } from "../../../src/main/tools/get-class.js";
 import { getFunction } from "../../../src/main/tools/get-function.js";
-import { getLines } from "../../../src/main/tools/get-lines.js";
+import { DEFAULT_LINE_WINDOW, getLines } from "../../../src/main/tools/get-lines.js";
 import { MAX_DECLARATION_LINES } from "../../../src/main/tools/declaration-lookup.js";
 import type { RegisteredTool } from "../../../src/main/tools/define-tool.js";
 import type { ToolResult } from "../../../src/main/tools/tool-types.js";
@@ -180,7 +182,42 @@ describe("get_class", () => {
   });
 });
 
-describe("get_lines read ledger", () => {
+describe("get_lines", () => {
+  it("numbers the lines of a range and says how to read on past the window", async () => {
+    fresh();
+    const out = await ok(getLines, { path: "packages/core/src/long.ts", start: 2, end: 3 });
+    expect(out.split("\n")[0]).toBe("packages/core/src/long.ts (lines 2-3 of 958)");
+    expect(numbered(out)).toEqual([
+      [2, "  let total = 0;"],
+      [3, "  total += 0;"],
+    ]);
+    const first = await ok(getLines, { path: "packages/core/src/long.ts" });
+    expect(numbered(first)).toHaveLength(DEFAULT_LINE_WINDOW);
+    expect(first).toContain(`[lines 1-${DEFAULT_LINE_WINDOW} of 958; ask for start=${DEFAULT_LINE_WINDOW + 1} to read on]`);
+  });
+
+  it("reads a file the index does not hold from disk, and refuses what is not text", async () => {
+    fresh();
+    expect(numbered(await ok(getLines, { path: "build.log" }))).toEqual([[1, "ignored"]]);
+    fs.writeFileSync(path.join(project.root, "notes-latin1.txt"), Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]));
+    expect(await fails(getLines, { path: "notes-latin1.txt" }, "NOT_TEXT")).toContain("not UTF-8");
+    expect(await fails(getLines, { path: "packages/core/src/blob.ts" }, "NOT_TEXT")).toContain("binary file (6 bytes)");
+    expect(await fails(getLines, { path: "money-link.ts" }, "NOT_TEXT")).toContain("symlink to packages/core/src/money.ts");
+  });
+
+  it("says what is wrong with a path or a range the model can fix", async () => {
+    fresh();
+    expect(await fails(getLines, { path: "packages/core/src" }, "PATH_INVALID")).toBe("packages/core/src is a folder; give a file path (get_structure packages/core/src lists its files)");
+    expect(await fails(getLines, { path: "packages/core/src/nope.ts" }, "FILE_NOT_FOUND")).toContain("get_structure");
+    expect(await fails(getLines, { path: "packages/core/src/long.ts", start: 9, end: 3 }, "INVALID_ARGS")).toBe("end (3) is before start (9)");
+    expect(await fails(getLines, { path: "packages/core/src/long.ts", start: 1200 }, "INVALID_ARGS")).toBe("packages/core/src/long.ts has 958 lines; start 1200 is past the end");
+  });
+
+  it.each(HOSTILE_PATHS)("refuses the hostile path %j", async (p, code) => {
+    fresh();
+    await fails(getLines, { path: p }, code);
+  });
+
   it("records the hash of an indexed file it returned", async () => {
     fresh();
     await ok(getLines, { path: "packages/core/src/utils/strings.ts", start: 1, end: 2 });
