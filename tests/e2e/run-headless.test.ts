@@ -65,6 +65,18 @@ describe("ipuaro run (headless) against a fake Ollama", () => {
     expect(fake.chatRequests[0]!.messages.at(-1)).toMatchObject({ role: "user", content: "Где определён класс Money?" });
   });
 
+  it("without --auto-apply runs no command that needs confirmation, and tells the model nobody could confirm", async () => {
+    await startFake();
+    fake.reply().toolCall("run_command", { command: "touch made-by-model.txt" });
+    fake.reply().text("Run `touch made-by-model.txt` yourself.");
+    const r = await runIpuaro(["run", "-p", "create the file", root], { env: env(fake.url) });
+    expect(r.code).toBe(0);
+    expect(fs.existsSync(path.join(root, "made-by-model.txt"))).toBe(false);
+    const result = fake.chatRequests[1]!.messages.at(-1)!.content;
+    expect(result).toContain("nobody can confirm in this run");
+    expect(result).not.toContain("declined");
+  });
+
   it("recovers from a malformed call: the model gets the expected form and tries again", async () => {
     await startFake();
     fake.reply().text('<tool_call>{"name": "get_lines", "arguments": {"path": </tool_call>');

@@ -17,7 +17,7 @@ export class HeadlessUi implements UiPort {
   }
 
   async confirmCommand(): Promise<CommandDecision> {
-    return this.autoApply ? "once" : "no";
+    return this.autoApply ? "once" : "unattended";
   }
 
   async chooseOnError(error: IpuaroError): Promise<ErrorChoice> {

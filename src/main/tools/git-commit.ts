@@ -75,6 +75,7 @@ export const gitCommit = defineTool({
       ].join("; ");
       const decision = await ctx.ports.confirmCommand({ command: escapeForDisplay(command), reason });
       if (decision === "no") return { ok: false, code: "REJECTED", message: "the user declined the commit; nothing was staged or committed" };
+      if (decision === "unattended") return { ok: false, code: "REJECTED", message: "a commit needs the user's confirmation and nobody can confirm in this run; nothing was staged or committed" };
 
       const result = await git.commit(message, files);
       const insertions = result.files.reduce((n, f) => n + f.insertions, 0);

@@ -61,7 +61,8 @@ export interface CommandProposal {
   command: string;
   reason: string;
 }
-export type CommandDecision = "once" | "always" | "no";
+/** `unattended`: nobody was there to ask (a headless run without --auto-apply, no terminal). */
+export type CommandDecision = "once" | "always" | "no" | "unattended";
 
 export interface ConflictProposal {
   path: string;

@@ -101,6 +101,17 @@ describe("git_commit", () => {
     expect(staged(p.root)).toBe("");
   });
 
+  it("commits nothing in a run where nobody can confirm, and says so", async () => {
+    const p = await acme({ command: "unattended" });
+    const before = head(p.root);
+    p.write("a.txt", "1\n");
+    const r = await gitCommit.run("c7b", { message: "unasked", files: ["a.txt"] }, p.ctx);
+    expect(r.code).toBe("REJECTED");
+    expect(r.error).toBe("a commit needs the user's confirmation and nobody can confirm in this run; nothing was staged or committed");
+    expect(head(p.root)).toBe(before);
+    expect(staged(p.root)).toBe("");
+  });
+
   it("runs the pre-commit hook and reports its failure", async () => {
     const p = await acme();
     const before = head(p.root);

@@ -108,6 +108,16 @@ describe("run_command verdicts", () => {
     expect(fs.existsSync(path.join(p.root, "declined.txt"))).toBe(false);
   });
 
+  it("tells the model nobody could confirm (not that the user declined) when nobody is there to ask", async () => {
+    const p = await project({ command: "unattended" });
+    const r = await runCommand.run("r4b", { command: "touch unasked.txt" }, p.ctx);
+    expect(r.code).toBe("REJECTED");
+    expect(r.error).toContain("nobody can confirm in this run");
+    expect(r.error).toContain("give the user the command");
+    expect(r.error).not.toContain("declined");
+    expect(fs.existsSync(path.join(p.root, "unasked.txt"))).toBe(false);
+  });
+
   it("remembers 'always' in the user whitelist file and the session", async () => {
     const p = await project({ command: "always" });
     const first = await runCommand.run("r5", { command: "echo first" }, p.ctx);

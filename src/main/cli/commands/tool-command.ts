@@ -29,7 +29,10 @@ function cliPorts(yes: boolean): ToolPorts {
     },
     async confirmCommand(p) {
       if (yes) return "once";
-      if (!interactive) return "no";
+      if (!interactive) {
+        process.stderr.write(`ipuaro: '${escapeForDisplay(p.command)}' needs confirmation and there is no terminal to ask on; pass --yes to run it\n`);
+        return "unattended";
+      }
       const c = await askChoice(`run '${escapeForDisplay(p.command)}'? (${p.reason})`, { y: "once", n: "no" });
       return c === "y" ? "once" : "no";
     },
