@@ -89,6 +89,11 @@ describe("ipuaro analyze", () => {
     const swapped = await ipuaro("analyze", fx.root);
     expect(swapped.code).toBe(1);
     expect(swapped.err).toContain(`the analysis comes first, then the folder: ipuaro analyze hotspots ${fx.root}`);
+    // A query that needs a target says how to give one.
+    const untargeted = await ipuaro("analyze", "dependency_graph", fx.root);
+    expect(untargeted.code).toBe(1);
+    expect(untargeted.err).toContain("needs target (a project file path)");
+    expect(untargeted.err).toContain("give it with --target: ipuaro analyze dependency_graph --target src/index.ts");
   });
 });
 

@@ -59,6 +59,9 @@ export function registerAnalyzeCommand(program: Command, io: ShadowCliIo = proce
             if (!opts.json && shadow.code === "SHADOW_ERR_INVALID_QUERY" && isFolder(query)) {
               io.err(`  the analysis comes first, then the folder: ipuaro analyze hotspots ${query}`);
             }
+            if (!opts.json && shadow.code === "SHADOW_ERR_MISSING_TARGET") {
+              io.err(`  give it with --target: ipuaro analyze ${query} --target ${query === "knowledge_search" ? '"retry policy"' : "src/index.ts"}`);
+            }
           }
         },
         io.env ? { env: io.env } : {},
