@@ -95,7 +95,7 @@ export function renderFolderTree(root: FolderNode, expanded: ReadonlySet<FolderN
       out.push(`${indent}${label} (${end.total}${!open && end.folders ? `, ${end.folders} subfolders` : ""})`);
       if (open) walk(end, `${indent}  `, false);
     }
-    if (hidden.length) out.push(`${indent}… +${hidden.length} more folders (${hidden.reduce((s, c) => s + c.total, 0)} files)`);
+    if (hidden.length) out.push(`${indent}… +${hidden.length} more folder${hidden.length === 1 ? "" : "s"} (${hidden.reduce((s, c) => s + c.total, 0)} files)`);
   };
   walk(root, "", true);
   return out;

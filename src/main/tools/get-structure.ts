@@ -1,5 +1,6 @@
 // get_structure: the project (or a folder) as a tree with per-file outline counts; for a file, its
 // outline with line ranges. Large trees are collapsed to fit, with file counts on collapsed folders.
+import fs from "node:fs";
 import { z } from "zod";
 import type { FileAST } from "../../workers/ast-types.js";
 import { defineTool } from "./define-tool.js";
@@ -25,7 +26,8 @@ export function fileOutline(path: string, ast: FileAST): string {
   for (const i of ast.imports) lines.push(`  import ${i.name} from "${i.from}" (${i.type}) :${i.line}`);
   for (const f of ast.functions) lines.push(`  ${f.isExported ? "export " : ""}${f.isAsync ? "async " : ""}function ${f.name}(${f.params.join(", ")})${f.returnType ? `: ${f.returnType}` : ""} :${f.lineStart}-${f.lineEnd}`);
   for (const c of ast.classes) {
-    lines.push(`  ${c.isExported ? "export " : ""}class ${c.name}${c.extends ? ` extends ${c.extends}` : ""} :${c.lineStart}-${c.lineEnd}`);
+    const heritage = `${c.extends ? ` extends ${c.extends}` : ""}${c.implements.length ? ` implements ${c.implements.join(", ")}` : ""}`;
+    lines.push(`  ${c.isExported ? "export " : ""}class ${c.name}${heritage} :${c.lineStart}-${c.lineEnd}`);
     for (const m of c.methods) lines.push(`    ${m.visibility !== "public" ? `${m.visibility} ` : ""}${m.isStatic ? "static " : ""}${m.accessor ? `${m.accessor} ` : ""}${m.name}(${m.params.join(", ")}) :${m.lineStart}-${m.lineEnd}`);
   }
   for (const t of ast.types ?? []) lines.push(`  ${t.isExported ? "export " : ""}${t.kind} ${t.name} :${t.lineStart}-${t.lineEnd}`);
@@ -43,14 +45,18 @@ export const getStructure = defineTool({
   title: (a) => `get_structure${a.path ? ` ${a.path}` : ""}`,
   async execute(args, ctx) {
     let base = "";
+    let isFile = false;
     if (args.path && args.path !== "." && args.path !== "/") {
       const p = toolPath(ctx.root, args.path);
       if (!p.ok) return p;
       base = p.rel === "." ? "" : p.rel;
+      isFile = fs.statSync(p.abs, { throwIfNoEntry: false })?.isFile() ?? false;
     }
     if (base) {
       const ast = await ctx.store.getAst(base);
       if (ast) return { ok: true, llm: fileOutline(base, ast), display: { summary: "file outline" } };
+      // README.md, a binary, an ignored file: a file all the same, with nothing to outline.
+      if (isFile) return { ok: false, code: "NOT_FOUND", message: `${base} is a file the index has no outline for (not code, or ignored); read it with get_lines` };
     }
     const all = await ctx.store.listPaths();
     const paths = base ? all.filter((p) => p.startsWith(`${base}/`)) : all;
@@ -63,6 +69,6 @@ export const getStructure = defineTool({
     for (const node of expanded) shown.push(...node.files);
     const asts = await ctx.store.getAsts(shown);
     const text = renderTree(tree, expanded, (f) => `${f.slice(f.lastIndexOf("/") + 1)}${outlineCounts(asts.get(f))}`);
-    return { ok: true, llm: text, display: { summary: `${paths.length} files` } };
+    return { ok: true, llm: text, display: { summary: `${paths.length} file${paths.length === 1 ? "" : "s"}` } };
   },
 });

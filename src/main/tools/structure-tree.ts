@@ -46,13 +46,15 @@ export function chooseExpanded(root: DirNode, maxLines: number): Set<DirNode> {
   return expanded;
 }
 
+const fileCount = (n: number) => `${n} file${n === 1 ? "" : "s"}`;
+
 export function renderTree(root: DirNode, expanded: Set<DirNode>, fileLabel: (path: string) => string): string {
-  const out: string[] = [`${root.path || "."}/ (${root.fileCount} files)`];
+  const out: string[] = [`${root.path || "."}/ (${fileCount(root.fileCount)})`];
   const walk = (node: DirNode, indent: string) => {
     const dirs = [...node.dirs.values()].sort((a, b) => a.name.localeCompare(b.name));
     for (const d of dirs) {
       const open = expanded.has(d);
-      out.push(`${indent}${d.name}/ (${d.fileCount} files)${open ? "" : " …"}`);
+      out.push(`${indent}${d.name}/ (${fileCount(d.fileCount)})${open ? "" : " …"}`);
       if (open) walk(d, `${indent}  `);
     }
     for (const f of [...node.files].sort()) out.push(`${indent}${fileLabel(f)}`);

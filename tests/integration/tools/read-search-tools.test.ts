@@ -8,6 +8,8 @@ import { findReferences, MAX_REFERENCES } from "../../../src/main/tools/find-ref
 import { getClass } from "../../../src/main/tools/get-class.js";
 import { getFunction } from "../../../src/main/tools/get-function.js";
 import { DEFAULT_LINE_WINDOW, getLines } from "../../../src/main/tools/get-lines.js";
+import { getStructure, STRUCTURE_MAX_LINES } from "../../../src/main/tools/get-structure.js";
+import { buildDirTree, chooseExpanded, renderTree } from "../../../src/main/tools/structure-tree.js";
 import { MAX_DECLARATION_LINES } from "../../../src/main/tools/declaration-lookup.js";
 import type { RegisteredTool } from "../../../src/main/tools/define-tool.js";
 import type { ToolResult } from "../../../src/main/tools/tool-types.js";
@@ -179,6 +181,47 @@ describe("get_class", () => {
     expect(msg).toContain('no class named "OrderRepo"');
     expect(msg).toContain("classes: OrderService");
     expect(msg).toContain("types: Order");
+  });
+});
+
+describe("get_structure", () => {
+  it("shows the project as a folder tree with file counts and per-file outline counts", async () => {
+    const out = (await ok(getStructure, {})).split("\n");
+    expect(out[0]).toMatch(/^\.\/ \(\d+ files\)$/);
+    expect(out).toContain("  assets/ (1 file)");
+    expect(out).toContain("        money.ts (2 fn, 1 class, 2 type, 5 export)");
+    expect(out).toContain("        blob.ts");
+  });
+
+  it("zooms into a folder, and gives a file's outline with line ranges", async () => {
+    const folder = await ok(getStructure, { path: "packages/core/src/utils" });
+    expect(folder.split("\n")).toEqual(["packages/core/src/utils/ (2 files)", "  index.ts (1 export)", "  strings.ts (2 fn, 2 export)"]);
+    const outline = (await ok(getStructure, { path: "packages/core/src/money.ts" })).split("\n");
+    expect(outline[0]).toBe("packages/core/src/money.ts (2 fn, 1 class, 2 type, 5 export)");
+    expect(outline).toContain("  export class Money implements MoneyLike :8-31");
+    expect(outline).toContain("    static of(amount, currency) :28-30");
+    expect(outline).toContain("  export interface MoneyLike :3-6");
+  });
+
+  it("collapses what does not fit, marked … with its file count, smallest folders opened first", () => {
+    const paths = [
+      ...Array.from({ length: 400 }, (_, i) => `packages/big/src/f${i}.ts`),
+      ...Array.from({ length: 3 }, (_, i) => `packages/small/s${i}.ts`),
+      "README.ts",
+    ];
+    const tree = buildDirTree(paths, "");
+    const out = renderTree(tree, chooseExpanded(tree, STRUCTURE_MAX_LINES), (f) => f.slice(f.lastIndexOf("/") + 1)).split("\n");
+    expect(out.length).toBeLessThanOrEqual(STRUCTURE_MAX_LINES);
+    expect(out).toEqual(["./ (404 files)", "  packages/ (403 files)", "    big/ (400 files)", "      src/ (400 files) …", "    small/ (3 files)", "      s0.ts", "      s1.ts", "      s2.ts", "  README.ts"]);
+  });
+
+  it("says a file without an outline is one, and what is not there is not", async () => {
+    expect(await fails(getStructure, { path: "build.log" }, "NOT_FOUND")).toBe("build.log is a file the index has no outline for (not code, or ignored); read it with get_lines");
+    expect(await fails(getStructure, { path: "packages/nope" }, "NOT_FOUND")).toBe("nothing indexed under packages/nope");
+  });
+
+  it.each(HOSTILE_PATHS)("refuses the hostile path %j", async (p, code) => {
+    await fails(getStructure, { path: p }, code);
   });
 });
 
