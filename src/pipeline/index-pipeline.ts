@@ -2,7 +2,7 @@
 // graph pass. The pool starts on the first files while the walk goes on (walk-ahead.ts). The main thread
 // only routes paths and already-serialised values, so a UI on it keeps drawing while the pool works.
 import path from "node:path";
-import type { IndexedRecord, IndexTask, IndexTaskResult, InternalSpecifiers, KnownFileState } from "../workers/protocol.js";
+import { symlinkHash, type IndexedRecord, type IndexTask, type IndexTaskResult, type InternalSpecifiers, type KnownFileState } from "../workers/protocol.js";
 import { GraphAccumulator, type GraphInput } from "./graph/graph-builder.js";
 import { factsOf, parseGraphInput } from "./record-facts.js";
 import { TimeSlicer } from "./graph/time-slicer.js";
@@ -350,7 +350,7 @@ function applyRecord(
       stats.symlinks++;
       if (r.unchanged) return;
       if (known.has(r.path)) batch.remove.push(r.path);
-      batch.stat.push([r.path, `0:0:link:${r.target}`]);
+      batch.stat.push([r.path, encodeStat({ size: 0, mtimeMs: 0, hash: symlinkHash(r.target) })]);
       return;
     case "nonUtf8":
       stats.skipped.nonUtf8++;

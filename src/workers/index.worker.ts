@@ -11,7 +11,7 @@ import { ValueArena } from "./value-arena.js";
 import { fileDataJson, fileDataJsonRoom, writeFileDataJson } from "./file-json.js";
 import { extractFile, languageForPath } from "./extract/index.js";
 import type { ImportInfo } from "./ast-types.js";
-import { isInternalSpecifier, type GraphFacts, type IndexedRecord, type IndexTask, type IndexTaskResult, type InternalSpecifiers, type WireHashes } from "./protocol.js";
+import { isInternalSpecifier, symlinkHash, type GraphFacts, type IndexedRecord, type IndexTask, type IndexTaskResult, type InternalSpecifiers, type WireHashes } from "./protocol.js";
 
 const { h64Raw } = await xxhash();
 
@@ -85,7 +85,7 @@ function indexOne(task: IndexTask, rel: string, timings: IndexTaskResult["timing
     // Recorded, never followed: a link loop or a link out of the project is harmless.
     const target = fs.readlinkSync(abs);
     const known = task.mode === "index" ? task.known?.[rel] : undefined;
-    if (known?.hash === `link:${target}`) return { record: { path: rel, kind: "symlink", target, fileJson: "", unchanged: true }, bytes: 0 };
+    if (known?.hash === symlinkHash(target)) return { record: { path: rel, kind: "symlink", target, fileJson: "", unchanged: true }, bytes: 0 };
     return { record: { path: rel, kind: "symlink", target, fileJson: JSON.stringify({ symlink: true, target }) }, bytes: 0 };
   }
   if (!st.isFile()) return { record: { path: rel, kind: "missing" }, bytes: 0 };

@@ -12,6 +12,12 @@ export interface KnownFileState {
   hash: string;
 }
 
+const LINK_PREFIX = "link:";
+/** A symlink's `hash` in its stat entry: the target, so an unchanged link is known without reading it. */
+export const symlinkHash = (target: string): string => `${LINK_PREFIX}${target}`;
+/** The target a stat entry's hash names, or null when it is not a symlink's. */
+export const symlinkTarget = (hash: string): string | null => (hash.startsWith(LINK_PREFIX) ? hash.slice(LINK_PREFIX.length) : null);
+
 export interface IndexTask {
   root: string;
   /** Paths relative to root, `/`-separated. */

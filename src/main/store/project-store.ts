@@ -287,6 +287,20 @@ export class ProjectStore implements IndexStorePort {
     return out;
   }
 
+  /** Stat entries of several paths in one round trip (a symlink's hash is `link:<target>`); missing ones absent. */
+  getStats(paths: readonly string[]): Promise<Map<string, KnownFileState>> {
+    return this.op("reading file states", async () => {
+      const out = new Map<string, KnownFileState>();
+      if (!paths.length) return out;
+      const values = await this.redis.hmget(this.keys.stat, ...paths);
+      values.forEach((raw, i) => {
+        const state = raw === null ? null : decodeStat(raw);
+        if (state) out.set(paths[i]!, state);
+      });
+      return out;
+    });
+  }
+
   /** IndexStorePort name for getAllStats. */
   loadKnownStats(): Promise<Map<string, KnownFileState>> {
     return this.getAllStats();

@@ -3,6 +3,7 @@
 import fs from "node:fs";
 import { z } from "zod";
 import type { FileAST } from "../../workers/ast-types.js";
+import { symlinkTarget } from "../../workers/protocol.js";
 import { defineTool } from "./define-tool.js";
 import { buildDirTree, chooseExpanded, renderTree } from "./structure-tree.js";
 import { toolPath } from "./tool-paths.js";
@@ -68,7 +69,15 @@ export const getStructure = defineTool({
     const shown: string[] = [];
     for (const node of expanded) shown.push(...node.files);
     const asts = await ctx.store.getAsts(shown);
-    const text = renderTree(tree, expanded, (f) => `${f.slice(f.lastIndexOf("/") + 1)}${outlineCounts(asts.get(f))}`);
+    // Files without an outline may be symlinks: say where they point (the stat entry keeps the target).
+    const states = await ctx.store.getStats(shown.filter((f) => !asts.has(f)));
+    const label = (f: string) => {
+      const name = f.slice(f.lastIndexOf("/") + 1);
+      const hash = states.get(f)?.hash;
+      const target = hash === undefined ? null : symlinkTarget(hash);
+      return target !== null ? `${name} → ${target}` : `${name}${outlineCounts(asts.get(f))}`;
+    };
+    const text = renderTree(tree, expanded, label);
     return { ok: true, llm: text, display: { summary: `${paths.length} file${paths.length === 1 ? "" : "s"}` } };
   },
 });

@@ -1,7 +1,7 @@
 // What one worker record means for the live index: the Redis values to write, the new stat to remember,
 // the graph change, and the update to report. Unlike a full run, the watcher knows what was indexed
 // before, so it can tell created from updated and drop the graph facts of a file that turned binary.
-import type { IndexedRecord, KnownFileState } from "../../workers/protocol.js";
+import { symlinkHash, type IndexedRecord, type KnownFileState } from "../../workers/protocol.js";
 import { encodeStat, type RecordBatch } from "../index-store-port.js";
 import type { FactsRecord } from "./graph-state.js";
 import { factsOf } from "../record-facts.js";
@@ -60,7 +60,7 @@ export function applyRecord(r: IndexedRecord, prev: KnownFileState | undefined, 
     }
     case "binary":
     case "symlink": {
-      const hash = r.kind === "binary" ? r.hash : `link:${r.target}`;
+      const hash = r.kind === "binary" ? r.hash : symlinkHash(r.target);
       if (previousHash === hash) return {};
       // A text file that became binary (or a link) keeps no AST, facts or meta: HDEL runs before the HSETs.
       if (inGraph) batch.remove.push(r.path);

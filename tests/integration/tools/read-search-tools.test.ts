@@ -1,6 +1,7 @@
 // get_function, get_class, find_definition and find_references on the acme-shop fixture, indexed into a
 // real Redis: what the model reads, what it is told on a miss, and every kind of bad input.
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findDefinition } from "../../../src/main/tools/find-definition.js";
@@ -191,6 +192,9 @@ describe("get_structure", () => {
     expect(out).toContain("  assets/ (1 file)");
     expect(out).toContain("        money.ts (2 fn, 1 class, 2 type, 5 export)");
     expect(out).toContain("        blob.ts");
+    // Symlinks say where they point (never followed).
+    expect(out).toContain("  money-link.ts → packages/core/src/money.ts");
+    expect(out.find((l) => l.startsWith("  outside-link"))).toBe(`  outside-link → ${os.tmpdir()}`);
   });
 
   it("zooms into a folder, and gives a file's outline with line ranges", async () => {
