@@ -169,12 +169,16 @@ function bulkFileData(arena: ValueArena, source: Uint8Array, r: Extract<IndexedR
   return retried;
 }
 
+/** A value that went to Redis in the task's wire, of which the main thread needs no copy. */
+const SENT_IN_WIRE = "";
+
 /**
  * Frames the records' values as one HSET per hash (files: text, binary and symlink entries; ast and
- * facts: text files) and returns a step that swaps each record's value for a view of its bytes.
+ * facts: text files). The main thread reads only the facts (for the graph): the step returned swaps
+ * each record's facts for a view of its bytes, and the other values are dropped from the records.
  */
-function frameRecords(records: IndexedRecord[], sources: Map<IndexedRecord, Uint8Array>, arena: ValueArena, wire: WireHashes): (views: Uint8Array[]) => void {
-  const swaps: [record: Record<ValueField, unknown>, field: ValueField, slot: number][] = [];
+function frameRecords(records: IndexedRecord[], sources: Map<IndexedRecord, Uint8Array>, arena: ValueArena, wire: WireHashes): (view: (slot: number) => Uint8Array) => void {
+  const swaps: [record: Record<ValueField, unknown>, slot: number][] = [];
   const hset = (key: string, field: ValueField, rows: IndexedRecord[]) => {
     if (!rows.length) return;
     arena.beginCommand(2 + rows.length * 2, "HSET", key);
@@ -182,7 +186,9 @@ function frameRecords(records: IndexedRecord[], sources: Map<IndexedRecord, Uint
       const row = r as unknown as Record<ValueField, unknown>;
       arena.bulk(r.path);
       const source = field === "fileJson" && r.kind === "text" ? sources.get(r) : undefined;
-      swaps.push([row, field, source ? bulkFileData(arena, source, r as Extract<IndexedRecord, { kind: "text" }>) : arena.bulk(row[field] as string)]);
+      const slot = source ? bulkFileData(arena, source, r as Extract<IndexedRecord, { kind: "text" }>) : arena.bulk(row[field] as string);
+      if (field === "factsJson") swaps.push([row, slot]);
+      else row[field] = SENT_IN_WIRE;
     }
     arena.endCommand();
   };
@@ -190,8 +196,8 @@ function frameRecords(records: IndexedRecord[], sources: Map<IndexedRecord, Uint
   hset(wire.files, "fileJson", records.filter((r) => r.kind === "text" || r.kind === "binary" || (r.kind === "symlink" && !r.unchanged)));
   hset(wire.ast, "astJson", text);
   hset(wire.facts, "factsJson", text);
-  return (views) => {
-    for (const [row, field, slot] of swaps) row[field] = views[slot];
+  return (view) => {
+    for (const [row, slot] of swaps) row.factsJson = view(slot);
   };
 }
 
@@ -235,8 +241,8 @@ export default async function runIndexTask(task: IndexTask): Promise<IndexTaskRe
   sharedArena.reset();
   const swapInViews = frameRecords(records, sources, sharedArena, task.wire);
   if (sharedArena.isEmpty) return result;
-  const { buffer, views, commands } = sharedArena.finish();
-  swapInViews(views);
+  const { buffer, view, commands } = sharedArena.finish();
+  swapInViews(view);
   result.wire = commands;
   timings.serialise += performance.now() - t;
   // Piscina's movable protocol: the buffer is transferred, the views in the result arrive over it.

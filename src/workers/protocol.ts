@@ -84,9 +84,9 @@ export type IndexedRecord =
       language: SourceLanguage | null;
       parseError: boolean;
       complexity: ComplexityScore;
-      /** JSON of FileData for `project:{name}:files`. */
+      /** JSON of FileData for `project:{name}:files` ("" when the task framed it: it is in the wire). */
       fileJson: SerialisedValue;
-      /** JSON of FileAST for `project:{name}:ast`. */
+      /** JSON of FileAST for `project:{name}:ast` ("" when the task framed it). */
       astJson: SerialisedValue;
       /**
        * Absent when the task framed its values: the main thread then reads `factsJson`, so the facts

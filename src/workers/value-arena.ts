@@ -99,15 +99,17 @@ export class ValueArena {
     return this.used === 0;
   }
 
-  /** The final buffer (to transfer), a view per payload slot and one per command. */
-  finish(): { buffer: ArrayBuffer; views: Uint8Array[]; commands: Uint8Array[] } {
+  /**
+   * The final buffer (to transfer), one view per command, and a view of any payload slot on request
+   * (only the values the main thread reads need one; each view crosses the thread as an object).
+   */
+  finish(): { buffer: ArrayBuffer; view(slot: number): Uint8Array; commands: Uint8Array[] } {
     if (this.commandStart !== -1) throw new Error("a command is still open");
     const buffer = this.bytes.buffer.slice(0, this.used) as ArrayBuffer;
-    const viewsOf = (spans: number[]) => {
-      const out: Uint8Array[] = [];
-      for (let i = 0; i < spans.length; i += 2) out.push(new Uint8Array(buffer, spans[i], (spans[i + 1] as number) - (spans[i] as number)));
-      return out;
-    };
-    return { buffer, views: viewsOf(this.spans), commands: viewsOf(this.commandSpans) };
+    const spanView = (spans: number[], i: number) => new Uint8Array(buffer, spans[i], (spans[i + 1] as number) - (spans[i] as number));
+    const spans = this.spans;
+    const commands: Uint8Array[] = [];
+    for (let i = 0; i < this.commandSpans.length; i += 2) commands.push(spanView(this.commandSpans, i));
+    return { buffer, view: (slot) => spanView(spans, slot * 2), commands };
   }
 }

@@ -42,7 +42,7 @@ describe("ValueArena", () => {
     arena.bulk("k");
     arena.bulk("{}");
     arena.endCommand();
-    const { buffer, views, commands } = arena.finish();
+    const { buffer, view, commands } = arena.finish();
     expect(commands).toHaveLength(2);
     expect(commands[0]!.buffer).toBe(buffer);
     const first = readCommand(commands[0]!);
@@ -50,7 +50,7 @@ describe("ValueArena", () => {
     expect(first.args).toEqual(["HSET", "project:{a-b}:files", ...values.flatMap((v, i) => [`src/файл-${i}.ts`, v])]);
     expect(readCommand(commands[1]!).args).toEqual(["HSET", "project:{a-b}:ast", "k", "{}"]);
     // The views are the payloads, for the graph to read the facts without a copy.
-    expect(slots.map((s) => utf8.decode(views[s]))).toEqual(values);
+    expect(slots.map((s) => utf8.decode(view(s)))).toEqual(values);
   });
 
   it("grows past its first megabyte and starts clean after a reset", () => {
@@ -60,7 +60,7 @@ describe("ValueArena", () => {
     arena.bulk("f");
     const slot = arena.bulk(big);
     arena.endCommand();
-    expect(utf8.decode(arena.finish().views[slot])).toBe(big);
+    expect(utf8.decode(arena.finish().view(slot))).toBe(big);
     arena.reset();
     expect(arena.isEmpty).toBe(true);
     arena.beginCommand(4, "HSET", "h");
@@ -94,8 +94,8 @@ describe("ValueArena.bulkWritten", () => {
     expect(arena.bulkWritten(10, 10, () => -1)).toBe(-1);
     const c = arena.bulkWritten(2, 2, (bytes, at) => (bytes.set([123, 125], at), at + 2));
     arena.endCommand();
-    const { views, commands } = arena.finish();
+    const { view, commands } = arena.finish();
     expect(readCommand(commands[0]!).args).toEqual(["HSET", "h", "short guess", "x".repeat(1500), "long guess", "x".repeat(1500), "refused", "{}"]);
-    expect([a, b, c].map((s) => utf8.decode(views[s]).length)).toEqual([1500, 1500, 2]);
+    expect([a, b, c].map((s) => utf8.decode(view(s)).length)).toEqual([1500, 1500, 2]);
   });
 });
