@@ -60,9 +60,13 @@ describe("sessions from the command line", () => {
     expect(Object.keys(list)).toEqual(["sessions"]);
     expect(list.sessions.map((s: { id: string }) => s.id)).toEqual([second, first]);
     for (const s of list.sessions) {
-      expect(Object.keys(s).sort()).toEqual(["createdAt", "id", "lastActivityAt", "messages"]);
+      expect(Object.keys(s).sort()).toEqual(["createdAt", "id", "lastActivityAt", "messages", "title"]);
       expect(s.messages).toBe(2);
     }
+    expect(list.sessions.map((s: { title: string }) => s.title)).toEqual(["Where is the logger?", "Where is Money?"]);
+    const table = (await cli("sessions", root)).stdout.split("\n");
+    expect(table[0]).toMatch(/^ID +CREATED +LAST ACTIVITY +MESSAGES +FIRST MESSAGE$/);
+    expect(table[1]).toMatch(new RegExp(`^${second} .* 2 +Where is the logger\\?$`));
 
     fake.reply().text("It has info().");
     const c = await json("run", "--continue", "-p", "What does it have?", root);

@@ -41,7 +41,7 @@ describe("commands", () => {
     await command(h, "/sessions");
     await h.t.waitForText("Sessions (3)");
     await h.t.waitForText("● 20250101-100000-aaaa");
-    await h.t.waitForText("20240101-090000-bbbb     2 messages  1h ago");
+    await h.t.waitForText("20240101-090000-bbbb     2 messages  1h ago    где Money?");
     h.t.type(KEYS.down, KEYS.down, "d");
     await h.t.waitForText("Delete session 20230101-090000-cccc?");
     h.t.type("y");

@@ -106,7 +106,13 @@ export class ScriptedBackend implements TuiBackend {
   }
 
   async listSessions(): Promise<SessionSummary[]> {
-    return this.sessions.map((s) => ({ id: s.id, createdAt: s.createdAt, lastActivityAt: s.lastActivityAt, messages: s.messages.length }));
+    return this.sessions.map((s) => ({
+      id: s.id,
+      createdAt: s.createdAt,
+      lastActivityAt: s.lastActivityAt,
+      messages: s.messages.length,
+      title: s.messages.find((m) => m.role === "user")?.content.split("\n")[0] ?? "",
+    }));
   }
 
   async loadSession(id: string): Promise<void> {

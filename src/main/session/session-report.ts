@@ -13,8 +13,8 @@ function localTime(ms: number, withSeconds = false): string {
 
 export function formatSessionList(projectName: string, sessions: readonly SessionSummary[]): string {
   if (sessions.length === 0) return `No sessions in project ${projectName} yet. \`ipuaro run -p …\` starts one.`;
-  const rows = sessions.map((s) => [s.id, localTime(s.createdAt), localTime(s.lastActivityAt), String(s.messages)]);
-  const head = ["ID", "CREATED", "LAST ACTIVITY", "MESSAGES"];
+  const rows = sessions.map((s) => [s.id, localTime(s.createdAt), localTime(s.lastActivityAt), String(s.messages), s.title]);
+  const head = ["ID", "CREATED", "LAST ACTIVITY", "MESSAGES", "FIRST MESSAGE"];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join("  ");
   return [line(head), ...rows.map(line)].join("\n");

@@ -20,6 +20,19 @@ export interface SessionSummary {
   lastActivityAt: number;
   /** Messages on the active branch. */
   messages: number;
+  /** The first line of the branch's first user message (what the session is about); "" when none. */
+  title: string;
+}
+
+/** Longest title kept, in characters. */
+const TITLE_CHARS = 80;
+
+/** The first line of the first user message of a branch, whitespace collapsed, cut at TITLE_CHARS. */
+export function sessionTitle(path: readonly SessionEntry[]): string {
+  const first = messageEntries(path).find((e) => e.message.role === "user");
+  const line = first?.message.content.split("\n").find((l) => l.trim()) ?? "";
+  const chars = Array.from(line.replace(/\s+/g, " ").trim());
+  return chars.length > TITLE_CHARS ? `${chars.slice(0, TITLE_CHARS - 1).join("")}…` : chars.join("");
 }
 
 export interface SessionStoreOptions {
@@ -110,16 +123,16 @@ export class SessionStore {
       const ids = await this.redis.zrevrange(this.sessionsKey, 0, -1);
       if (ids.length === 0) return [];
       const pipe = this.redis.pipeline();
-      for (const id of ids) pipe.hmget(sessionDataKey(id), "meta", "lastActivityAt", "messages");
+      for (const id of ids) pipe.hmget(sessionDataKey(id), "meta", "lastActivityAt", "messages", "title");
       const replies = (await pipe.exec()) ?? [];
       const out: SessionSummary[] = [];
       const gone: string[] = [];
       replies.forEach(([err, value], i) => {
         if (err) throw err;
-        const [meta, last, messages] = value as Array<string | null>;
+        const [meta, last, messages, title] = value as Array<string | null>;
         if (!meta) return void gone.push(ids[i]!);
         const m = JSON.parse(meta) as SessionMeta;
-        out.push({ id: m.id, createdAt: m.createdAt, lastActivityAt: Number(last) || m.createdAt, messages: Number(messages) || 0 });
+        out.push({ id: m.id, createdAt: m.createdAt, lastActivityAt: Number(last) || m.createdAt, messages: Number(messages) || 0, title: title ?? "" });
       });
       if (gone.length > 0) await this.redis.zrem(this.sessionsKey, ...gone);
       return out.sort((a, b) => b.lastActivityAt - a.lastActivityAt || b.createdAt - a.createdAt);
@@ -147,10 +160,12 @@ export class SessionStore {
    */
   async save(state: SessionState, entries: readonly SessionEntry[] = []): Promise<void> {
     const id = state.meta.id;
+    const path = activePath(state);
     const fields: Record<string, string> = {
       head: state.head ?? "",
       lastActivityAt: String(state.lastActivityAt),
-      messages: String(messageEntries(activePath(state)).length),
+      messages: String(messageEntries(path).length),
+      title: sessionTitle(path),
       stats: JSON.stringify(state.stats),
       context: JSON.stringify(state.context),
     };

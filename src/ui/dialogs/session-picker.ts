@@ -31,7 +31,7 @@ export function pickSession(host: ModalHost, opts: SessionPickerOptions): Promis
     const now = opts.now ?? Date.now();
     const row = (s: SessionSummary, i: number, width: number): StyledLine => {
       const mark = s.id === opts.currentId ? "●" : " ";
-      const text = ` ${mark} ${s.id}  ${String(s.messages).padStart(4)} messages  ${formatAge(now - s.lastActivityAt)}`;
+      const text = ` ${mark} ${s.id}  ${String(s.messages).padStart(4)} messages  ${formatAge(now - s.lastActivityAt).padEnd(8)}  ${s.title}`;
       return fitLine([span(text, i === selected ? "selected" : undefined)], width);
     };
     const frame = new DialogBox(host.screen, host.painter, {

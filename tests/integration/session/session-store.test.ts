@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { loadConfig } from "../../../src/main/config/loader.js";
 import type { IpuaroConfig } from "../../../src/main/config/schema.js";
 import { findSession, openSession } from "../../../src/main/session/open-session.js";
-import { SessionStore } from "../../../src/main/session/session-store.js";
+import { SessionStore, sessionTitle } from "../../../src/main/session/session-store.js";
 import { activePath, CANCELLED_RESULT_ERROR, modelView, toLlmMessages } from "../../../src/main/session/session-tree.js";
 import { sessionDataKey } from "../../../src/main/store/keys.js";
 import { useRedisServer } from "../../helpers/redis-server.js";
@@ -30,6 +30,18 @@ beforeEach(async () => {
 const open = (choice: Parameters<typeof openSession>[0]["choice"], projectName = "work-app") =>
   openSession({ redis, projectName, root, config, choice });
 
+describe("session titles", () => {
+  it("are the first line of the first user message, whitespace collapsed, cut at 80 characters", () => {
+    const user = (content: string) => ({ id: "u", parentId: null, kind: "message" as const, message: { role: "user" as const, content, timestamp: 1 } });
+    expect(sessionTitle([])).toBe("");
+    expect(sessionTitle([user("\n  Почему   падает\tтест?\nвторая строка")])).toBe("Почему падает тест?");
+    const long = sessionTitle([user(`${"ж".repeat(100)}`)]);
+    expect(Array.from(long)).toHaveLength(80);
+    expect(long.endsWith("…")).toBe(true);
+    expect(sessionTitle([user("😀".repeat(90))])).toBe(`${"😀".repeat(79)}…`);
+  });
+});
+
 describe("session store", () => {
   it("creates a session, keeps its entries with parent links and lists the project's sessions newest first", async () => {
     const { session: a, created } = await open({ kind: "new" });
@@ -42,7 +54,8 @@ describe("session store", () => {
     const store = new SessionStore(redis, "work-app");
     const list = await store.list();
     expect(list.map((s) => s.id)).toEqual([b.id, a.id]);
-    expect(list[1]).toMatchObject({ id: a.id, messages: 2 });
+    expect(list[1]).toMatchObject({ id: a.id, messages: 2, title: "first question" });
+    expect(list[0]).toMatchObject({ id: b.id, title: "other" });
     expect(list[1]!.lastActivityAt).toBeGreaterThanOrEqual(list[1]!.createdAt);
 
     const loaded = (await store.load(a.id))!;

@@ -36,7 +36,7 @@ export function registerSessionsCommand(program: Command): void {
     .command("list", { isDefault: true })
     .description("the project's sessions, most recently active first")
     .argument("[path]", "project root", ".")
-    .option("--json", 'print {"sessions": [{id, createdAt, lastActivityAt, messages}]}')
+    .option("--json", 'print {"sessions": [{id, createdAt, lastActivityAt, messages, title}]}')
     .action(async (target: string, opts: JsonOption) => {
       await withSessions(target, async (store) => {
         const list = await store.list();
