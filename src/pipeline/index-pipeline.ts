@@ -250,7 +250,8 @@ async function indexHeld(opts: IndexRunOptions, asked: { ms: number }): Promise<
     const batch = emptyBatch();
     if (result.wire) batch.wire = result.wire;
     for (const r of result.records) {
-      applyRecord(r, batch, stats, removedOrBroken, known);
+      // A stored file without facts is a binary one: it counts as binary, unchanged or not.
+      applyRecord(r, batch, stats, removedOrBroken, known, graphMembers.has(r.path));
       if ((r.kind === "binary" || r.kind === "symlink") && graphMembers.has(r.path)) {
         leftGraph++;
         batch.graphStale = true;
@@ -323,6 +324,7 @@ function applyRecord(
   stats: IndexStats,
   drop: string[],
   known: Map<string, KnownFileState>,
+  storedAsText: boolean,
 ): void {
   switch (r.kind) {
     case "text": {
@@ -333,7 +335,8 @@ function applyRecord(
       return;
     }
     case "unchanged": {
-      stats.unchanged++;
+      if (storedAsText) stats.unchanged++;
+      else stats.skipped.binary++;
       const k = known.get(r.path);
       // Same content, new mtime (touch, checkout): remember the new stat so the next run skips the read.
       if (!k || k.size !== r.size || k.mtimeMs !== r.mtimeMs) batch.stat.push([r.path, encodeStat(r)]);
