@@ -5,7 +5,7 @@ import { randomUUID } from "node:crypto";
 import type { Redis } from "ioredis";
 import type { GraphRewrite } from "../../pipeline/index-store-port.js";
 import type { ProjectKeys } from "./keys.js";
-import { addHdel, addHset, execTransaction, type FieldEntries, type Pipeline } from "./redis-commands.js";
+import { addHdel, addHset, execTransaction, FramedCommand, frameHset, type FieldEntries, type Pipeline } from "./redis-commands.js";
 
 /**
  * Set in `config` before writes that change what the graph is built from, deleted by the graph write
@@ -26,6 +26,11 @@ export interface GraphWritesIo {
   keys: ProjectKeys;
   op<T>(action: string, fn: () => Promise<T>): Promise<T>;
   execPipeline(action: string, pipeline: Pipeline): Promise<void>;
+}
+
+/** ioredis's Pipeline queues any Command this way; its typings only show the named commands. */
+interface CommandQueue {
+  sendCommand(command: FramedCommand): unknown;
 }
 
 export class GraphWrites {
@@ -70,12 +75,14 @@ export class GraphWrites {
     };
     // The side key of a run that died half-way expires; the one shared key older versions used goes now.
     send((p) => p.unlink(this.keys.indexes_next));
+    // Framed here (frameHset says why); the pipeline's reply check is the same as for any HSET.
+    const hset = (p: Pipeline, key: string, entries: [string, string][]) => void (p as unknown as CommandQueue).sendCommand(new FramedCommand(frameHset(key, entries)));
     return {
-      meta: (entries) => send((p) => addHset(p, this.keys.meta, entries)),
+      meta: (entries) => send((p) => hset(p, this.keys.meta, entries)),
       index: (entries) => {
         indexFields += entries.length;
         send((p) => {
-          addHset(p, next, entries);
+          hset(p, next, entries);
           p.pexpire(next, GRAPH_REWRITE_TTL_MS);
         });
       },

@@ -6,6 +6,7 @@ import { closeRedis, connectRedis } from "../../../src/main/store/connection.js"
 import { ProjectStore, SCHEMA_VERSION } from "../../../src/main/store/project-store.js";
 import { binaryFileJson, encodeStat, symlinkFileJson } from "../../../src/main/store/stored-values.js";
 import { ValueArena } from "../../../src/workers/value-arena.js";
+import { FramedCommand, frameHset } from "../../../src/main/store/redis-commands.js";
 import { useRedisServer } from "../../helpers/redis-server.js";
 
 const server = useRedisServer();
@@ -163,6 +164,27 @@ describe("ProjectStore round trip", () => {
     expect((await store.loadKnownStats()).get("src/a.ts")).toEqual({ size: 7, mtimeMs: 8, hash: "h" });
     // The connection still pairs every later command with its own reply.
     expect(await redis.hget("project:{work-main}:files", "missing")).toBeNull();
+  });
+
+  it("frames HSETs of string fields on this thread byte for byte as Redis reads them (multi-byte text, empty values)", async () => {
+    const entries: [string, string][] = [
+      ["sym:вычислить", '[{"path":"src/деньги.ts","line":1}]'],
+      ["sym:😀", ""],
+      ["deps:src/a.ts", '["src/b.ts"]'],
+    ];
+    const framed = frameHset("h:{t}", entries);
+    expect(framed.toString("utf8")).toBe(
+      ["*8", "$4", "HSET", "$5", "h:{t}", ...entries.flatMap(([f, v]) => [`$${Buffer.byteLength(f)}`, f, `$${Buffer.byteLength(v)}`, v]), ""].join("\r\n"),
+    );
+    expect(await redis.call("HSET", "h:{t}", "x", "1")).toBe(1);
+    const pipeline = redis.pipeline();
+    (pipeline as unknown as { sendCommand(c: FramedCommand): void }).sendCommand(new FramedCommand(framed));
+    pipeline.hlen("h:{t}");
+    expect(await pipeline.exec()).toEqual([
+      [null, 3],
+      [null, 4],
+    ]);
+    expect(await redis.hgetall("h:{t}")).toEqual({ x: "1", ...Object.fromEntries(entries) });
   });
 
   it("reports a framed command Redis refuses as a redis error, and later commands still get their own replies", async () => {
