@@ -8,6 +8,7 @@ import type { ProjectLayout } from "./project-layout.js";
 import { FieldChunker, INDEX_FIELD, type GraphChunkSink } from "./graph-serialiser.js";
 import { buildMeta, metaJson, metaJsonHead } from "./file-meta.js";
 import { TimeSlicer } from "./time-slicer.js";
+import { ReExportRoutes, type HopLookup } from "./re-export-routes.js";
 
 export interface GraphInput {
   facts: GraphFacts;
@@ -74,60 +75,6 @@ export function resolveCalls(p: string, facts: GraphFacts, importedFrom: Map<str
   });
 }
 
-/** Re-export hops followed when a call target lands on a barrel file (`export * from "./money"`). */
-const MAX_REEXPORT_HOPS = 5;
-
-/** Set by reExportHop when it looked up a file the map does not hold (yet): its answer may change. */
-export interface HopLookup {
-  missing: boolean;
-  /** The first file looked up and not found. */
-  missingFile?: string;
-}
-
-function noteMissing(lookup: HopLookup | undefined, file: string): void {
-  if (!lookup) return;
-  lookup.missing = true;
-  lookup.missingFile ??= file;
-}
-
-/**
- * One re-export hop: a call resolved through an import lands on the imported file, often a barrel
- * `index.ts` that only re-exports. Returns the file the barrel forwards `name` to, or null when the
- * search stops at `file` (it declares the name, forwards nothing for it, or is unknown).
- */
-export function reExportHop(file: string, name: string, files: Map<string, GraphInput>, resolver: ImportResolver, lookup?: HopLookup): string | null {
-  const input = files.get(file);
-  if (!input) {
-    noteMissing(lookup, file);
-    return null;
-  }
-  if (input.facts.symbols.some((s) => s.name === name)) return null;
-  const head = name.split(".")[0] as string;
-  const via = input.facts.imports.find((i) => i.isReExport && (i.name === head || i.name === "*"));
-  const next = via ? resolver.resolve(file, via.from) : null;
-  if (!next) return null;
-  // `export *` may come from several modules: take the one that declares the name, if any.
-  const star = input.facts.imports.filter((i) => i.isReExport && i.name === "*").map((i) => resolver.resolve(file, i.from));
-  const declaring = star.find((f) => {
-    if (!f) return false;
-    const candidate = files.get(f);
-    if (!candidate) noteMissing(lookup, f);
-    return !!candidate?.facts.symbols.some((s) => s.name === name);
-  });
-  return declaring ?? next;
-}
-
-/** Follows re-exports from `target` to the file that declares `name` (at most MAX_REEXPORT_HOPS). */
-export function followReExports(target: string, name: string, files: Map<string, GraphInput>, resolver: ImportResolver, lookup?: HopLookup): string {
-  let file = target;
-  for (let hop = 0; hop < MAX_REEXPORT_HOPS; hop++) {
-    const next = reExportHop(file, name, files, resolver, lookup);
-    if (next === null) return file;
-    file = next;
-  }
-  return file;
-}
-
 /** The text JSON.stringify({ path, line, kind }) gives, without an object per symbol (~75K of them). */
 function locationJson(pathJson: string, s: { line: number; kind: string }): string {
   return `{"path":${pathJson},"line":${s.line},"kind":${JSON.stringify(s.kind)}}`;
@@ -170,8 +117,8 @@ export class GraphAccumulator {
   private readonly grownSymbols = new Set<string>();
   /** Streaming: file not known yet → files whose calls wait for it (see trySendCalls). */
   private readonly waitingOn = new Map<string, Set<string>>();
-  /** target → where the barrels lead it, once every file on the way is known (memo). */
-  private readonly finalTargets = new Map<string, string>();
+  /** Where call targets lead through barrels (memoised once every file on the way is known). */
+  private readonly routes: ReExportRoutes;
   private readonly out: FieldChunker | null;
 
   constructor(
@@ -180,6 +127,7 @@ export class GraphAccumulator {
     sink?: GraphChunkSink,
   ) {
     this.out = sink ? new FieldChunker(sink) : null;
+    this.routes = new ReExportRoutes(this.files, resolver);
   }
 
   add(p: string, input: GraphInput): void {
@@ -307,14 +255,10 @@ export class GraphAccumulator {
    * Files' facts do not change during a run, so an answer reached without a missing file is final.
    */
   private finalTarget(target: string, lookup: HopLookup): string | null {
-    const known = this.finalTargets.get(target);
-    if (known !== undefined) return known;
     const { file, name } = splitTarget(target);
-    const dest = followReExports(file, name, this.files, this.resolver, lookup);
+    const dest = this.routes.follow(file, name, lookup);
     if (lookup.missing) return null;
-    const final = dest === file ? target : `${dest}#${name}`;
-    this.finalTargets.set(target, final);
-    return final;
+    return dest === file ? target : `${dest}#${name}`;
   }
 
   /** Collecting mode: the whole graph. */
@@ -392,6 +336,7 @@ export class GraphAccumulator {
   /** Moves call targets that land on a barrel to the declaring file (streaming: sends the result). */
   private async refineCallTargets(slicer: TimeSlicer, resolver: ImportResolver): Promise<void> {
     const real = new Map<string, string>();
+    const routes = new ReExportRoutes(this.files, resolver);
     for (const [p, list] of this.calls) {
       await slicer.maybeYield();
       for (const c of list) {
@@ -399,7 +344,7 @@ export class GraphAccumulator {
         let to = real.get(c.target);
         if (to === undefined) {
           const { file, name } = splitTarget(c.target);
-          const dest = followReExports(file, name, this.files, resolver);
+          const dest = routes.follow(file, name);
           real.set(c.target, (to = dest === file ? c.target : `${dest}#${name}`));
         }
         c.target = to;

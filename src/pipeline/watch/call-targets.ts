@@ -4,12 +4,13 @@
 // names the change touches, and the name is the same at every hop. So the search walks barrels upstream
 // carrying a name filter, passes a name to a barrel's importers only when that barrel routes the name
 // to the changed file, and recomputes only the callers that use such a name.
-import { followReExports, resolveCalls, type GraphInput, type ResolvedCall } from "../graph/graph-builder.js";
+import { resolveCalls, type GraphInput, type ResolvedCall } from "../graph/graph-builder.js";
+import { headOf, MAX_REEXPORT_HOPS, ReExportRoutes } from "../graph/re-export-routes.js";
 import type { ImportResolver } from "../graph/import-resolver.js";
 import type { GraphFacts } from "../../workers/protocol.js";
 
-/** Barrel depth followed upstream: one more than the re-export hops followReExports takes. */
-const UPSTREAM_DEPTH = 6;
+/** Barrel depth followed upstream: one more than the re-export hops a call target takes. */
+const UPSTREAM_DEPTH = MAX_REEXPORT_HOPS + 1;
 
 /** Names whose target through a file may have changed; "all" when anything may. */
 export type NameScope = { has(name: string): boolean } | "all";
@@ -26,78 +27,27 @@ export interface CallSeed {
   symbolDelta?: ReadonlySet<string>;
 }
 
-const headOf = (name: string) => name.split(".")[0] as string;
 const inScope = (names: NameScope, name: string) => names === "all" || names.has(name) || (name.includes(".") && names.has(headOf(name)));
 const isEmpty = (names: NameScope) => names instanceof Set && names.size === 0;
 
-/** The name a call asks followReExports about (same derivation as resolveCalls). */
+/** The name a call asks the re-export routes about (same derivation as resolveCalls). */
 const callName = (callee: string) => {
   const dot = callee.indexOf(".");
   return dot === -1 ? callee : callee.slice(dot + 1);
 };
 
 /**
- * One hop of followReExports (graph-builder.ts), memoised for a batch: the file it moves to from `file`
- * for `name`, or null when it stops there. Keep in step with followReExports; the churn test compares
- * the incremental graph with a full pass and catches any drift.
+ * One file's calls with their targets. `routes` lives for one batch: the graph does not change while a
+ * batch's calls are recomputed, and many callers reach the same barrels.
  */
-export class ReExportRouter {
-  private readonly memo = new Map<string, string | null>();
-  private readonly declared = new Map<string, ReadonlySet<string>>();
-  private readonly stars = new Map<string, (string | null)[]>();
-  constructor(
-    private readonly files: Map<string, GraphInput>,
-    private readonly resolver: ImportResolver,
-  ) {}
-
-  next(file: string, name: string): string | null {
-    const key = `${file}#${name}`;
-    let hop = this.memo.get(key);
-    if (hop === undefined) this.memo.set(key, (hop = this.compute(file, name)));
-    return hop;
-  }
-
-  private declares(file: string | null, name: string): boolean {
-    if (!file) return false;
-    let names = this.declared.get(file);
-    if (!names) this.declared.set(file, (names = new Set(this.files.get(file)?.facts.symbols.map((s) => s.name))));
-    return names.has(name);
-  }
-
-  private compute(file: string, name: string): string | null {
-    const input = this.files.get(file);
-    if (!input || this.declares(file, name)) return null;
-    const head = headOf(name);
-    const via = input.facts.imports.find((i) => i.isReExport && (i.name === head || i.name === "*"));
-    const next = via ? this.resolver.resolve(file, via.from) : null;
-    if (!next) return null;
-    let star = this.stars.get(file);
-    if (!star) this.stars.set(file, (star = input.facts.imports.filter((i) => i.isReExport && i.name === "*").map((i) => this.resolver.resolve(file, i.from))));
-    const declaring = star.find((f) => this.declares(f, name));
-    return declaring ?? next;
-  }
-}
-
-/**
- * One file's calls with their targets. `hops` memoises followReExports per target within a batch: the
- * graph does not change while a batch's calls are recomputed, and many callers reach the same barrels.
- */
-export function fileCalls(
-  p: string,
-  facts: GraphFacts,
-  importedFrom: Map<string, string>,
-  files: Map<string, GraphInput>,
-  resolver: ImportResolver,
-  hops: Map<string, string> = new Map(),
-): ResolvedCall[] {
+export function fileCalls(p: string, facts: GraphFacts, importedFrom: Map<string, string>, routes: ReExportRoutes): ResolvedCall[] {
   const calls = resolveCalls(p, facts, importedFrom);
   for (const c of calls) {
     if (!c.target) continue;
-    let real = hops.get(c.target);
     const hash = c.target.lastIndexOf("#");
     const file = c.target.slice(0, hash);
     const name = c.target.slice(hash + 1);
-    if (real === undefined) hops.set(c.target, (real = followReExports(file, name, files, resolver)));
+    const real = routes.follow(file, name);
     if (real !== file) c.target = `${real}#${name}`;
   }
   return calls;
@@ -128,9 +78,9 @@ export function symbolDelta(a: GraphFacts | undefined, b: GraphFacts | undefined
 
 /**
  * What a barrel whose re-exports now resolve elsewhere may route differently: the symbols of the files
- * it gained or lost, the names it re-exports by name, and every name no star target declares (those
- * follow the first matching re-export, whatever they are). "all" when a gained or lost file is itself a
- * barrel (what it forwards is not in its own symbols).
+ * it gained or lost, the names it re-exports by name, and every name no star target declares itself
+ * (a barrel further down may forward it). "all" when a gained or lost file is itself a barrel (what it
+ * forwards is not in its own symbols).
  */
 export function movedBarrelScope(p: string, facts: GraphFacts, gainedOrLost: (GraphFacts | undefined)[], files: Map<string, GraphInput>, resolver: ImportResolver): NameScope {
   const changedSymbols = new Set<string>();
@@ -155,7 +105,7 @@ export function movedBarrelScope(p: string, facts: GraphFacts, gainedOrLost: (Gr
 
 /** Files whose call targets may change, given seeds (files whose routing changed for some names). */
 export function callersThrough(seeds: CallSeed[], dependentsOf: (p: string) => Iterable<string>, files: Map<string, GraphInput>, resolver: ImportResolver): Set<string> {
-  const router = new ReExportRouter(files, resolver);
+  const routes = new ReExportRoutes(files, resolver);
   const out = new Set<string>();
   let frontier = seeds.filter((s) => !isEmpty(s.names));
   for (let depth = 0; depth < UPSTREAM_DEPTH && frontier.length; depth++) {
@@ -166,12 +116,16 @@ export function callersThrough(seeds: CallSeed[], dependentsOf: (p: string) => I
         if (!facts) continue;
         // y routes a name to x now, or (for a name x gained or lost) may have before.
         const reExportsX = facts.imports.some((i) => i.isReExport && resolver.resolve(y, i.from) === x);
-        const via: NameScope | null = reExportsX
-          ? { has: (n: string) => (router.next(y, n) === x || !!delta?.has(n)) && inScope(names, n) }
-          : null;
+        // With every name in play (x's re-exports changed), y may have routed any of them to x before.
+        const via: NameScope | null = !reExportsX
+          ? null
+          : names === "all"
+            ? "all"
+            : { has: (n: string) => (routes.hop(y, n) === x || !!delta?.has(n)) && inScope(names, n) };
         // y's own calls reach x directly; x answers differently only when it routes names itself.
         if ((depth > 0 || direct) && facts.calls.some((c) => inScope(names, callName(c.callee)))) out.add(y);
-        if (via) next.push({ file: y, names: via, direct: true });
+        // A name x gained or lost may have been routed through y before, at every level up.
+        if (via) next.push({ file: y, names: via, direct: true, ...(delta ? { symbolDelta: delta } : {}) });
       }
     }
     frontier = next;

@@ -8,6 +8,7 @@ import { buildMeta } from "../graph/file-meta.js";
 import { INDEX_FIELD, serialiseGraph } from "../graph/graph-serialiser.js";
 import { ImportResolver } from "../graph/import-resolver.js";
 import type { ProjectLayout } from "../graph/project-layout.js";
+import { ReExportRoutes } from "../graph/re-export-routes.js";
 import { callersThrough, fileCalls, hasReExports, movedBarrelScope, reExportSignature, symbolDelta, type CallSeed } from "./call-targets.js";
 import { ImporterIndex } from "./import-keys.js";
 import { addTo, removeFrom } from "./multimap.js";
@@ -221,8 +222,8 @@ export class GraphState {
     const callsDirty = callersThrough(this.callSeeds(changed, moved, previous), (p) => this.dependents.get(p) ?? [], this.nodes, this.resolver);
     for (const p of changed) callsDirty.add(p);
     for (const p of moved.keys()) callsDirty.add(p);
-    const hops = new Map<string, string>();
-    for (const p of callsDirty) this.refreshCalls(p, delta, hops);
+    const routes = new ReExportRoutes(this.nodes, this.resolver);
+    for (const p of callsDirty) this.refreshCalls(p, delta, routes);
 
     if (membership) {
       const entries = packageEntrySet(this.layout, this.resolver);
@@ -261,13 +262,16 @@ export class GraphState {
     for (const [p, gainedOrLost] of moved) {
       const facts = factsOf(p);
       if (changed.has(p) || !facts || !hasReExports(facts)) continue;
-      seeds.push({ file: p, names: movedBarrelScope(p, facts, gainedOrLost.map(factsOf), this.nodes, this.resolver), direct: true });
+      const movedFacts = gainedOrLost.map(factsOf);
+      // The names the files it gained or lost declare: barrels above may have routed them through it.
+      const symbols = new Set(movedFacts.flatMap((f) => f?.symbols.map((s) => s.name) ?? []));
+      seeds.push({ file: p, names: movedBarrelScope(p, facts, movedFacts, this.nodes, this.resolver), direct: true, symbolDelta: symbols });
     }
     return seeds;
   }
 
   /** Recomputes one file's call targets; writes the field only when its value changed. */
-  private refreshCalls(p: string, delta: GraphDelta, hops: Map<string, string>): void {
+  private refreshCalls(p: string, delta: GraphDelta, routes: ReExportRoutes): void {
     const node = this.nodes.get(p);
     if (!node) return;
     let json: string | null = null;
@@ -275,7 +279,7 @@ export class GraphState {
       // Files not re-resolved in this batch keep their resolution (the batch re-resolves every file a
       // created or deleted one can affect), so their last importedFrom still holds.
       node.importedFrom ??= resolveFileImports(p, node.facts, this.resolver).importedFrom;
-      json = JSON.stringify(fileCalls(p, node.facts, node.importedFrom, this.nodes, this.resolver, hops));
+      json = JSON.stringify(fileCalls(p, node.facts, node.importedFrom, routes));
     }
     if (json === node.callsJson) return;
     node.callsJson = json;

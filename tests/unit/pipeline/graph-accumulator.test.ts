@@ -22,12 +22,27 @@ function project(): Map<string, GraphInput> {
     [
       "src/app.ts",
       input({
-        imports: [imp("total", "./lib"), imp("makeCart", "./lib"), imp("fmt", "./lib"), imp("logo", "./logo.ts"), imp("helper", "./util"), imp("palette", "./theme")],
+        imports: [imp("total", "./lib"), imp("makeCart", "./lib"), imp("fmt", "./lib"), imp("applyCode", "./lib"), imp("nowhere", "./lib"), imp("logo", "./logo.ts"), imp("helper", "./util"), imp("palette", "./theme")],
         symbols: [sym("main", 3), sym("helper", 9)],
-        calls: [call("total", 4), call("makeCart", 5), call("fmt", 6), call("helper", 7), call("main", 8, "<module>"), call("palette", 10)],
+        calls: [call("total", 4), call("makeCart", 5), call("fmt", 6), call("helper", 7), call("main", 8, "<module>"), call("palette", 10), call("applyCode", 11), call("nowhere", 12)],
       }),
     ],
-    ["src/lib/index.ts", input({ imports: [imp("fmt", "./fmt", { isReExport: true }), imp("*", "./shop", { isReExport: true }), imp("*", "./money", { isReExport: true })] })],
+    // Stars in order: one that resolves nowhere, a nested barrel, a file, and a nested barrel last that
+    // holds `applyCode` (a star is taken only if the name can be found below it).
+    [
+      "src/lib/index.ts",
+      input({
+        imports: [
+          imp("fmt", "./fmt", { isReExport: true }),
+          imp("*", "./renamed-away", { isReExport: true }),
+          imp("*", "./shop", { isReExport: true }),
+          imp("*", "./money", { isReExport: true }),
+          imp("*", "./promo", { isReExport: true }),
+        ],
+      }),
+    ],
+    ["src/lib/promo/index.ts", input({ imports: [imp("*", "./codes", { isReExport: true })] })],
+    ["src/lib/promo/codes.ts", input({ symbols: [sym("applyCode", 1)] })],
     ["src/lib/shop/index.ts", input({ imports: [imp("*", "./cart", { isReExport: true })] })],
     ["src/lib/shop/cart.ts", input({ symbols: [sym("Cart", 1, "class"), sym("Cart.add", 2, "method"), sym("makeCart", 6)], calls: [call("this.add", 4, "Cart.addAll")] })],
     // An overload: one name declared twice in a file.
@@ -89,7 +104,7 @@ describe("GraphAccumulator streaming into a sink", () => {
     ["declarations first", [...paths].reverse()],
     ["barrels last", [...paths.filter((p) => !p.endsWith("index.ts")), ...paths.filter((p) => p.endsWith("index.ts"))]],
     // The barrel is known when app.ts arrives, but not yet the star target that declares `total`.
-    ["the declaring file of a star re-export last", ["src/lib/index.ts", "src/lib/shop/index.ts", "src/lib/shop/cart.ts", "src/lib/fmt.ts", "src/app.ts", "src/util.ts", "src/splash.ts", "src/theme.tsx", "src/lib/money.ts"]],
+    ["the declaring file of a star re-export last", ["src/lib/index.ts", "src/lib/shop/index.ts", "src/lib/shop/cart.ts", "src/lib/fmt.ts", "src/app.ts", "src/util.ts", "src/splash.ts", "src/theme.tsx", "src/lib/promo/index.ts", "src/lib/promo/codes.ts", "src/lib/money.ts"]],
   ])("stores what a full pass stores (%s)", async (_label, order) => {
     const expected = await fullPass();
     expect(await streamed(order)).toEqual(expected);
@@ -105,6 +120,9 @@ describe("GraphAccumulator streaming into a sink", () => {
       helper: "src/app.ts#helper",
       main: "src/app.ts#main",
       palette: "src/theme.tsx#palette",
+      applyCode: "src/lib/promo/codes.ts#applyCode",
+      // Declared nowhere: the call stays at the module it imports from.
+      nowhere: "src/lib/index.ts#nowhere",
     });
     expect(index["deps:src/app.ts"]).toEqual(["src/lib/index.ts", "src/theme.tsx", "src/util.ts"]);
     expect(index["sym:helper"]).toEqual([
