@@ -117,6 +117,10 @@ export class GraphAccumulator {
   private readonly grownSymbols = new Set<string>();
   /** Streaming: file not known yet → files whose calls wait for it (see trySendCalls). */
   private readonly waitingOn = new Map<string, Set<string>>();
+  /** Streaming: files woken to try their calls again, and the loop working through them (wakeWaiting). */
+  private readonly retries: string[] = [];
+  private retrying: Promise<void> | null = null;
+  private retryError: unknown = null;
   /** Where call targets lead through barrels (memoised once every file on the way is known). */
   private readonly routes: ReExportRoutes;
   private readonly out: FieldChunker | null;
@@ -235,15 +239,35 @@ export class GraphAccumulator {
     return true;
   }
 
-  /** Files whose calls waited for `p` try again now that it is known. */
+  /**
+   * Files whose calls waited for `p` try again now that it is known. In time slices, after this file's
+   * turn: a package barrel that arrives late wakes thousands of callers (≈ 0.2 s of work on 38K files).
+   */
   private wakeWaiting(p: string): void {
     const waiting = this.waitingOn.get(p);
     if (!waiting) return;
     this.waitingOn.delete(p);
-    for (const w of waiting) {
-      const calls = this.calls.get(w);
-      if (calls && this.trySendCalls(w, calls)) this.calls.delete(w);
+    for (const w of waiting) this.retries.push(w);
+    this.retrying ??= this.retryWaiting();
+  }
+
+  private async retryWaiting(): Promise<void> {
+    const slicer = new TimeSlicer();
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    try {
+      // The queue grows while this runs (each slice lets more files arrive): read it by index.
+      for (let i = 0; i < this.retries.length; i++) {
+        const w = this.retries[i] as string;
+        const calls = this.calls.get(w);
+        if (calls && this.trySendCalls(w, calls)) this.calls.delete(w);
+        await slicer.maybeYield();
+      }
+    } catch (err) {
+      // Nobody awaits this loop until drain(): keep the error for it rather than leave it unhandled.
+      this.retryError ??= err;
     }
+    this.retries.length = 0;
+    this.retrying = null;
   }
 
   has(p: string): boolean {
@@ -275,6 +299,8 @@ export class GraphAccumulator {
    */
   async drain(reload?: FactsReload): Promise<void> {
     if (!this.out) throw new Error("a collecting GraphAccumulator ends with finish()");
+    while (this.retrying) await this.retrying;
+    if (this.retryError) throw this.retryError;
     await this.complete(reload);
     this.out.flush();
   }

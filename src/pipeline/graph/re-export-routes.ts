@@ -23,19 +23,35 @@ function noteMissing(lookup: HopLookup | undefined, file: string): void {
   lookup.missingFile ??= file;
 }
 
-export const headOf = (name: string): string => name.split(".")[0] as string;
+export function headOf(name: string): string {
+  const dot = name.indexOf(".");
+  return dot === -1 ? name : name.slice(0, dot);
+}
+
+/** What a module exports, once it and every module its stars lead to are known; else why not yet. */
+type ExportSet = { names: ReadonlySet<string>; missing: null } | { names: null; missing: string | null };
 
 /**
- * Routes names through re-exports over a set of files. Answers are memoised when no file was missing on
- * the way, so an instance must live no longer than its files stay as they are (a run, where files are
- * only added, or one batch of the live index).
+ * Routes names through re-exports over a set of files. A module's exported names are gathered once it
+ * and everything below its stars are known; until then (or round a cycle of stars) the search walks the
+ * modules. An instance must live no longer than its files stay as they are, but for files being added:
+ * a run, or one batch of the live index.
  */
 export class ReExportRoutes {
+  private readonly exportSets = new Map<string, ReadonlySet<string>>();
   private readonly declared = new Map<string, ReadonlySet<string>>();
-  /** `file#name` → whether the file exports the name (settled answers only). */
-  private readonly exported = new Map<string, boolean>();
-  /** Call target → where the barrels lead it (settled answers only). */
+  /** Each file's re-exports, resolved once: [name, target] in source order. */
+  private readonly reExports = new Map<string, ReadonlyArray<readonly [string, string | null]>>();
+  /** Modules whose set could not be gathered, with the file missing below, while no file is added. */
+  private readonly unsettled = new Map<string, string | null>();
+  /** Call target → where the barrels lead it. */
   private readonly finals = new Map<string, string>();
+  /**
+   * Targets waiting for a missing file, while no file is added: when a barrel arrives late, the calls
+   * waiting for it are retried at once, and many ask about the same targets.
+   */
+  private readonly waitingFinals = new Map<string, { file: string; missing: string }>();
+  private filesSeen = -1;
 
   constructor(
     private readonly files: Map<string, GraphInput>,
@@ -48,20 +64,20 @@ export class ReExportRoutes {
    * nothing for it, or is not known).
    */
   hop(file: string, name: string, lookup?: HopLookup): string | null {
+    this.freshen();
     const input = this.files.get(file);
     if (!input) {
       noteMissing(lookup, file);
       return null;
     }
-    if (this.declares(file, input, name)) return null;
+    if (this.declaredIn(file, input).has(name)) return null;
     const head = headOf(name);
-    for (const i of input.facts.imports) if (i.isReExport && i.name === head) return this.resolver.resolve(file, i.from);
-    for (const i of input.facts.imports) {
-      if (!i.isReExport || i.name !== "*") continue;
-      const target = this.resolver.resolve(file, i.from);
-      if (!target) continue;
+    const reExports = this.reExportsOf(file, input);
+    for (const [n, target] of reExports) if (n === head) return target;
+    for (const [n, target] of reExports) {
+      if (n !== "*" || !target || target === file) continue;
       const below: HopLookup = { missing: false };
-      if (this.exports(target, name, below, new Set([file])).found) return target;
+      if (this.exports(target, name, below, new Set([file]))) return target;
       // An earlier star takes precedence: while one below it is unknown, so is the answer.
       if (below.missing) {
         noteMissing(lookup, below.missingFile as string);
@@ -73,9 +89,15 @@ export class ReExportRoutes {
 
   /** Follows re-exports from `target` to the file that declares `name` (at most MAX_REEXPORT_HOPS hops). */
   follow(target: string, name: string, lookup?: HopLookup): string {
+    this.freshen();
     const key = `${target}#${name}`;
     const known = this.finals.get(key);
     if (known !== undefined) return known;
+    const waiting = this.waitingFinals.get(key);
+    if (waiting) {
+      noteMissing(lookup, waiting.missing);
+      return waiting.file;
+    }
     const own: HopLookup = { missing: false };
     let file = target;
     for (let hop = 0; hop < MAX_REEXPORT_HOPS; hop++) {
@@ -84,58 +106,100 @@ export class ReExportRoutes {
       file = next;
     }
     if (own.missing) {
-      if (lookup) noteMissing(lookup, own.missingFile as string);
+      noteMissing(lookup, own.missingFile as string);
+      this.waitingFinals.set(key, { file, missing: own.missingFile as string });
     } else this.finals.set(key, file);
     return file;
   }
 
-  /**
-   * Whether `file` declares `name` or re-exports it from a module that does, searching the whole tree
-   * of star re-exports below it. Settled answers are memoised: found, or not found with every module
-   * below known and no cycle cut short (a module already being searched higher up answers "not here").
-   */
-  private exports(file: string, name: string, lookup: HopLookup, visiting: Set<string>): { found: boolean; settled: boolean } {
-    const key = `${file}#${name}`;
-    const known = this.exported.get(key);
-    if (known !== undefined) return { found: known, settled: true };
+  /** Files are only ever added while an instance lives: answers that waited for one expire when one is. */
+  private freshen(): void {
+    if (this.files.size === this.filesSeen) return;
+    this.filesSeen = this.files.size;
+    this.unsettled.clear();
+    this.waitingFinals.clear();
+  }
+
+  /** Whether `file` declares `name` or re-exports it, by name or from a module below a star that does. */
+  private exports(file: string, name: string, lookup: HopLookup, visiting: Set<string>): boolean {
+    const head = headOf(name);
+    const gathered = this.exportSet(file, new Set());
+    // The set holds declared and re-exported names alike: `A.b` is found where `A` is.
+    if (gathered.names) return gathered.names.has(name) || gathered.names.has(head);
     const input = this.files.get(file);
     if (!input) {
       noteMissing(lookup, file);
-      return { found: false, settled: false };
+      return false;
     }
-    if (visiting.has(file)) return { found: false, settled: false };
-    let found = this.declares(file, input, name);
-    let settled = true;
-    if (!found) {
-      visiting.add(file);
-      // Missing modules matter only if nothing below finds the name.
-      const below: HopLookup = { missing: false };
-      const head = headOf(name);
-      for (const i of input.facts.imports) {
-        if (!i.isReExport || (i.name !== head && i.name !== "*")) continue;
-        const target = this.resolver.resolve(file, i.from);
-        if (i.name === head) {
-          found = target !== null;
-          break;
-        }
-        if (!target) continue;
-        const result = this.exports(target, name, below, visiting);
-        settled &&= result.settled;
-        if (result.found) {
-          found = true;
-          break;
-        }
-      }
-      visiting.delete(file);
-      if (!found && below.missing) noteMissing(lookup, below.missingFile as string);
+    if (visiting.has(file)) return false;
+    const declared = this.declaredIn(file, input);
+    if (declared.has(name) || declared.has(head)) return true;
+    // Not all known below it (or a cycle): walk the stars; known modules answer from their sets.
+    visiting.add(file);
+    const below: HopLookup = { missing: false };
+    let found = false;
+    for (const [n, target] of this.reExportsOf(file, input)) {
+      if (n === head) found = target !== null;
+      else if (n === "*") found = !!target && this.exports(target, name, below, visiting);
+      if (found) break;
     }
-    if (found || settled) this.exported.set(key, found);
-    return { found, settled: found || settled };
+    visiting.delete(file);
+    // Missing modules matter only if nothing below found the name.
+    if (!found && below.missing) noteMissing(lookup, below.missingFile as string);
+    return found;
   }
 
-  private declares(file: string, input: GraphInput, name: string): boolean {
+  private declaredIn(file: string, input: GraphInput): ReadonlySet<string> {
     let names = this.declared.get(file);
     if (!names) this.declared.set(file, (names = new Set(input.facts.symbols.map((s) => s.name))));
-    return names.has(name);
+    return names;
+  }
+
+  private reExportsOf(file: string, input: GraphInput): ReadonlyArray<readonly [string, string | null]> {
+    let list = this.reExports.get(file);
+    if (!list) {
+      list = input.facts.imports.filter((i) => i.isReExport).map((i) => [i.name, this.resolver.resolve(file, i.from)] as const);
+      this.reExports.set(file, list);
+    }
+    return list;
+  }
+
+  /** The names `file` exports: its symbols, its named re-exports and everything its stars lead to. */
+  private exportSet(file: string, building: Set<string>): ExportSet {
+    const done = this.exportSets.get(file);
+    if (done) return { names: done, missing: null };
+    if (this.unsettled.has(file)) return { names: null, missing: this.unsettled.get(file) as string | null };
+    const input = this.files.get(file);
+    if (!input) return { names: null, missing: file };
+    // Round a cycle of stars the set would depend on itself: searched module by module instead.
+    if (building.has(file)) return { names: null, missing: null };
+    building.add(file);
+    const named: string[] = [];
+    const stars: ReadonlySet<string>[] = [];
+    let blocked: ExportSet | null = null;
+    // Every module below first, so a barrel still waiting for one does not gather names in vain.
+    for (const [n, target] of this.reExportsOf(file, input)) {
+      if (!target) continue;
+      if (n !== "*") {
+        named.push(n);
+        continue;
+      }
+      const below = this.exportSet(target, building);
+      if (!below.names) {
+        blocked = below;
+        break;
+      }
+      stars.push(below.names);
+    }
+    building.delete(file);
+    if (blocked) {
+      this.unsettled.set(file, blocked.missing);
+      return blocked;
+    }
+    const names = new Set<string>(named);
+    for (const n of this.declaredIn(file, input)) names.add(n);
+    for (const set of stars) for (const n of set) names.add(n);
+    this.exportSets.set(file, names);
+    return { names, missing: null };
   }
 }
