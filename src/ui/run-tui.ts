@@ -19,6 +19,8 @@ import { TuiApp } from "./app/tui-app.js";
 import type { TerminalStreams } from "./app/screen-setup.js";
 import { askChoice } from "./dialogs/choice-dialog.js";
 import { askText } from "./dialogs/text-prompt.js";
+import { commonPrefix, pathMatches } from "./input/completion.js";
+import { formatFolderSizes, largestFolders } from "../main/indexing/folder-sizes.js";
 import { RuntimeBackend } from "./runtime/runtime-backend.js";
 import { installTerminalGuard } from "./terminal-guard.js";
 
@@ -59,7 +61,8 @@ async function closeProject(p: Project, watcher: ProjectWatcher | null): Promise
 }
 
 /** Above the size limit: continue, narrow to a subfolder (it becomes the project), or stop. */
-async function confirmSize(app: TuiApp, p: Project, count: number): Promise<string | null> {
+async function confirmSize(app: TuiApp, p: Project, paths: readonly string[]): Promise<string | null> {
+  const count = paths.length;
   const limit = p.config.limits.maxFilesWarning;
   const choice = await askChoice(app, {
     title: "A large project",
@@ -76,7 +79,14 @@ async function confirmSize(app: TuiApp, p: Project, count: number): Promise<stri
   if (choice === "continue") return p.root;
   const sub = await askText(app, {
     title: "Index a subdirectory",
-    question: `A folder inside ${p.root} (it becomes the project):`,
+    question: `A folder inside ${p.root} (it becomes the project; Tab completes). The largest:`,
+    details: formatFolderSizes(largestFolders(paths)),
+    complete: (text) => {
+      const folders = pathMatches(text, paths).filter((m) => m.endsWith("/"));
+      // Candidates by their own names: they share the folder already typed.
+      const parent = text.slice(0, text.lastIndexOf("/") + 1);
+      return { text: folders.length === 1 ? folders[0]! : commonPrefix(folders) || text, candidates: folders.map((f) => f.slice(parent.length)) };
+    },
     validate: (text) => {
       const abs = path.resolve(p.root, text);
       const ok = abs.startsWith(p.root + path.sep) && fs.existsSync(abs) && fs.statSync(abs).isDirectory();
@@ -105,7 +115,7 @@ async function prepare(ctx: PrepareContext): Promise<RuntimeBackend | null> {
   let timed = await p.indexer.scan((n) => progress(`scanning… ${n} files`));
   // Asked before a first index only: a project already indexed starts in a fraction of that time.
   if (timed.scan.entries.length > p.config.limits.maxFilesWarning && !opts.yes && (await p.opened.store.fileCount()) === 0) {
-    const chosen = await confirmSize(app, p, timed.scan.entries.length);
+    const chosen = await confirmSize(app, p, timed.scan.entries.map((e) => e.path));
     if (chosen === null) return null;
     if (chosen !== p.root) {
       await closeProject(p, null);

@@ -164,6 +164,7 @@ describe("above limits.maxFilesWarning", () => {
       narrow.type("s");
       narrow.send("Enter");
       await narrow.waitFor("subdirectory (relative to the project)");
+      expect(narrow.screen()).toMatch(/the largest folders:\n\s+packages\/\s+\d+ files\s+\(core \d+ · ui \d+\)/);
       narrow.type("nope");
       narrow.send("Enter");
       await narrow.waitFor("not a folder inside");

@@ -48,9 +48,17 @@ describe("runTui", () => {
     await t.waitForText("[C] continue  [S] choose a subdirectory  [X] cancel");
     t.type("s");
     await t.waitForText("Index a subdirectory");
+    // Where the files are, and Tab to complete a folder name.
+    await t.waitFor(() => /packages\/\s+\d+ files\s+\(core \d+ · ui \d+\)/.test(t!.text()), "the largest folders");
     t.type("nope", KEYS.enter);
     await t.waitForText("not a folder inside");
-    t.type(KEYS.backspace.repeat(4), "packages/core", KEYS.enter);
+    t.type(KEYS.backspace.repeat(4), "pa", KEYS.tab);
+    await t.waitForText("> packages/");
+    t.type(KEYS.tab);
+    await t.waitForText("core/  ui/");
+    t.type("c", KEYS.tab);
+    await t.waitForText("> packages/core/");
+    t.type(KEYS.enter);
     await t.waitForText("[watching]", 20_000);
     expect(t.lines()[0]).toMatch(/\[project: [^\]]*core\]/);
     await t.waitForText("Indexed ");

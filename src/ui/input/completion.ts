@@ -24,7 +24,7 @@ export function tokenBefore(text: string, cursor: number): { start: number; toke
   return { start, token: text.slice(start, cursor) };
 }
 
-function commonPrefix(items: readonly string[]): string {
+export function commonPrefix(items: readonly string[]): string {
   if (items.length === 0) return "";
   let prefix = items[0]!;
   for (const s of items) {

@@ -10,6 +10,7 @@ import type { IndexProgress, IndexStats } from "../../../pipeline/index-pipeline
 import { ProjectWatcher } from "../../indexing/project-watcher.js";
 import { watchUntilInterrupted } from "../watch-log.js";
 import { openProjectStore } from "../../store/open-project-store.js";
+import { formatFolderSizes, largestFolders } from "../../indexing/folder-sizes.js";
 import { runParseOnlyInChild, warmPool, type ParseOnlyResult } from "../../../pipeline/parse-baseline.js";
 import { readThreadCpu, splitThreadCpu } from "../../../pipeline/thread-cpu.js";
 import { guardInterrupts, Interrupted, INTERRUPTED_EXIT_CODE } from "../interrupts.js";
@@ -28,7 +29,7 @@ interface IndexOptions {
 }
 
 /** Above the configured size, ask before a long first index: continue, narrow to a subfolder, or stop. */
-async function confirmSize(root: string, count: number, limit: number, yes: boolean): Promise<string | null> {
+async function confirmSize(root: string, count: number, limit: number, yes: boolean, listPaths: () => Promise<readonly string[]>): Promise<string | null> {
   if (count <= limit || yes) return root;
   const warning = `${count} files to index (more than limits.maxFilesWarning = ${limit}).`;
   if (!process.stdin.isTTY) {
@@ -38,6 +39,9 @@ async function confirmSize(root: string, count: number, limit: number, yes: bool
   const choice = await askChoice(warning, { c: "continue", s: "choose a subdirectory", x: "cancel" });
   if (choice === "x") return null;
   if (choice === "c") return root;
+  // Walked again only for this answer: the question may have come from a count alone (the bench's).
+  const folders = formatFolderSizes(largestFolders(await listPaths()));
+  process.stderr.write(`the largest folders:\n${folders.map((l) => `  ${l}\n`).join("")}`);
   for (;;) {
     const sub = await askLine("subdirectory (relative to the project): ");
     const abs = path.resolve(root, sub);
@@ -105,7 +109,8 @@ async function indexAction(target: string, opts: IndexOptions): Promise<void> {
   // asking before every run of it would only be in the way. (--force re-parses everything: asked.)
   const ask = async (count: number) => {
     const indexedBefore = !opts.force && (await opened.store.fileCount()) > 0;
-    return (chosen = await confirmSize(root, count, config.limits.maxFilesWarning, !!opts.yes || indexedBefore)) === root;
+    const listPaths = async () => (await indexer.scan(undefined, { startPool: false })).scan.entries.map((e) => e.path);
+    return (chosen = await confirmSize(root, count, config.limits.maxFilesWarning, !!opts.yes || indexedBefore, listPaths)) === root;
   };
   const cancelled = () => {
     process.stderr.write("cancelled\n");
