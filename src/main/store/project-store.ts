@@ -212,12 +212,18 @@ export class ProjectStore implements IndexStorePort {
 
   /** ASTs of several paths in one round trip; missing paths are absent from the map. */
   getAsts(paths: readonly string[]): Promise<Map<string, FileAST>> {
-    return this.op("reading ASTs", async () => {
-      const out = new Map<string, FileAST>();
+    return this.readMany("reading ASTs", this.keys.ast, paths, (path, raw) => parseAst(this.keys.ast, path, raw));
+  }
+
+  /** One HMGET of `paths`, each value parsed; missing (or unparsable, when `parse` gives null) ones absent. */
+  private readMany<T>(action: string, key: string, paths: readonly string[], parse: (path: string, raw: string) => T | null): Promise<Map<string, T>> {
+    return this.op(action, async () => {
+      const out = new Map<string, T>();
       if (!paths.length) return out;
-      const values = await this.redis.hmget(this.keys.ast, ...paths);
+      const values = await this.redis.hmget(key, ...paths);
       values.forEach((raw, i) => {
-        if (raw !== null) out.set(paths[i]!, parseAst(this.keys.ast, paths[i]!, raw));
+        const value = raw === null ? null : parse(paths[i]!, raw);
+        if (value !== null) out.set(paths[i]!, value);
       });
       return out;
     });
@@ -289,16 +295,7 @@ export class ProjectStore implements IndexStorePort {
 
   /** Stat entries of several paths in one round trip (a symlink's hash is `link:<target>`); missing ones absent. */
   getStats(paths: readonly string[]): Promise<Map<string, KnownFileState>> {
-    return this.op("reading file states", async () => {
-      const out = new Map<string, KnownFileState>();
-      if (!paths.length) return out;
-      const values = await this.redis.hmget(this.keys.stat, ...paths);
-      values.forEach((raw, i) => {
-        const state = raw === null ? null : decodeStat(raw);
-        if (state) out.set(paths[i]!, state);
-      });
-      return out;
-    });
+    return this.readMany("reading file states", this.keys.stat, paths, (_path, raw) => decodeStat(raw));
   }
 
   /** IndexStorePort name for getAllStats. */
