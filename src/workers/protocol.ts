@@ -66,7 +66,8 @@ export type SerialisedValue = string | Uint8Array;
 
 /** The facts the graph pass needs about a parsed file, kept small so they cross threads cheaply. */
 export interface GraphFacts {
-  imports: Pick<ImportInfo, "from" | "name" | "isTypeOnly" | "isReExport" | "isDynamic">[];
+  /** `as`: the name a re-export exports the import under, when it differs (`export { a as b } from`). */
+  imports: (Pick<ImportInfo, "from" | "name" | "isTypeOnly" | "isReExport" | "isDynamic"> & { as?: string })[];
   exports: Pick<ExportInfo, "name" | "type" | "line" | "from">[];
   /** Declared top-level symbols: functions, classes, interfaces, types, enums, and `Class.method`. */
   symbols: { name: string; kind: string; line: number }[];

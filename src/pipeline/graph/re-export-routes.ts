@@ -23,6 +23,9 @@ function noteMissing(lookup: HopLookup | undefined, file: string): void {
   lookup.missingFile ??= file;
 }
 
+/** The name a re-export exports: its alias (`export { a as b }` exports b), else the imported name. */
+export const exportedName = (i: { name: string; as?: string }): string => i.as || i.name;
+
 export function headOf(name: string): string {
   const dot = name.indexOf(".");
   return dot === -1 ? name : name.slice(0, dot);
@@ -158,7 +161,8 @@ export class ReExportRoutes {
   private reExportsOf(file: string, input: GraphInput): ReadonlyArray<readonly [string, string | null]> {
     let list = this.reExports.get(file);
     if (!list) {
-      list = input.facts.imports.filter((i) => i.isReExport).map((i) => [i.name, this.resolver.resolve(file, i.from)] as const);
+      // By the name they export: a call imports `b` from a barrel that says `export { a as b }`.
+      list = input.facts.imports.filter((i) => i.isReExport).map((i) => [exportedName(i), this.resolver.resolve(file, i.from)] as const);
       this.reExports.set(file, list);
     }
     return list;

@@ -5,7 +5,7 @@
 // carrying a name filter, passes a name to a barrel's importers only when that barrel routes the name
 // to the changed file, and recomputes only the callers that use such a name.
 import { resolveCalls, type GraphInput, type ResolvedCall } from "../graph/graph-builder.js";
-import { headOf, MAX_REEXPORT_HOPS, ReExportRoutes } from "../graph/re-export-routes.js";
+import { exportedName, headOf, MAX_REEXPORT_HOPS, ReExportRoutes } from "../graph/re-export-routes.js";
 import type { ImportResolver } from "../graph/import-resolver.js";
 import type { GraphFacts } from "../../workers/protocol.js";
 
@@ -61,7 +61,7 @@ export function hasReExports(facts: GraphFacts | undefined): boolean {
 export function reExportSignature(facts: GraphFacts | undefined): string {
   return (facts?.imports ?? [])
     .filter((i) => i.isReExport)
-    .map((i) => `${i.name}\0${i.from}`)
+    .map((i) => `${exportedName(i)}\0${i.name}\0${i.from}`)
     .sort()
     .join("\n");
 }
@@ -92,7 +92,7 @@ export function movedBarrelScope(p: string, facts: GraphFacts, gainedOrLost: (Gr
   const starTargets: GraphFacts[] = [];
   for (const i of facts.imports) {
     if (!i.isReExport) continue;
-    if (i.name !== "*") named.add(i.name);
+    if (i.name !== "*") named.add(exportedName(i));
     else {
       const t = resolver.resolve(p, i.from);
       const tf = t ? files.get(t)?.facts : undefined;

@@ -1,6 +1,6 @@
 // State shared by the passes over one JS/TS file: the AST being filled and what later passes need
 // (scopes for attributing calls, require() calls already recorded as imports, overload groups).
-import type { ExportInfo, ExportKind, FileAST, FunctionInfo } from "../ast-types.js";
+import type { ExportInfo, ExportKind, FileAST, FunctionInfo, ImportInfo } from "../ast-types.js";
 import type { SourceText } from "./source-text.js";
 
 /** A named code range that can enclose call sites: a function, `Class.method`, or a class. */
@@ -34,6 +34,8 @@ export interface CodeContext {
   topLevel: Map<string, TopLevelDeclaration>;
   /** Local names exported by `export { a }`, `export default a`, `export = a` or CommonJS, resolved at the end. */
   localExports: LocalExport[];
+  /** Re-exports under another name (`export { a as b } from`): the edge → the name it is exported as. */
+  reExportAliases: Map<ImportInfo, string>;
 }
 
 export interface TopLevelDeclaration {
@@ -57,6 +59,7 @@ export function createCodeContext(text: SourceText): CodeContext {
     functionGroups: new Map(),
     topLevel: new Map(),
     localExports: [],
+    reExportAliases: new Map(),
   };
 }
 

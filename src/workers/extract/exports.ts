@@ -111,11 +111,12 @@ function addReExport(
 ): void {
   const text = ctx.text;
   const line = text.lineAt(stmt.startIndex);
-  const edge = (name: string, typeOnly: boolean): void => {
+  const edge = (name: string, typeOnly: boolean, alias?: string): void => {
     const record: ImportInfo = importRecord(name, from, line, name === "default");
     record.isReExport = true;
     if (typeOnly) record.isTypeOnly = true;
     ctx.ast.imports.push(record);
+    if (alias !== undefined && alias !== name) ctx.reExportAliases.set(record, alias);
   };
   const exportOf = (name: string, at: number): void => {
     const info: ExportInfo = { name, type: "reexport", line: at, from };
@@ -129,8 +130,9 @@ function addReExport(
       if (!source) continue;
       const alias = spec.childForFieldName("alias");
       const sourceName = nameText(text, source);
-      edge(sourceName, isTypeOnly || spec.firstChild?.type === "type");
-      exportOf(alias ? nameText(text, alias) : sourceName, text.lineAt(spec.startIndex));
+      const exportedName = alias ? nameText(text, alias) : sourceName;
+      edge(sourceName, isTypeOnly || spec.firstChild?.type === "type", exportedName);
+      exportOf(exportedName, text.lineAt(spec.startIndex));
     }
     if (clause.namedChildCount === 0) edge("*", isTypeOnly);
     return;

@@ -1,12 +1,15 @@
 // GraphFacts: the slice of a file's AST the graph pass needs, kept small to cross threads cheaply.
-import type { CallSite, FileAST } from "../ast-types.js";
+import type { CallSite, FileAST, ImportInfo } from "../ast-types.js";
 import type { GraphFacts } from "../protocol.js";
 
-export function buildGraphFacts(ast: FileAST, calls: CallSite[]): GraphFacts {
+/** `aliases`: re-exports under another name (`export { a as b } from`), the edge → the exported name. */
+export function buildGraphFacts(ast: FileAST, calls: CallSite[], aliases: ReadonlyMap<ImportInfo, string> = new Map()): GraphFacts {
   const imports = ast.imports.map((i) => {
     const fact: GraphFacts["imports"][number] = { from: i.from, name: i.name };
     if (i.isTypeOnly) fact.isTypeOnly = true;
     if (i.isReExport) fact.isReExport = true;
+    const alias = aliases.get(i);
+    if (alias !== undefined) fact.as = alias;
     if (i.isDynamic) fact.isDynamic = true;
     return fact;
   });

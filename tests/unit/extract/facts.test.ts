@@ -41,6 +41,21 @@ describe("graph facts", () => {
       { name: "LIMIT", kind: "const", line: 7 },
     ]);
   });
+
+  it("keeps the name a re-export exports its import under, when it renames it", () => {
+    const { facts } = extract(code`
+      export { default as Button, helper as assist, same } from "./button";
+      export type { Props as ButtonProps } from "./props";
+      export * as icons from "./icons";
+    `);
+    expect(facts.imports).toEqual([
+      { from: "./button", name: "default", isReExport: true, as: "Button" },
+      { from: "./button", name: "helper", isReExport: true, as: "assist" },
+      { from: "./button", name: "same", isReExport: true },
+      { from: "./props", name: "Props", isTypeOnly: true, isReExport: true, as: "ButtonProps" },
+      { from: "./icons", name: "*", isReExport: true },
+    ]);
+  });
 });
 
 describe("call sites", () => {

@@ -22,9 +22,9 @@ function project(): Map<string, GraphInput> {
     [
       "src/app.ts",
       input({
-        imports: [imp("total", "./lib"), imp("makeCart", "./lib"), imp("fmt", "./lib"), imp("applyCode", "./lib"), imp("nowhere", "./lib"), imp("logo", "./logo.ts"), imp("helper", "./util"), imp("palette", "./theme")],
+        imports: [imp("total", "./lib"), imp("makeCart", "./lib"), imp("fmt", "./lib"), imp("applyCode", "./lib"), imp("nowhere", "./lib"), imp("Badge", "./lib"), imp("yell", "./lib"), imp("logo", "./logo.ts"), imp("helper", "./util"), imp("palette", "./theme")],
         symbols: [sym("main", 3), sym("helper", 9)],
-        calls: [call("total", 4), call("makeCart", 5), call("fmt", 6), call("helper", 7), call("main", 8, "<module>"), call("palette", 10), call("applyCode", 11), call("nowhere", 12)],
+        calls: [call("total", 4), call("makeCart", 5), call("fmt", 6), call("helper", 7), call("main", 8, "<module>"), call("palette", 10), call("applyCode", 11), call("nowhere", 12), call("Badge", 13), call("yell", 14)],
       }),
     ],
     // Stars in order: one that resolves nowhere, a nested barrel, a file, and a nested barrel last that
@@ -38,9 +38,14 @@ function project(): Map<string, GraphInput> {
           imp("*", "./shop", { isReExport: true }),
           imp("*", "./money", { isReExport: true }),
           imp("*", "./promo", { isReExport: true }),
+          // Under other names: `export { default as Badge } from "./badge"`, `export { shout as yell } from "./text"`.
+          imp("default", "./badge", { isReExport: true, as: "Badge" }),
+          imp("shout", "./text", { isReExport: true, as: "yell" }),
         ],
       }),
     ],
+    ["src/lib/badge.ts", input({ symbols: [sym("Badge", 1)] })],
+    ["src/lib/text.ts", input({ symbols: [sym("shout", 1)] })],
     ["src/lib/promo/index.ts", input({ imports: [imp("*", "./codes", { isReExport: true })] })],
     ["src/lib/promo/codes.ts", input({ symbols: [sym("applyCode", 1)] })],
     ["src/lib/shop/index.ts", input({ imports: [imp("*", "./cart", { isReExport: true })] })],
@@ -104,7 +109,7 @@ describe("GraphAccumulator streaming into a sink", () => {
     ["declarations first", [...paths].reverse()],
     ["barrels last", [...paths.filter((p) => !p.endsWith("index.ts")), ...paths.filter((p) => p.endsWith("index.ts"))]],
     // The barrel is known when app.ts arrives, but not yet the star target that declares `total`.
-    ["the declaring file of a star re-export last", ["src/lib/index.ts", "src/lib/shop/index.ts", "src/lib/shop/cart.ts", "src/lib/fmt.ts", "src/app.ts", "src/util.ts", "src/splash.ts", "src/theme.tsx", "src/lib/promo/index.ts", "src/lib/promo/codes.ts", "src/lib/money.ts"]],
+    ["the declaring file of a star re-export last", ["src/lib/index.ts", "src/lib/shop/index.ts", "src/lib/shop/cart.ts", "src/lib/fmt.ts", "src/app.ts", "src/util.ts", "src/splash.ts", "src/theme.tsx", "src/lib/promo/index.ts", "src/lib/promo/codes.ts", "src/lib/badge.ts", "src/lib/text.ts", "src/lib/money.ts"]],
   ])("stores what a full pass stores (%s)", async (_label, order) => {
     const expected = await fullPass();
     expect(await streamed(order)).toEqual(expected);
@@ -123,6 +128,9 @@ describe("GraphAccumulator streaming into a sink", () => {
       applyCode: "src/lib/promo/codes.ts#applyCode",
       // Declared nowhere: the call stays at the module it imports from.
       nowhere: "src/lib/index.ts#nowhere",
+      // The file a renamed re-export leads to; the name stays the one the caller uses.
+      Badge: "src/lib/badge.ts#Badge",
+      yell: "src/lib/text.ts#yell",
     });
     expect(index["deps:src/app.ts"]).toEqual(["src/lib/index.ts", "src/theme.tsx", "src/util.ts"]);
     expect(index["sym:helper"]).toEqual([

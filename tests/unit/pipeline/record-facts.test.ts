@@ -8,13 +8,19 @@ const complexity = { loc: 3, nesting: 0, imports: 1, score: 4 };
 describe("parseGraphInput", () => {
   it("gives every import all its flags, and every level one shape", () => {
     const json = JSON.stringify({
-      facts: { imports: [{ from: "./a", name: "a" }, { from: "./b", name: "*", isReExport: true }], exports: [], symbols: [{ name: "f", kind: "function", line: 1 }], calls: [] },
+      facts: {
+        imports: [{ from: "./a", name: "a" }, { from: "./b", name: "*", isReExport: true }, { from: "./c", name: "default", isReExport: true, as: "C" }],
+        exports: [],
+        symbols: [{ name: "f", kind: "function", line: 1 }],
+        calls: [],
+      },
       complexity,
     });
     const input = parseGraphInput(json);
     expect(input.facts.imports).toEqual([
-      { from: "./a", name: "a", isTypeOnly: false, isReExport: false, isDynamic: false },
-      { from: "./b", name: "*", isTypeOnly: false, isReExport: true, isDynamic: false },
+      { from: "./a", name: "a", isTypeOnly: false, isReExport: false, isDynamic: false, as: "" },
+      { from: "./b", name: "*", isTypeOnly: false, isReExport: true, isDynamic: false, as: "" },
+      { from: "./c", name: "default", isTypeOnly: false, isReExport: true, isDynamic: false, as: "C" },
     ]);
     expect(Object.keys(input)).toEqual(["facts", "complexity"]);
     expect(Object.keys(input.facts)).toEqual(["imports", "exports", "symbols", "calls"]);
