@@ -1,7 +1,7 @@
 // Call targets for the live index, computed as the full graph pass does (resolveCalls, then re-export
 // hops from barrel files to the declaring file), and the callers a change can affect. A call's target
-// depends on the imported file only through followReExports(file, name), whose answer changes only for
-// names the change touches, and the name is the same at every hop. So the search walks barrels upstream
+// depends on the imported file only through ReExportRoutes.follow(file, name), whose answer changes only
+// for names the change touches, and the name is the same at every hop. So the search walks barrels upstream
 // carrying a name filter, passes a name to a barrel's importers only when that barrel routes the name
 // to the changed file, and recomputes only the callers that use such a name.
 import { resolveCalls, type GraphInput, type ResolvedCall } from "../graph/graph-builder.js";
