@@ -41,12 +41,16 @@ type ExportSet = { names: ReadonlySet<string>; missing: null } | { names: null; 
  * a run, or one batch of the live index.
  */
 export class ReExportRoutes {
-  private readonly exportSets = new Map<string, ReadonlySet<string>>();
+  private readonly exportSets = new Map<string, Set<string>>();
   private readonly declared = new Map<string, ReadonlySet<string>>();
   /** Each file's re-exports, resolved once: [name, target] in source order. */
   private readonly reExports = new Map<string, ReadonlyArray<readonly [string, string | null]>>();
   /** Modules whose set could not be gathered, with the file missing below, while no file is added. */
   private readonly unsettled = new Map<string, string | null>();
+  /** `file#name` → the hop from there; the live index asks about the same barrels again and again. */
+  private readonly hops = new Map<string, string | null>();
+  /** Hops that waited for a missing file (with it), while no file is added. */
+  private readonly waitingHops = new Map<string, { next: string | null; missing: string }>();
   /** Call target → where the barrels lead it. */
   private readonly finals = new Map<string, string>();
   /**
@@ -68,6 +72,24 @@ export class ReExportRoutes {
    */
   hop(file: string, name: string, lookup?: HopLookup): string | null {
     this.freshen();
+    const key = `${file}#${name}`;
+    const known = this.hops.get(key);
+    if (known !== undefined) return known;
+    const waiting = this.waitingHops.get(key);
+    if (waiting) {
+      noteMissing(lookup, waiting.missing);
+      return waiting.next;
+    }
+    const own: HopLookup = { missing: false };
+    const next = this.computeHop(file, name, own);
+    if (own.missing) {
+      noteMissing(lookup, own.missingFile as string);
+      this.waitingHops.set(key, { next, missing: own.missingFile as string });
+    } else this.hops.set(key, next);
+    return next;
+  }
+
+  private computeHop(file: string, name: string, lookup: HopLookup): string | null {
     const input = this.files.get(file);
     if (!input) {
       noteMissing(lookup, file);
@@ -115,18 +137,51 @@ export class ReExportRoutes {
     return file;
   }
 
+  /**
+   * A file's symbols changed (its re-exports did not, and no file came or went): forgets its own facts
+   * and every answer about a changed name, and brings the export sets of the modules above it up to date
+   * (`reExporters` gives a module's re-exporters, and whether by `export *`). Gained names are added
+   * along star re-exports; a lost one may still come from elsewhere, so those sets are gathered again.
+   * Other answers stand: they route names the change did not touch.
+   */
+  forgetSymbols(file: string, gained: ReadonlySet<string>, lost: ReadonlySet<string>, reExporters: (p: string) => Iterable<{ file: string; star: boolean }>): void {
+    this.declared.delete(file);
+    const pending = [file];
+    const seen = new Set<string>();
+    for (let f = pending.pop(); f !== undefined; f = pending.pop()) {
+      if (seen.has(f)) continue;
+      seen.add(f);
+      const set = this.exportSets.get(f);
+      if (lost.size) this.exportSets.delete(f);
+      else if (set) for (const n of gained) set.add(n);
+      // Names re-exported by name do not grow with the module's symbols.
+      for (const up of reExporters(f)) if (up.star || lost.size) pending.push(up.file);
+    }
+    const touched = (key: string) => {
+      const name = key.slice(key.lastIndexOf("#") + 1);
+      const head = headOf(name);
+      return gained.has(name) || lost.has(name) || gained.has(head) || lost.has(head);
+    };
+    for (const key of this.hops.keys()) if (touched(key)) this.hops.delete(key);
+    for (const key of this.finals.keys()) if (touched(key)) this.finals.delete(key);
+    this.unsettled.clear();
+    this.waitingHops.clear();
+    this.waitingFinals.clear();
+  }
+
   /** Files are only ever added while an instance lives: answers that waited for one expire when one is. */
   private freshen(): void {
     if (this.files.size === this.filesSeen) return;
     this.filesSeen = this.files.size;
     this.unsettled.clear();
+    this.waitingHops.clear();
     this.waitingFinals.clear();
   }
 
   /** Whether `file` declares `name` or re-exports it, by name or from a module below a star that does. */
   private exports(file: string, name: string, lookup: HopLookup, visiting: Set<string>): boolean {
     const head = headOf(name);
-    const gathered = this.exportSet(file, new Set());
+    const gathered = this.exportSet(file);
     // The set holds declared and re-exported names alike: `A.b` is found where `A` is.
     if (gathered.names) return gathered.names.has(name) || gathered.names.has(head);
     const input = this.files.get(file);
@@ -169,7 +224,7 @@ export class ReExportRoutes {
   }
 
   /** The names `file` exports: its symbols, its named re-exports and everything its stars lead to. */
-  private exportSet(file: string, building: Set<string>): ExportSet {
+  private exportSet(file: string, building = new Set<string>()): ExportSet {
     const done = this.exportSets.get(file);
     if (done) return { names: done, missing: null };
     if (this.unsettled.has(file)) return { names: null, missing: this.unsettled.get(file) as string | null };

@@ -52,6 +52,9 @@ export class GraphState {
   private layout!: ProjectLayout;
   private resolver!: ImportResolver;
   private entries = new Set<string>();
+  /** See routesAfter; dropped when a batch changes what they depend on. */
+  private routes: ReExportRoutes | null = null;
+  private routesResolver: ImportResolver | null = null;
 
   private constructor() {}
 
@@ -140,6 +143,35 @@ export class GraphState {
     }
   }
 
+  /**
+   * Routes through barrels, kept from batch to batch: they depend only on the files' symbols and
+   * re-exports and on how imports resolve. A batch that changes re-exports or which files exist starts
+   * them afresh; one that changes symbols forgets what those names routed (and the export sets above).
+   */
+  private routesAfter(changed: Set<string>, previous: Map<string, GraphFacts>, membership: boolean): ReExportRoutes {
+    const factsOf = (p: string) => this.nodes.get(p)?.facts;
+    const rerouted = membership || [...changed].some((p) => reExportSignature(previous.get(p)) !== reExportSignature(factsOf(p)));
+    if (rerouted || !this.routes || this.routesResolver !== this.resolver) {
+      this.routes = new ReExportRoutes(this.nodes, this.resolver);
+      this.routesResolver = this.resolver;
+      return this.routes;
+    }
+    const reExporters = function* (this: GraphState, x: string) {
+      for (const y of this.dependents.get(x) ?? []) {
+        const via = factsOf(y)?.imports.filter((i) => i.isReExport && this.resolver.resolve(y, i.from) === x) ?? [];
+        if (via.length) yield { file: y, star: via.some((i) => i.name === "*") };
+      }
+    }.bind(this);
+    for (const p of changed) {
+      const before = new Set(previous.get(p)?.symbols.map((s) => s.name));
+      const after = new Set(factsOf(p)?.symbols.map((s) => s.name));
+      const gained = new Set([...after].filter((n) => !before.has(n)));
+      const lost = new Set([...before].filter((n) => !after.has(n)));
+      if (gained.size || lost.size) this.routes.forgetSymbols(p, gained, lost, reExporters);
+    }
+    return this.routes;
+  }
+
   /** Applies one batch of changed files and returns the Redis fields to write. */
   apply(changes: GraphChange[]): GraphDelta {
     const delta: GraphDelta = { meta: [], setFields: [], deleteFields: [], resolved: 0 };
@@ -219,10 +251,10 @@ export class GraphState {
       node.deps = deps;
     }
 
-    const callsDirty = callersThrough(this.callSeeds(changed, moved, previous), (p) => this.dependents.get(p) ?? [], this.nodes, this.resolver);
+    const routes = this.routesAfter(changed, previous, membership);
+    const callsDirty = callersThrough(this.callSeeds(changed, moved, previous), (p) => this.dependents.get(p) ?? [], this.nodes, this.resolver, routes);
     for (const p of changed) callsDirty.add(p);
     for (const p of moved.keys()) callsDirty.add(p);
-    const routes = new ReExportRoutes(this.nodes, this.resolver);
     for (const p of callsDirty) this.refreshCalls(p, delta, routes);
 
     if (membership) {
