@@ -122,6 +122,26 @@ describe("live index: the graph", () => {
     expect(await storedGraph(project)).toEqual(await rebuiltGraph(project));
   });
 
+  it("a call through nested barrels follows a function that moves between files (symbols change, no file comes or goes)", async () => {
+    const caller = "apps/api/src/use-moving.ts";
+    const first = "packages/core/src/moving/first.ts";
+    const second = "packages/core/src/moving/second.ts";
+    const target = async () => (await w.json<{ callee: string; target?: string }[]>("indexes", `calls:${caller}`))?.find((c) => c.callee === "movingFn")?.target;
+    w.write(first, "export function movingFn(): number {\n  return 1;\n}\n");
+    w.write(second, "export const other = 2;\n");
+    w.write("packages/core/src/moving/index.ts", 'export * from "./first";\nexport * from "./second";\n');
+    w.write("packages/core/src/moving-top.ts", 'export * from "./moving";\n');
+    w.write(caller, 'import { movingFn } from "@core/moving-top";\nexport const v = () => movingFn();\n');
+    await waitFor("the call to reach first.ts", async () => (await target()) === `${first}#movingFn`);
+    // Moved in two edits: for a moment it is declared nowhere, then in the second file.
+    w.write(first, "export const gone = 1;\n");
+    await waitFor("the call to stop at the barrel it imports", async () => (await target()) === "packages/core/src/moving-top.ts#movingFn");
+    w.write(second, "export const other = 2;\nexport function movingFn(): number {\n  return 2;\n}\n");
+    await waitFor("the call to reach second.ts", async () => (await target()) === `${second}#movingFn`);
+    await w.watcher.idle();
+    expect(await storedGraph(project)).toEqual(await rebuiltGraph(project));
+  });
+
   it("a tsconfig paths change re-resolves imports through the new alias", async () => {
     const importer = "packages/ui/src/components/Badge.tsx";
     w.write(importer, 'import { slugify } from "#str";\nexport const Badge = () => slugify("b");\n');
