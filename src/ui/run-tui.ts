@@ -115,6 +115,8 @@ async function prepare(ctx: PrepareContext): Promise<RuntimeBackend | null> {
   let timed = await p.indexer.scan((n) => progress(`scanning… ${n} files`));
   // Asked before a first index only: a project already indexed starts in a fraction of that time.
   if (timed.scan.entries.length > p.config.limits.maxFilesWarning && !opts.yes && (await p.opened.store.fileCount()) === 0) {
+    // Said on the progress line too: "scanning… 11426 files" under the question looked stuck.
+    progress(`found ${timed.scan.entries.length.toLocaleString("en-US")} files; waiting for your answer`);
     const chosen = await confirmSize(app, p, timed.scan.entries.map((e) => e.path));
     if (chosen === null) return null;
     if (chosen !== p.root) {

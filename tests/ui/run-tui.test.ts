@@ -46,6 +46,7 @@ describe("runTui", () => {
     await t.waitForText("A large project", 20_000);
     await t.waitForText("(more than limits.maxFilesWarning = 5)");
     await t.waitForText("[C] continue  [S] choose a subdirectory  [X] cancel");
+    await t.waitFor(() => /found \d+ files; waiting for your answer/.test(t!.text()), "the progress line to say what it waits for");
     t.type("s");
     await t.waitForText("Index a subdirectory");
     // Where the files are, and Tab to complete a folder name.
