@@ -68,7 +68,8 @@ export function resolveCalls(p: string, facts: GraphFacts, importedFrom: Map<str
     const head = c.callee.split(".")[0] as string;
     let target: string | undefined;
     if (local.has(c.callee)) target = `${p}#${c.callee}`;
-    else if (importedFrom.has(head)) target = `${importedFrom.get(head)}#${c.callee === head ? head : c.callee.slice(head.length + 1)}`;
+    // The whole callee: `Money.of()` with Money imported is `money.ts#Money.of`, the method's own symbol.
+    else if (importedFrom.has(head)) target = `${importedFrom.get(head)}#${c.callee}`;
     // `target` is always present (undefined is left out of the JSON) and set at creation, so every call
     // has one shape (a field that starts undefined and turns string changes it, and deopts its readers).
     return { caller: c.caller, callee: c.callee, line: c.line, target };

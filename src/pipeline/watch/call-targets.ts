@@ -30,12 +30,6 @@ export interface CallSeed {
 const inScope = (names: NameScope, name: string) => names === "all" || names.has(name) || (name.includes(".") && names.has(headOf(name)));
 const isEmpty = (names: NameScope) => names instanceof Set && names.size === 0;
 
-/** The name a call asks the re-export routes about (same derivation as resolveCalls). */
-const callName = (callee: string) => {
-  const dot = callee.indexOf(".");
-  return dot === -1 ? callee : callee.slice(dot + 1);
-};
-
 /**
  * One file's calls with their targets. `routes` lives for one batch: the graph does not change while a
  * batch's calls are recomputed, and many callers reach the same barrels.
@@ -123,7 +117,7 @@ export function callersThrough(seeds: CallSeed[], dependentsOf: (p: string) => I
             : // The name filter below first: it is a set lookup, and rules out nearly every name.
               { has: (n: string) => inScope(names, n) && (!!delta?.has(n) || routes.hop(y, n) === x) };
         // y's own calls reach x directly; x answers differently only when it routes names itself.
-        if ((depth > 0 || direct) && facts.calls.some((c) => inScope(names, callName(c.callee)))) out.add(y);
+        if ((depth > 0 || direct) && facts.calls.some((c) => inScope(names, c.callee))) out.add(y);
         // A name x gained or lost may have been routed through y before, at every level up.
         if (via) next.push({ file: y, names: via, direct: true, ...(delta ? { symbolDelta: delta } : {}) });
       }

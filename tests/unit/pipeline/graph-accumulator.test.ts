@@ -22,9 +22,9 @@ function project(): Map<string, GraphInput> {
     [
       "src/app.ts",
       input({
-        imports: [imp("total", "./lib"), imp("makeCart", "./lib"), imp("fmt", "./lib"), imp("applyCode", "./lib"), imp("nowhere", "./lib"), imp("Badge", "./lib"), imp("yell", "./lib"), imp("logo", "./logo.ts"), imp("helper", "./util"), imp("palette", "./theme")],
+        imports: [imp("total", "./lib"), imp("makeCart", "./lib"), imp("fmt", "./lib"), imp("applyCode", "./lib"), imp("nowhere", "./lib"), imp("Badge", "./lib"), imp("yell", "./lib"), imp("Cart", "./lib"), imp("logo", "./logo.ts"), imp("helper", "./util"), imp("palette", "./theme")],
         symbols: [sym("main", 3), sym("helper", 9)],
-        calls: [call("total", 4), call("makeCart", 5), call("fmt", 6), call("helper", 7), call("main", 8, "<module>"), call("palette", 10), call("applyCode", 11), call("nowhere", 12), call("Badge", 13), call("yell", 14)],
+        calls: [call("total", 4), call("makeCart", 5), call("fmt", 6), call("helper", 7), call("main", 8, "<module>"), call("palette", 10), call("applyCode", 11), call("nowhere", 12), call("Badge", 13), call("yell", 14), call("Cart.create", 15)],
       }),
     ],
     // Stars in order: one that resolves nowhere, a nested barrel, a file, and a nested barrel last that
@@ -49,7 +49,7 @@ function project(): Map<string, GraphInput> {
     ["src/lib/promo/index.ts", input({ imports: [imp("*", "./codes", { isReExport: true })] })],
     ["src/lib/promo/codes.ts", input({ symbols: [sym("applyCode", 1)] })],
     ["src/lib/shop/index.ts", input({ imports: [imp("*", "./cart", { isReExport: true })] })],
-    ["src/lib/shop/cart.ts", input({ symbols: [sym("Cart", 1, "class"), sym("Cart.add", 2, "method"), sym("makeCart", 6)], calls: [call("this.add", 4, "Cart.addAll")] })],
+    ["src/lib/shop/cart.ts", input({ symbols: [sym("Cart", 1, "class"), sym("Cart.add", 2, "method"), sym("Cart.create", 3, "method"), sym("makeCart", 6)], calls: [call("this.add", 4, "Cart.addAll")] })],
     // An overload: one name declared twice in a file.
     ["src/lib/money.ts", input({ symbols: [sym("total", 1), sym("total", 3)] })],
     ["src/lib/fmt.ts", input({ symbols: [sym("fmt", 1)], imports: [imp("total", "./money")], calls: [call("total", 2, "fmt")] })],
@@ -131,6 +131,8 @@ describe("GraphAccumulator streaming into a sink", () => {
       // The file a renamed re-export leads to; the name stays the one the caller uses.
       Badge: "src/lib/badge.ts#Badge",
       yell: "src/lib/text.ts#yell",
+      // A static method through the barrel: the whole callee, the method's own symbol.
+      "Cart.create": "src/lib/shop/cart.ts#Cart.create",
     });
     expect(index["deps:src/app.ts"]).toEqual(["src/lib/index.ts", "src/theme.tsx", "src/util.ts"]);
     expect(index["sym:helper"]).toEqual([
