@@ -31,6 +31,12 @@ export function headOf(name: string): string {
   return dot === -1 ? name : name.slice(0, dot);
 }
 
+/** An answer that waits for a missing file. */
+interface Waiting<T> {
+  value: T;
+  missing: string;
+}
+
 /** What a module exports, once it and every module its stars lead to are known; else why not yet. */
 type ExportSet = { names: ReadonlySet<string>; missing: null } | { names: null; missing: string | null };
 
@@ -49,15 +55,14 @@ export class ReExportRoutes {
   private readonly unsettled = new Map<string, string | null>();
   /** `file#name` → the hop from there; the live index asks about the same barrels again and again. */
   private readonly hops = new Map<string, string | null>();
-  /** Hops that waited for a missing file (with it), while no file is added. */
-  private readonly waitingHops = new Map<string, { next: string | null; missing: string }>();
   /** Call target → where the barrels lead it. */
   private readonly finals = new Map<string, string>();
   /**
-   * Targets waiting for a missing file, while no file is added: when a barrel arrives late, the calls
-   * waiting for it are retried at once, and many ask about the same targets.
+   * Answers that waited for a missing file (with it), while no file is added: when a barrel arrives
+   * late, the calls waiting for it are retried at once, and many ask the same questions.
    */
-  private readonly waitingFinals = new Map<string, { file: string; missing: string }>();
+  private readonly waitingHops = new Map<string, Waiting<string | null>>();
+  private readonly waitingFinals = new Map<string, Waiting<string>>();
   private filesSeen = -1;
 
   constructor(
@@ -71,22 +76,38 @@ export class ReExportRoutes {
    * nothing for it, or is not known).
    */
   hop(file: string, name: string, lookup?: HopLookup): string | null {
+    return this.remembered(this.hops, this.waitingHops, `${file}#${name}`, lookup, (own) => this.computeHop(file, name, own));
+  }
+
+  /** Follows re-exports from `target` to the file that declares `name` (at most MAX_REEXPORT_HOPS hops). */
+  follow(target: string, name: string, lookup?: HopLookup): string {
+    return this.remembered(this.finals, this.waitingFinals, `${target}#${name}`, lookup, (own) => {
+      let file = target;
+      for (let hop = 0; hop < MAX_REEXPORT_HOPS; hop++) {
+        const next = this.hop(file, name, own);
+        if (next === null) break;
+        file = next;
+      }
+      return file;
+    });
+  }
+
+  /** An answer from memory, or computed and kept: for good when no file was missing, else until one is added. */
+  private remembered<T>(settled: Map<string, T>, waiting: Map<string, Waiting<T>>, key: string, lookup: HopLookup | undefined, compute: (own: HopLookup) => T): T {
     this.freshen();
-    const key = `${file}#${name}`;
-    const known = this.hops.get(key);
-    if (known !== undefined) return known;
-    const waiting = this.waitingHops.get(key);
-    if (waiting) {
-      noteMissing(lookup, waiting.missing);
-      return waiting.next;
+    if (settled.has(key)) return settled.get(key) as T;
+    const held = waiting.get(key);
+    if (held) {
+      noteMissing(lookup, held.missing);
+      return held.value;
     }
     const own: HopLookup = { missing: false };
-    const next = this.computeHop(file, name, own);
+    const value = compute(own);
     if (own.missing) {
       noteMissing(lookup, own.missingFile as string);
-      this.waitingHops.set(key, { next, missing: own.missingFile as string });
-    } else this.hops.set(key, next);
-    return next;
+      waiting.set(key, { value, missing: own.missingFile as string });
+    } else settled.set(key, value);
+    return value;
   }
 
   private computeHop(file: string, name: string, lookup: HopLookup): string | null {
@@ -110,31 +131,6 @@ export class ReExportRoutes {
       }
     }
     return null;
-  }
-
-  /** Follows re-exports from `target` to the file that declares `name` (at most MAX_REEXPORT_HOPS hops). */
-  follow(target: string, name: string, lookup?: HopLookup): string {
-    this.freshen();
-    const key = `${target}#${name}`;
-    const known = this.finals.get(key);
-    if (known !== undefined) return known;
-    const waiting = this.waitingFinals.get(key);
-    if (waiting) {
-      noteMissing(lookup, waiting.missing);
-      return waiting.file;
-    }
-    const own: HopLookup = { missing: false };
-    let file = target;
-    for (let hop = 0; hop < MAX_REEXPORT_HOPS; hop++) {
-      const next = this.hop(file, name, own);
-      if (next === null) break;
-      file = next;
-    }
-    if (own.missing) {
-      noteMissing(lookup, own.missingFile as string);
-      this.waitingFinals.set(key, { file, missing: own.missingFile as string });
-    } else this.finals.set(key, file);
-    return file;
   }
 
   /**
