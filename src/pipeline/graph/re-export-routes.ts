@@ -67,7 +67,7 @@ export class ReExportRoutes {
 
   constructor(
     private readonly files: Map<string, GraphInput>,
-    private readonly resolver: ImportResolver,
+    private resolver: ImportResolver,
   ) {}
 
   /**
@@ -131,6 +131,32 @@ export class ReExportRoutes {
       }
     }
     return null;
+  }
+
+  /**
+   * Files came or went, changed their re-exports, or now resolve them elsewhere (`resolver` is the one
+   * that resolves imports now): forgets what they and every module above them export, and the hops and
+   * targets that start at one of those (a route only goes down through re-exports, so one that starts
+   * elsewhere never meets them). What other barrels export stands, gathered at some cost.
+   */
+  forgetFiles(paths: Iterable<string>, resolver: ImportResolver, reExporters: (p: string) => Iterable<{ file: string }>): void {
+    this.resolver = resolver;
+    const pending = [...paths];
+    const seen = new Set<string>();
+    for (let f = pending.pop(); f !== undefined; f = pending.pop()) {
+      if (seen.has(f)) continue;
+      seen.add(f);
+      this.declared.delete(f);
+      this.reExports.delete(f);
+      this.exportSets.delete(f);
+      for (const up of reExporters(f)) pending.push(up.file);
+    }
+    const startsIn = (key: string) => seen.has(key.slice(0, key.lastIndexOf("#")));
+    for (const key of this.hops.keys()) if (startsIn(key)) this.hops.delete(key);
+    for (const key of this.finals.keys()) if (startsIn(key)) this.finals.delete(key);
+    this.unsettled.clear();
+    this.waitingHops.clear();
+    this.waitingFinals.clear();
   }
 
   /**

@@ -54,7 +54,6 @@ export class GraphState {
   private entries = new Set<string>();
   /** See routesAfter; dropped when a batch changes what they depend on. */
   private routes: ReExportRoutes | null = null;
-  private routesResolver: ImportResolver | null = null;
 
   private constructor() {}
 
@@ -102,6 +101,7 @@ export class GraphState {
     this.files.clear();
     for (const p of this.nodes.keys()) this.files.add(p);
     this.resolver = new ImportResolver(this.files, layout);
+    this.routes = null; // a new layout can resolve any re-export elsewhere
     const graph = await buildGraph(this.nodes, this.resolver, layout);
     this.dependents.clear();
     this.symbols.clear();
@@ -145,23 +145,31 @@ export class GraphState {
 
   /**
    * Routes through barrels, kept from batch to batch: they depend only on the files' symbols and
-   * re-exports and on how imports resolve. A batch that changes re-exports or which files exist starts
-   * them afresh; one that changes symbols forgets what those names routed (and the export sets above).
+   * re-exports and on how imports resolve. A batch that changes re-exports or which files exist forgets
+   * what the files it touched (and the barrels above them) export, and every route; one that only
+   * changes symbols forgets the routes of those names and updates the export sets above. A new layout
+   * starts them afresh (rebuildInMemory).
    */
-  private routesAfter(changed: Set<string>, previous: Map<string, GraphFacts>, membership: boolean): ReExportRoutes {
+  private routesAfter(changed: Set<string>, previous: Map<string, GraphFacts>, movedOrGone: string[]): ReExportRoutes {
     const factsOf = (p: string) => this.nodes.get(p)?.facts;
-    const rerouted = membership || [...changed].some((p) => reExportSignature(previous.get(p)) !== reExportSignature(factsOf(p)));
-    if (rerouted || !this.routes || this.routesResolver !== this.resolver) {
+    if (!this.routes) {
       this.routes = new ReExportRoutes(this.nodes, this.resolver);
-      this.routesResolver = this.resolver;
       return this.routes;
     }
+    // A module's re-exporters, by the resolution before this batch or after it (a file that went keeps
+    // its importers in `dependents` until they are resolved again).
     const reExporters = function* (this: GraphState, x: string) {
       for (const y of this.dependents.get(x) ?? []) {
-        const via = factsOf(y)?.imports.filter((i) => i.isReExport && this.resolver.resolve(y, i.from) === x) ?? [];
+        const facts = factsOf(y) ?? previous.get(y);
+        const via = facts?.imports.filter((i) => i.isReExport && this.resolver.resolve(y, i.from) === x) ?? [];
         if (via.length) yield { file: y, star: via.some((i) => i.name === "*") };
       }
     }.bind(this);
+    const rerouted = [...changed].filter((p) => reExportSignature(previous.get(p)) !== reExportSignature(factsOf(p)));
+    if (movedOrGone.length || rerouted.length) {
+      this.routes.forgetFiles([...movedOrGone, ...rerouted, ...changed], this.resolver, reExporters);
+      return this.routes;
+    }
     for (const p of changed) {
       const before = new Set(previous.get(p)?.symbols.map((s) => s.name));
       const after = new Set(factsOf(p)?.symbols.map((s) => s.name));
@@ -180,6 +188,7 @@ export class GraphState {
     const reresolve = new Set<string>();
     const changed = new Set<string>();
     const created: string[] = [];
+    const deleted: string[] = [];
     /** Facts before this batch of the changed and deleted files. */
     const previous = new Map<string, GraphFacts>();
     let membership = false;
@@ -201,6 +210,7 @@ export class GraphState {
         changed.add(p);
         reresolve.add(p);
       } else if (old) {
+        deleted.push(p);
         this.nodes.delete(p);
         this.files.delete(p);
         membership = true;
@@ -251,7 +261,7 @@ export class GraphState {
       node.deps = deps;
     }
 
-    const routes = this.routesAfter(changed, previous, membership);
+    const routes = this.routesAfter(changed, previous, membership ? [...moved.keys(), ...deleted] : []);
     const callsDirty = callersThrough(this.callSeeds(changed, moved, previous), (p) => this.dependents.get(p) ?? [], this.nodes, this.resolver, routes);
     for (const p of changed) callsDirty.add(p);
     for (const p of moved.keys()) callsDirty.add(p);
