@@ -10,7 +10,7 @@ export interface FolderSize {
   moreChildren: number;
 }
 
-const byCount = (a: { files: number; name?: string; path?: string }, b: { files: number }) => b.files - a.files;
+const byCount = (a: { files: number }, b: { files: number }) => b.files - a.files;
 
 /** The `limit` biggest top-level folders of a list of project paths, each with its `childLimit` biggest subfolders. */
 export function largestFolders(paths: readonly string[], limit = 5, childLimit = 3): FolderSize[] {
