@@ -14,7 +14,7 @@ type ImportFact = GraphInput["facts"]["imports"][number];
  * and again ("wrong map"). Rebuilt with every field in one order they share a single shape.
  */
 function uniformImport(i: ImportFact): ImportFact {
-  return { from: i.from, name: i.name, isTypeOnly: i.isTypeOnly === true, isReExport: i.isReExport === true, isDynamic: i.isDynamic === true, as: typeof i.as === "string" ? i.as : "" };
+  return { from: i.from, name: i.name, isTypeOnly: i.isTypeOnly === true, isReExport: i.isReExport === true, isDynamic: i.isDynamic === true, as: typeof i.as === "string" ? i.as : "", imported: typeof i.imported === "string" ? i.imported : "" };
 }
 
 const arrayOr = <T>(v: T[] | undefined): T[] => (Array.isArray(v) ? v : []);

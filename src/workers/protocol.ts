@@ -66,8 +66,13 @@ export type SerialisedValue = string | Uint8Array;
 
 /** The facts the graph pass needs about a parsed file, kept small so they cross threads cheaply. */
 export interface GraphFacts {
-  /** `as`: the name a re-export exports the import under, when it differs (`export { a as b } from`). */
-  imports: (Pick<ImportInfo, "from" | "name" | "isTypeOnly" | "isReExport" | "isDynamic"> & { as?: string })[];
+  /**
+   * `as`: the name a re-export exports the import under, when it differs (`export { a as b } from`;
+   * `export * as ns from` is a `*` edge exported as `ns`). `imported`: the name the module itself gives
+   * an import bound under another (`import { a as b }` → "a", `import * as ns` → "*"); a default import
+   * has none, and its local name stands for the module's default export.
+   */
+  imports: (Pick<ImportInfo, "from" | "name" | "isTypeOnly" | "isReExport" | "isDynamic"> & { as?: string; imported?: string })[];
   exports: Pick<ExportInfo, "name" | "type" | "line" | "from">[];
   /** Declared top-level symbols: functions, classes, interfaces, types, enums, and `Class.method`. */
   symbols: { name: string; kind: string; line: number }[];

@@ -49,7 +49,11 @@ export function packageEntrySet(layout: ProjectLayout, resolver: ImportResolver)
   return out;
 }
 
-/** Resolves one file's imports; returns its internal dependencies and a local-name → file map for calls. */
+/**
+ * Resolves one file's imports; returns its internal dependencies and, for calls, each imported local name
+ * → `file#name`, the name being the one the module gives it (`import { a as b }` → `x.ts#a`; `*` for
+ * a namespace import).
+ */
 export function resolveFileImports(p: string, facts: GraphFacts, resolver: ImportResolver): { deps: string[]; importedFrom: Map<string, string> } {
   const deps = new Set<string>();
   const importedFrom = new Map<string, string>();
@@ -57,9 +61,19 @@ export function resolveFileImports(p: string, facts: GraphFacts, resolver: Impor
     const target = resolver.resolve(p, imp.from);
     if (!target || target === p) continue;
     deps.add(target);
-    if (imp.name && imp.name !== "*") importedFrom.set(imp.name, target);
+    if (imp.name && imp.name !== "*" && !imp.isReExport) importedFrom.set(imp.name, `${target}#${imp.imported || imp.name}`);
   }
   return { deps: [...deps].sort(), importedFrom };
+}
+
+/**
+ * The target of a call whose head is imported (`via` from importedFrom): the whole callee, so `Money.of()`
+ * with Money imported is `money.ts#Money.of`, the method's own symbol; under the module's own name when
+ * the import renamed it; without the namespace for `ns.fn()`. A namespace called itself targets nothing.
+ */
+export function importedCallTarget(via: string, callee: string, head: string): string | undefined {
+  if (!via.endsWith("#*")) return `${via}${callee.slice(head.length)}`;
+  return callee.length > head.length ? `${via.slice(0, -1)}${callee.slice(head.length + 1)}` : undefined;
 }
 
 export function resolveCalls(p: string, facts: GraphFacts, importedFrom: Map<string, string>): ResolvedCall[] {
@@ -68,8 +82,10 @@ export function resolveCalls(p: string, facts: GraphFacts, importedFrom: Map<str
     const head = c.callee.split(".")[0] as string;
     let target: string | undefined;
     if (local.has(c.callee)) target = `${p}#${c.callee}`;
-    // The whole callee: `Money.of()` with Money imported is `money.ts#Money.of`, the method's own symbol.
-    else if (importedFrom.has(head)) target = `${importedFrom.get(head)}#${c.callee}`;
+    else {
+      const via = importedFrom.get(head);
+      if (via !== undefined) target = importedCallTarget(via, c.callee, head);
+    }
     // `target` is always present (undefined is left out of the JSON) and set at creation, so every call
     // has one shape (a field that starts undefined and turns string changes it, and deopts its readers).
     return { caller: c.caller, callee: c.callee, line: c.line, target };
@@ -282,8 +298,7 @@ export class GraphAccumulator {
   private finalTarget(target: string, lookup: HopLookup): string | null {
     const { file, name } = splitTarget(target);
     const dest = this.routes.follow(file, name, lookup);
-    if (lookup.missing) return null;
-    return dest === file ? target : `${dest}#${name}`;
+    return lookup.missing ? null : dest;
   }
 
   /** Collecting mode: the whole graph. */
@@ -371,8 +386,7 @@ export class GraphAccumulator {
         let to = real.get(c.target);
         if (to === undefined) {
           const { file, name } = splitTarget(c.target);
-          const dest = routes.follow(file, name);
-          real.set(c.target, (to = dest === file ? c.target : `${dest}#${name}`));
+          real.set(c.target, (to = routes.follow(file, name)));
         }
         c.target = to;
       }

@@ -4,6 +4,8 @@
 // files), so a star re-export is taken only when the name can be found below it: taking the first star
 // whatever it held sent a third of the calls of a generated 12K-file monorepo to files that do not
 // declare the name. A name found nowhere stops the search at the barrel the import points to.
+// A re-export under another name renames on the way: `export { shout as yell } from "./text"` leads
+// `yell` to text.ts's `shout`, `export * as ns from "./x"` leads `ns.fn` to x's `fn`.
 import type { GraphInput } from "./graph-builder.js";
 import type { ImportResolver } from "./import-resolver.js";
 
@@ -26,9 +28,36 @@ function noteMissing(lookup: HopLookup | undefined, file: string): void {
 /** The name a re-export exports: its alias (`export { a as b }` exports b), else the imported name. */
 export const exportedName = (i: { name: string; as?: string }): string => i.as || i.name;
 
+/** One step of a route: the module a name is forwarded to, and its name there. */
+export interface Hop {
+  file: string;
+  name: string;
+}
+
+/**
+ * The name at the module below of `name` (whose head is the exported `head`) forwarded by a re-export of
+ * `source`: `yell.x` → `shout.x` for `export { shout as yell }`; `ns.fn` → `fn` for `export * as ns`
+ * (null for `ns` itself: the namespace is no declaration). A default export keeps the caller's name,
+ * which is the one it is declared under by convention (`export { default as Button } from "./Button"`).
+ */
+export function forwardedName(source: string, head: string, name: string): string | null {
+  if (source === head || source === "default") return name;
+  if (source === "*") return name.length > head.length ? name.slice(head.length + 1) : null;
+  return source + name.slice(head.length);
+}
+
 export function headOf(name: string): string {
   const dot = name.indexOf(".");
   return dot === -1 ? name : name.slice(0, dot);
+}
+
+/** A module that re-exports another (see ReExportRoutes.forgetSymbols). */
+export interface ReExporter {
+  file: string;
+  /** By `export *`. */
+  star: boolean;
+  /** Names it forwards under others, [exported, source]: `export { a as b }` → [b, a]; `export * as ns` → [ns, *]. */
+  renames: ReadonlyArray<readonly [string, string]>;
 }
 
 /** An answer that waits for a missing file. */
@@ -49,19 +78,19 @@ type ExportSet = { names: ReadonlySet<string>; missing: null } | { names: null; 
 export class ReExportRoutes {
   private readonly exportSets = new Map<string, Set<string>>();
   private readonly declared = new Map<string, ReadonlySet<string>>();
-  /** Each file's re-exports, resolved once: [name, target] in source order. */
-  private readonly reExports = new Map<string, ReadonlyArray<readonly [string, string | null]>>();
+  /** Each file's re-exports, resolved once: [exported name, target, name in the target] in source order. */
+  private readonly reExports = new Map<string, ReadonlyArray<readonly [string, string | null, string]>>();
   /** Modules whose set could not be gathered, with the file missing below, while no file is added. */
   private readonly unsettled = new Map<string, string | null>();
   /** `file#name` → the hop from there; the live index asks about the same barrels again and again. */
-  private readonly hops = new Map<string, string | null>();
+  private readonly hops = new Map<string, Hop | null>();
   /** Call target → where the barrels lead it. */
   private readonly finals = new Map<string, string>();
   /**
    * Answers that waited for a missing file (with it), while no file is added: when a barrel arrives
    * late, the calls waiting for it are retried at once, and many ask the same questions.
    */
-  private readonly waitingHops = new Map<string, Waiting<string | null>>();
+  private readonly waitingHops = new Map<string, Waiting<Hop | null>>();
   private readonly waitingFinals = new Map<string, Waiting<string>>();
   private filesSeen = -1;
 
@@ -72,23 +101,26 @@ export class ReExportRoutes {
 
   /**
    * One hop from `file` for `name`: the module it re-exports the name from (by name, else the first star
-   * re-export that exports it), or null when the search stops at `file` (it declares the name, forwards
-   * nothing for it, or is not known).
+   * re-export that exports it) with the name there, or null when the search stops at `file` (it declares
+   * the name, forwards nothing for it, or is not known).
    */
-  hop(file: string, name: string, lookup?: HopLookup): string | null {
+  hop(file: string, name: string, lookup?: HopLookup): Hop | null {
     return this.remembered(this.hops, this.waitingHops, `${file}#${name}`, lookup, (own) => this.computeHop(file, name, own));
   }
 
-  /** Follows re-exports from `target` to the file that declares `name` (at most MAX_REEXPORT_HOPS hops). */
+  /**
+   * Follows re-exports from `target` to the file that declares `name` (at most MAX_REEXPORT_HOPS hops):
+   * the call target `file#name` there, under the name that file gives it.
+   */
   follow(target: string, name: string, lookup?: HopLookup): string {
     return this.remembered(this.finals, this.waitingFinals, `${target}#${name}`, lookup, (own) => {
-      let file = target;
+      let at: Hop = { file: target, name };
       for (let hop = 0; hop < MAX_REEXPORT_HOPS; hop++) {
-        const next = this.hop(file, name, own);
+        const next = this.hop(at.file, at.name, own);
         if (next === null) break;
-        file = next;
+        at = next;
       }
-      return file;
+      return `${at.file}#${at.name}`;
     });
   }
 
@@ -110,7 +142,7 @@ export class ReExportRoutes {
     return value;
   }
 
-  private computeHop(file: string, name: string, lookup: HopLookup): string | null {
+  private computeHop(file: string, name: string, lookup: HopLookup): Hop | null {
     const input = this.files.get(file);
     if (!input) {
       noteMissing(lookup, file);
@@ -119,11 +151,15 @@ export class ReExportRoutes {
     if (this.declaredIn(file, input).has(name)) return null;
     const head = headOf(name);
     const reExports = this.reExportsOf(file, input);
-    for (const [n, target] of reExports) if (n === head) return target;
+    for (const [n, target, source] of reExports) {
+      if (n !== head) continue;
+      const there = target === null ? null : forwardedName(source, head, name);
+      return target === null || there === null ? null : { file: target, name: there };
+    }
     for (const [n, target] of reExports) {
       if (n !== "*" || !target || target === file) continue;
       const below: HopLookup = { missing: false };
-      if (this.exports(target, name, below, new Set([file]))) return target;
+      if (this.exports(target, name, below, new Set([file]))) return { file: target, name };
       // An earlier star takes precedence: while one below it is unknown, so is the answer.
       if (below.missing) {
         noteMissing(lookup, below.missingFile as string);
@@ -162,12 +198,15 @@ export class ReExportRoutes {
   /**
    * A file's symbols changed (its re-exports did not, and no file came or went): forgets its own facts
    * and every answer about a changed name, and brings the export sets of the modules above it up to date
-   * (`reExporters` gives a module's re-exporters, and whether by `export *`). Gained names are added
-   * along star re-exports; a lost one may still come from elsewhere, so those sets are gathered again.
-   * Other answers stand: they route names the change did not touch.
+   * (`reExporters` gives a module's re-exporters, whether by `export *`, and the names they forward
+   * under others: [exported, source]). Gained names are added along star re-exports; a lost one may still
+   * come from elsewhere, so those sets are gathered again. Other answers stand: they route names the
+   * change did not touch (under its names, or the names barrels above forward them under).
    */
-  forgetSymbols(file: string, gained: ReadonlySet<string>, lost: ReadonlySet<string>, reExporters: (p: string) => Iterable<{ file: string; star: boolean }>): void {
+  forgetSymbols(file: string, gained: ReadonlySet<string>, lost: ReadonlySet<string>, reExporters: (p: string) => Iterable<ReExporter>): void {
     this.declared.delete(file);
+    const names = new Set([...gained, ...lost]);
+    const heads = new Set([...names].map(headOf));
     const pending = [file];
     const seen = new Set<string>();
     for (let f = pending.pop(); f !== undefined; f = pending.pop()) {
@@ -176,13 +215,22 @@ export class ReExportRoutes {
       const set = this.exportSets.get(f);
       if (lost.size) this.exportSets.delete(f);
       else if (set) for (const n of gained) set.add(n);
-      // Names re-exported by name do not grow with the module's symbols.
-      for (const up of reExporters(f)) if (up.star || lost.size) pending.push(up.file);
+      for (const up of reExporters(f)) {
+        // A barrel that forwards one of the names under another: answers about that one change too.
+        let renamed = false;
+        for (const [exported, source] of up.renames)
+          if (source === "*" || heads.has(source)) {
+            names.add(exported);
+            heads.add(exported);
+            renamed = true;
+          }
+        // Names re-exported by name do not grow with the module's symbols.
+        if (up.star || lost.size || renamed) pending.push(up.file);
+      }
     }
     const touched = (key: string) => {
       const name = key.slice(key.lastIndexOf("#") + 1);
-      const head = headOf(name);
-      return gained.has(name) || lost.has(name) || gained.has(head) || lost.has(head);
+      return names.has(name) || heads.has(headOf(name));
     };
     for (const key of this.hops.keys()) if (touched(key)) this.hops.delete(key);
     for (const key of this.finals.keys()) if (touched(key)) this.finals.delete(key);
@@ -235,11 +283,11 @@ export class ReExportRoutes {
     return names;
   }
 
-  private reExportsOf(file: string, input: GraphInput): ReadonlyArray<readonly [string, string | null]> {
+  private reExportsOf(file: string, input: GraphInput): ReadonlyArray<readonly [string, string | null, string]> {
     let list = this.reExports.get(file);
     if (!list) {
       // By the name they export: a call imports `b` from a barrel that says `export { a as b }`.
-      list = input.facts.imports.filter((i) => i.isReExport).map((i) => [exportedName(i), this.resolver.resolve(file, i.from)] as const);
+      list = input.facts.imports.filter((i) => i.isReExport).map((i) => [exportedName(i), this.resolver.resolve(file, i.from), i.name] as const);
       this.reExports.set(file, list);
     }
     return list;

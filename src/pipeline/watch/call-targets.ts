@@ -1,11 +1,12 @@
 // Call targets for the live index, computed as the full graph pass does (resolveCalls, then re-export
 // hops from barrel files to the declaring file), and the callers a change can affect. A call's target
 // depends on the imported file only through ReExportRoutes.follow(file, name), whose answer changes only
-// for names the change touches, and the name is the same at every hop. So the search walks barrels upstream
-// carrying a name filter, passes a name to a barrel's importers only when that barrel routes the name
-// to the changed file, and recomputes only the callers that use such a name.
+// for names the change touches. So the search walks barrels upstream carrying a name filter (translated
+// at each level where an import or re-export renames: `yell` above is `shout` below), passes a name to a
+// barrel's importers only when that barrel routes the name to the changed file, and recomputes only the
+// callers that use such a name.
 import { resolveCalls, type GraphInput, type ResolvedCall } from "../graph/graph-builder.js";
-import { exportedName, headOf, MAX_REEXPORT_HOPS, ReExportRoutes } from "../graph/re-export-routes.js";
+import { exportedName, forwardedName, headOf, MAX_REEXPORT_HOPS, ReExportRoutes } from "../graph/re-export-routes.js";
 import type { ImportResolver } from "../graph/import-resolver.js";
 import type { GraphFacts } from "../../workers/protocol.js";
 
@@ -13,7 +14,11 @@ import type { GraphFacts } from "../../workers/protocol.js";
 const UPSTREAM_DEPTH = MAX_REEXPORT_HOPS + 1;
 
 /** Names whose target through a file may have changed; "all" when anything may. */
-export type NameScope = { has(name: string): boolean } | "all";
+export type NameScope = NameSet | "all";
+
+export interface NameSet {
+  has(name: string): boolean;
+}
 
 export interface CallSeed {
   file: string;
@@ -23,12 +28,43 @@ export interface CallSeed {
    * false: only barrels re-exporting it are (a file without re-exports is the target whatever it declares).
    */
   direct: boolean;
-  /** Symbols the file gained or lost: a barrel above may have routed those names to it before. */
-  symbolDelta?: ReadonlySet<string>;
+  /** Symbols the file gained or lost (by its own names): a barrel above may have routed those names to it before. */
+  symbolDelta?: NameSet;
 }
 
 const inScope = (names: NameScope, name: string) => names === "all" || names.has(name) || (name.includes(".") && names.has(headOf(name)));
 const isEmpty = (names: NameScope) => names instanceof Set && names.size === 0;
+
+/**
+ * How `y`'s names for what it takes from `x` read in `x`: its imports' local names (`useCallback`,
+ * `import { a as b }` → a, `ns.fn` → fn) and its re-exports' exported names. A name `y` does not take
+ * from `x` under another name reads the same (a harmless over-match: it only adds a caller to recompute).
+ */
+function namesBelow(facts: GraphFacts, y: string, x: string, resolver: ImportResolver, reExports: boolean): (name: string) => string | null {
+  const renamed = new Map<string, string>();
+  for (const i of facts.imports) {
+    if (!!i.isReExport !== reExports || resolver.resolve(y, i.from) !== x) continue;
+    const own = reExports ? exportedName(i) : i.name;
+    const source = reExports ? i.name : i.imported || i.name;
+    if (own !== source && own !== "*") renamed.set(own, source);
+  }
+  if (!renamed.size) return (name) => name;
+  return (name) => {
+    const head = headOf(name);
+    const source = renamed.get(head);
+    return source === undefined ? name : forwardedName(source, head, name);
+  };
+}
+
+/** `names` (read in x) as read in y, through `below` (see namesBelow). */
+function readAbove(names: NameSet, below: (name: string) => string | null): NameSet {
+  return {
+    has: (n: string) => {
+      const m = below(n);
+      return m !== null && names.has(m);
+    },
+  };
+}
 
 /**
  * One file's calls with their targets. `routes` lives for one batch: the graph does not change while a
@@ -41,8 +77,7 @@ export function fileCalls(p: string, facts: GraphFacts, importedFrom: Map<string
     const hash = c.target.lastIndexOf("#");
     const file = c.target.slice(0, hash);
     const name = c.target.slice(hash + 1);
-    const real = routes.follow(file, name);
-    if (real !== file) c.target = `${real}#${name}`;
+    c.target = routes.follow(file, name);
   }
   return calls;
 }
@@ -86,7 +121,7 @@ export function movedBarrelScope(p: string, facts: GraphFacts, gainedOrLost: (Gr
   const starTargets: GraphFacts[] = [];
   for (const i of facts.imports) {
     if (!i.isReExport) continue;
-    if (i.name !== "*") named.add(exportedName(i));
+    if (exportedName(i) !== "*") named.add(exportedName(i));
     else {
       const t = resolver.resolve(p, i.from);
       const tf = t ? files.get(t)?.facts : undefined;
@@ -109,17 +144,26 @@ export function callersThrough(seeds: CallSeed[], dependentsOf: (p: string) => I
         if (!facts) continue;
         // y routes a name to x now, or (for a name x gained or lost) may have before.
         const reExportsX = facts.imports.some((i) => i.isReExport && resolver.resolve(y, i.from) === x);
+        const exportedBelow = reExportsX && names !== "all" ? namesBelow(facts, y, x, resolver, true) : null;
         // With every name in play (x's re-exports changed), y may have routed any of them to x before.
         const via: NameScope | null = !reExportsX
           ? null
           : names === "all"
             ? "all"
-            : // The name filter below first: it is a set lookup, and rules out nearly every name.
-              { has: (n: string) => inScope(names, n) && (!!delta?.has(n) || routes.hop(y, n) === x) };
+            : {
+                // The name filter first: it is a set lookup, and rules out nearly every name.
+                has: (n: string) => {
+                  const m = (exportedBelow as (name: string) => string | null)(n);
+                  return m !== null && inScope(names, m) && (!!delta?.has(m) || routes.hop(y, n)?.file === x);
+                },
+              };
         // y's own calls reach x directly; x answers differently only when it routes names itself.
-        if ((depth > 0 || direct) && facts.calls.some((c) => inScope(names, c.callee))) out.add(y);
+        if (depth > 0 || direct) {
+          const calledBelow = names === "all" ? null : namesBelow(facts, y, x, resolver, false);
+          if (facts.calls.some((c) => names === "all" || inScope(names, (calledBelow as (name: string) => string | null)(c.callee) ?? c.callee))) out.add(y);
+        }
         // A name x gained or lost may have been routed through y before, at every level up.
-        if (via) next.push({ file: y, names: via, direct: true, ...(delta ? { symbolDelta: delta } : {}) });
+        if (via) next.push({ file: y, names: via, direct: true, ...(delta ? { symbolDelta: exportedBelow ? readAbove(delta, exportedBelow) : delta } : {}) });
       }
     }
     frontier = next;

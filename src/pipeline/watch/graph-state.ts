@@ -8,7 +8,7 @@ import { buildMeta } from "../graph/file-meta.js";
 import { INDEX_FIELD, serialiseGraph } from "../graph/graph-serialiser.js";
 import { ImportResolver } from "../graph/import-resolver.js";
 import type { ProjectLayout } from "../graph/project-layout.js";
-import { ReExportRoutes } from "../graph/re-export-routes.js";
+import { exportedName, ReExportRoutes } from "../graph/re-export-routes.js";
 import { callersThrough, fileCalls, hasReExports, movedBarrelScope, reExportSignature, symbolDelta, type CallSeed } from "./call-targets.js";
 import { ImporterIndex } from "./import-keys.js";
 import { addTo, removeFrom } from "./multimap.js";
@@ -162,7 +162,9 @@ export class GraphState {
       for (const y of this.dependents.get(x) ?? []) {
         const facts = factsOf(y) ?? previous.get(y);
         const via = facts?.imports.filter((i) => i.isReExport && this.resolver.resolve(y, i.from) === x) ?? [];
-        if (via.length) yield { file: y, star: via.some((i) => i.name === "*") };
+        if (!via.length) continue;
+        const renames = via.filter((i) => exportedName(i) !== i.name && i.name !== "default").map((i) => [exportedName(i), i.name] as const);
+        yield { file: y, star: via.some((i) => exportedName(i) === "*"), renames };
       }
     }.bind(this);
     const rerouted = [...changed].filter((p) => reExportSignature(previous.get(p)) !== reExportSignature(factsOf(p)));

@@ -36,6 +36,8 @@ export interface CodeContext {
   localExports: LocalExport[];
   /** Re-exports under another name (`export { a as b } from`): the edge → the name it is exported as. */
   reExportAliases: Map<ImportInfo, string>;
+  /** Imports bound under another name (`import { a as b }`, `import * as ns`): the edge → the module's name ("*" for the namespace). */
+  importedNames: Map<ImportInfo, string>;
 }
 
 export interface TopLevelDeclaration {
@@ -60,6 +62,7 @@ export function createCodeContext(text: SourceText): CodeContext {
     topLevel: new Map(),
     localExports: [],
     reExportAliases: new Map(),
+    importedNames: new Map(),
   };
 }
 

@@ -137,8 +137,9 @@ function addReExport(
     if (clause.namedChildCount === 0) edge("*", isTypeOnly);
     return;
   }
-  edge("*", isTypeOnly);
   const nsName = namespaceExport?.firstNamedChild;
+  // `export * as ns from`: one name, the module's namespace; not a star that forwards its names.
+  edge("*", isTypeOnly, nsName ? nameText(text, nsName) : undefined);
   exportOf(nsName ? nameText(text, nsName) : "*", line);
 }
 

@@ -3,13 +3,15 @@ import type { CallSite, FileAST, ImportInfo } from "../ast-types.js";
 import type { GraphFacts } from "../protocol.js";
 
 /** `aliases`: re-exports under another name (`export { a as b } from`), the edge → the exported name. */
-export function buildGraphFacts(ast: FileAST, calls: CallSite[], aliases: ReadonlyMap<ImportInfo, string> = new Map()): GraphFacts {
+export function buildGraphFacts(ast: FileAST, calls: CallSite[], aliases: ReadonlyMap<ImportInfo, string> = new Map(), importedNames: ReadonlyMap<ImportInfo, string> = new Map()): GraphFacts {
   const imports = ast.imports.map((i) => {
     const fact: GraphFacts["imports"][number] = { from: i.from, name: i.name };
     if (i.isTypeOnly) fact.isTypeOnly = true;
     if (i.isReExport) fact.isReExport = true;
     const alias = aliases.get(i);
     if (alias !== undefined) fact.as = alias;
+    const imported = importedNames.get(i);
+    if (imported !== undefined) fact.imported = imported;
     if (i.isDynamic) fact.isDynamic = true;
     return fact;
   });

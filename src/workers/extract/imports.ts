@@ -61,7 +61,10 @@ function readImportClause(ctx: CodeContext, clause: SyntaxNode, out: ImportInfo[
       out.push(importRecord(text.text(part), "", line, true));
     } else if (part.type === "namespace_import") {
       const local = part.firstNamedChild;
-      if (local) out.push(importRecord(text.text(local), "", line, false));
+      if (!local) continue;
+      const record = importRecord(text.text(local), "", line, false);
+      ctx.importedNames.set(record, "*");
+      out.push(record);
     } else if (part.type === "named_imports") {
       for (const spec of part.namedChildren) {
         if (spec.type !== "import_specifier") continue;
@@ -69,8 +72,11 @@ function readImportClause(ctx: CodeContext, clause: SyntaxNode, out: ImportInfo[
         if (!local) continue;
         const localName = local.type === "string" ? stringLiteralValue(text.text(local)) : text.text(local);
         const imported = spec.childForFieldName("name");
-        const record = importRecord(localName, "", line, imported !== null && text.text(imported) === "default");
+        const importedName = imported === null ? localName : imported.type === "string" ? stringLiteralValue(text.text(imported)) : text.text(imported);
+        const record = importRecord(localName, "", line, importedName === "default");
         if (spec.firstChild?.type === "type") record.isTypeOnly = true;
+        // `{ default as X }` is a default import: X stands for the default export, as `import X` does.
+        if (importedName !== localName && importedName !== "default") ctx.importedNames.set(record, importedName);
         out.push(record);
       }
     }

@@ -1,6 +1,7 @@
 // Seeded random churn: bursts of creates, deletes, rewrites, renames and binary flips over a small
-// project with relative, folder and alias imports; after each burst the incrementally maintained graph
-// must equal a full graph pass over the stored facts.
+// project with relative, folder and alias imports, imports and re-exports under other names and
+// namespaces; after each burst the incrementally maintained graph must equal a full graph pass over the
+// stored facts.
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -50,13 +51,24 @@ function source(self: string): string {
     const target = pick(UNIVERSE);
     if (target === self) continue;
     const name = `${pick(SYMBOLS)}${i}`;
-    imported.push(name);
-    lines.push(`import { ${pick(SYMBOLS)} as ${name} } from "${specifier(self, target)}";`);
+    if (rng() < 0.2) {
+      // A namespace: its calls name a member (`ns.run()`).
+      imported.push(`${name}.${pick(SYMBOLS)}`);
+      lines.push(`import * as ${name} from "${specifier(self, target)}";`);
+    } else {
+      imported.push(rng() < 0.2 ? `${name}.${pick(SYMBOLS)}` : name);
+      lines.push(`import { ${pick(SYMBOLS)} as ${name} } from "${specifier(self, target)}";`);
+    }
   }
-  // Barrels: re-exports make call targets hop through this file to the declaring one.
+  // Barrels: re-exports make call targets hop through this file to the declaring one, some renaming.
   if (rng() < 0.35) {
     const target = pick(UNIVERSE);
-    if (target !== self) lines.push(rng() < 0.5 ? `export * from "${specifier(self, target)}";` : `export { ${pick(SYMBOLS)} } from "${specifier(self, target)}";`);
+    const from = specifier(self, target);
+    const roll = rng();
+    if (target !== self)
+      lines.push(
+        roll < 0.35 ? `export * from "${from}";` : roll < 0.6 ? `export { ${pick(SYMBOLS)} } from "${from}";` : roll < 0.85 ? `export { ${pick(SYMBOLS)} as ${pick(SYMBOLS)} } from "${from}";` : `export * as ${pick(SYMBOLS)} from "${from}";`,
+      );
   }
   const declared = new Set(Array.from({ length: 1 + Math.floor(rng() * 2) }, () => pick(SYMBOLS)));
   for (const name of declared) {

@@ -142,6 +142,30 @@ describe("live index: the graph", () => {
     expect(await storedGraph(project)).toEqual(await rebuiltGraph(project));
   });
 
+  it("calls under other names (renamed re-export, aliased import, namespace) follow a function that moves below a star", async () => {
+    const a = "packages/core/src/voice/a.ts";
+    const b = "packages/core/src/voice/b.ts";
+    const callers = { "apps/api/src/voice-yell.ts": "yell", "apps/api/src/voice-holler.ts": "holler", "apps/api/src/voice-ns.ts": "voice.shout" };
+    const targets = async () =>
+      Promise.all(Object.entries(callers).map(async ([rel, callee]) => (await w.json<{ callee: string; target?: string }[]>("indexes", `calls:${rel}`))?.find((c) => c.callee === callee)?.target));
+    w.write(a, "export const quiet = 1;\n");
+    w.write(b, "export function shout(): string {\n  return 'b';\n}\n");
+    w.write("packages/core/src/voice/index.ts", 'export * from "./a";\nexport * from "./b";\n');
+    w.write("packages/core/src/voice-top.ts", 'export { shout as yell } from "./voice";\n');
+    w.write("apps/api/src/voice-yell.ts", 'import { yell } from "@core/voice-top";\nexport const v = () => yell();\n');
+    w.write("apps/api/src/voice-holler.ts", 'import { shout as holler } from "@core/voice";\nexport const v = () => holler();\n');
+    w.write("apps/api/src/voice-ns.ts", 'import * as voice from "@core/voice";\nexport const v = () => voice.shout();\n');
+    // Each lands on the name b.ts declares.
+    await waitFor("the calls to reach b.ts#shout", async () => (await targets()).every((t) => t === `${b}#shout`));
+    // The first star now exports it: every caller moves, though none of them calls it `shout` by that route alone.
+    w.write(a, "export const quiet = 1;\nexport function shout(): string {\n  return 'a';\n}\n");
+    await waitFor("the calls to reach a.ts#shout", async () => (await targets()).every((t) => t === `${a}#shout`));
+    w.write(a, "export const quiet = 1;\n");
+    await waitFor("the calls to go back to b.ts#shout", async () => (await targets()).every((t) => t === `${b}#shout`));
+    await w.watcher.idle();
+    expect(await storedGraph(project)).toEqual(await rebuiltGraph(project));
+  });
+
   it("a tsconfig paths change re-resolves imports through the new alias", async () => {
     const importer = "packages/ui/src/components/Badge.tsx";
     w.write(importer, 'import { slugify } from "#str";\nexport const Badge = () => slugify("b");\n');

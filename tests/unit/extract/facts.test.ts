@@ -53,7 +53,25 @@ describe("graph facts", () => {
       { from: "./button", name: "helper", isReExport: true, as: "assist" },
       { from: "./button", name: "same", isReExport: true },
       { from: "./props", name: "Props", isTypeOnly: true, isReExport: true, as: "ButtonProps" },
-      { from: "./icons", name: "*", isReExport: true },
+      // A namespace re-export is one name, not a star that forwards the module's names.
+      { from: "./icons", name: "*", isReExport: true, as: "icons" },
+    ]);
+  });
+
+  it("keeps the name an import takes under another (named as, namespace); default imports keep their local name", () => {
+    const { facts } = extract(code`
+      import Button, { helper as assist, same, default as Card, "quoted name" as quoted } from "./button";
+      import * as icons from "./icons";
+      import type { Props as P } from "./props";
+    `);
+    expect(facts.imports).toEqual([
+      { from: "./button", name: "Button" },
+      { from: "./button", name: "assist", imported: "helper" },
+      { from: "./button", name: "same" },
+      { from: "./button", name: "Card" },
+      { from: "./button", name: "quoted", imported: "quoted name" },
+      { from: "./icons", name: "icons", imported: "*" },
+      { from: "./props", name: "P", isTypeOnly: true, imported: "Props" },
     ]);
   });
 });

@@ -22,9 +22,9 @@ function project(): Map<string, GraphInput> {
     [
       "src/app.ts",
       input({
-        imports: [imp("total", "./lib"), imp("makeCart", "./lib"), imp("fmt", "./lib"), imp("applyCode", "./lib"), imp("nowhere", "./lib"), imp("Badge", "./lib"), imp("yell", "./lib"), imp("Cart", "./lib"), imp("logo", "./logo.ts"), imp("helper", "./util"), imp("palette", "./theme")],
+        imports: [imp("total", "./lib"), imp("makeCart", "./lib"), imp("fmt", "./lib"), imp("applyCode", "./lib"), imp("nowhere", "./lib"), imp("Badge", "./lib"), imp("yell", "./lib"), imp("Cart", "./lib"), imp("logo", "./logo.ts"), imp("helper", "./util"), imp("palette", "./theme"), imp("sum", "./lib/money", { imported: "total" }), imp("money", "./lib/money", { imported: "*" }), imp("promos", "./lib")],
         symbols: [sym("main", 3), sym("helper", 9)],
-        calls: [call("total", 4), call("makeCart", 5), call("fmt", 6), call("helper", 7), call("main", 8, "<module>"), call("palette", 10), call("applyCode", 11), call("nowhere", 12), call("Badge", 13), call("yell", 14), call("Cart.create", 15)],
+        calls: [call("total", 4), call("makeCart", 5), call("fmt", 6), call("helper", 7), call("main", 8, "<module>"), call("palette", 10), call("applyCode", 11), call("nowhere", 12), call("Badge", 13), call("yell", 14), call("Cart.create", 15), call("sum", 16), call("money.total", 17), call("promos.applyCode", 18), call("promos", 19)],
       }),
     ],
     // Stars in order: one that resolves nowhere, a nested barrel, a file, and a nested barrel last that
@@ -41,6 +41,8 @@ function project(): Map<string, GraphInput> {
           // Under other names: `export { default as Badge } from "./badge"`, `export { shout as yell } from "./text"`.
           imp("default", "./badge", { isReExport: true, as: "Badge" }),
           imp("shout", "./text", { isReExport: true, as: "yell" }),
+          // `export * as promos from "./promo"`: one name, the module's namespace.
+          imp("*", "./promo", { isReExport: true, as: "promos" }),
         ],
       }),
     ],
@@ -128,13 +130,19 @@ describe("GraphAccumulator streaming into a sink", () => {
       applyCode: "src/lib/promo/codes.ts#applyCode",
       // Declared nowhere: the call stays at the module it imports from.
       nowhere: "src/lib/index.ts#nowhere",
-      // The file a renamed re-export leads to; the name stays the one the caller uses.
+      // A renamed re-export leads to the name the file declares; a default export keeps the caller's.
       Badge: "src/lib/badge.ts#Badge",
-      yell: "src/lib/text.ts#yell",
+      yell: "src/lib/text.ts#shout",
+      // Imports under another name: the module's own name, the namespace left out.
+      sum: "src/lib/money.ts#total",
+      "money.total": "src/lib/money.ts#total",
+      // Through a namespace re-export and on through the star below it; the namespace itself is no declaration.
+      "promos.applyCode": "src/lib/promo/codes.ts#applyCode",
+      promos: "src/lib/index.ts#promos",
       // A static method through the barrel: the whole callee, the method's own symbol.
       "Cart.create": "src/lib/shop/cart.ts#Cart.create",
     });
-    expect(index["deps:src/app.ts"]).toEqual(["src/lib/index.ts", "src/theme.tsx", "src/util.ts"]);
+    expect(index["deps:src/app.ts"]).toEqual(["src/lib/index.ts", "src/lib/money.ts", "src/theme.tsx", "src/util.ts"]);
     expect(index["sym:helper"]).toEqual([
       { path: "src/app.ts", line: 9, kind: "function" },
       { path: "src/splash.ts", line: 4, kind: "function" },

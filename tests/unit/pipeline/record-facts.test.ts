@@ -9,7 +9,7 @@ describe("parseGraphInput", () => {
   it("gives every import all its flags, and every level one shape", () => {
     const json = JSON.stringify({
       facts: {
-        imports: [{ from: "./a", name: "a" }, { from: "./b", name: "*", isReExport: true }, { from: "./c", name: "default", isReExport: true, as: "C" }],
+        imports: [{ from: "./a", name: "a" }, { from: "./b", name: "*", isReExport: true }, { from: "./c", name: "default", isReExport: true, as: "C" }, { from: "./d", name: "b", imported: "a" }],
         exports: [],
         symbols: [{ name: "f", kind: "function", line: 1 }],
         calls: [],
@@ -18,9 +18,10 @@ describe("parseGraphInput", () => {
     });
     const input = parseGraphInput(json);
     expect(input.facts.imports).toEqual([
-      { from: "./a", name: "a", isTypeOnly: false, isReExport: false, isDynamic: false, as: "" },
-      { from: "./b", name: "*", isTypeOnly: false, isReExport: true, isDynamic: false, as: "" },
-      { from: "./c", name: "default", isTypeOnly: false, isReExport: true, isDynamic: false, as: "C" },
+      { from: "./a", name: "a", isTypeOnly: false, isReExport: false, isDynamic: false, as: "", imported: "" },
+      { from: "./b", name: "*", isTypeOnly: false, isReExport: true, isDynamic: false, as: "", imported: "" },
+      { from: "./c", name: "default", isTypeOnly: false, isReExport: true, isDynamic: false, as: "C", imported: "" },
+      { from: "./d", name: "b", isTypeOnly: false, isReExport: false, isDynamic: false, as: "", imported: "a" },
     ]);
     expect(Object.keys(input)).toEqual(["facts", "complexity"]);
     expect(Object.keys(input.facts)).toEqual(["imports", "exports", "symbols", "calls"]);
