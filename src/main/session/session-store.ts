@@ -127,16 +127,35 @@ export class SessionStore {
       const replies = (await pipe.exec()) ?? [];
       const out: SessionSummary[] = [];
       const gone: string[] = [];
+      const untitled: SessionSummary[] = [];
       replies.forEach(([err, value], i) => {
         if (err) throw err;
         const [meta, last, messages, title] = value as Array<string | null>;
         if (!meta) return void gone.push(ids[i]!);
         const m = JSON.parse(meta) as SessionMeta;
-        out.push({ id: m.id, createdAt: m.createdAt, lastActivityAt: Number(last) || m.createdAt, messages: Number(messages) || 0, title: title ?? "" });
+        const summary = { id: m.id, createdAt: m.createdAt, lastActivityAt: Number(last) || m.createdAt, messages: Number(messages) || 0, title: title ?? "" };
+        // Saved before sessions kept a title: read once from its messages and stored.
+        if (title === null && summary.messages > 0) untitled.push(summary);
+        out.push(summary);
       });
       if (gone.length > 0) await this.redis.zrem(this.sessionsKey, ...gone);
+      for (const s of untitled) await this.backfillTitle(s);
       return out.sort((a, b) => b.lastActivityAt - a.lastActivityAt || b.createdAt - a.createdAt);
     });
+  }
+
+  /** Sets `summary.title` from the session's messages and stores it; a session that will not load keeps "". */
+  private async backfillTitle(summary: SessionSummary): Promise<void> {
+    const raw = await this.redis.hgetall(sessionDataKey(summary.id));
+    if (!raw.meta) return;
+    let title: string;
+    try {
+      title = sessionTitle(activePath(parseState(summary.id, raw)));
+    } catch {
+      return; // damaged: `sessions` lists it; opening it says what is wrong
+    }
+    summary.title = title;
+    await this.redis.hset(sessionDataKey(summary.id), "title", title);
   }
 
   async latestId(): Promise<string | null> {

@@ -67,6 +67,22 @@ describe("session store", () => {
     expect(await redis.hexists(sessionDataKey(a.id), `e:${a1}`)).toBe(1);
   });
 
+  it("gives a session saved before titles existed its title when listed, and stores it", async () => {
+    const { session: old } = await open({ kind: "new" });
+    await old.appendMessage({ role: "user", content: "\nпочему падает сборка? 🧑‍💻\nподробности", timestamp: 1000 });
+    const { session: empty } = await open({ kind: "new" });
+    await redis.hdel(sessionDataKey(old.id), "title");
+    const store = new SessionStore(redis, "work-app");
+    const list = await store.list();
+    expect(list.find((s) => s.id === old.id)?.title).toBe("почему падает сборка? 🧑‍💻");
+    expect(list.find((s) => s.id === empty.id)?.title).toBe("");
+    expect(await redis.hget(sessionDataKey(old.id), "title")).toBe("почему падает сборка? 🧑‍💻");
+    // A damaged one is still listed, untitled (opening it says what is wrong).
+    await redis.hdel(sessionDataKey(old.id), "title");
+    await redis.hset(sessionDataKey(old.id), "stats", "{broken");
+    expect((await store.list()).find((s) => s.id === old.id)).toMatchObject({ title: "", messages: 1 });
+  });
+
   it("keeps an old branch when head moves back and the conversation goes another way", async () => {
     const { session } = await open({ kind: "new" });
     const u1 = await session.appendMessage({ role: "user", content: "q1", timestamp: 1 });
