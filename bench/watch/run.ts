@@ -1,4 +1,4 @@
-// `npm run bench:watch`: the live index on the generated 12K-file monorepo. Indexes it into a private
+// `npm run bench:watch`: the live index on the generated 12K-file monorepo (a copy of --dir, or a fresh one). Indexes it into a private
 // managed Redis, starts the watcher in this process, then edits, creates, deletes and renames files one
 // at a time (each landing before the next starts) and finally edits 1,000 files at once. Latency is
 // measured end to end: from the write to the moment Redis's `stat` holds the new hash (or drops the
@@ -53,21 +53,26 @@ const shuffle = <T>(xs: T[]): T[] => {
   return xs;
 };
 
-async function prepareRepo(): Promise<{ root: string; generated: boolean }> {
-  if (values.dir) {
-    const root = path.resolve(values.dir);
-    // The bench edits and deletes files: only in a generated tree, never in a real project.
-    if (!fs.existsSync(path.join(root, MANIFEST_FILE))) throw new Error(`${root} has no ${MANIFEST_FILE}: pass a folder made by bench:gen`);
-    return { root: fs.realpathSync(root), generated: false };
-  }
+/** The tree the bench edits: always a temporary one, removed at the end. */
+async function prepareRepo(): Promise<string> {
   const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "ipuaro-watch-bench-")));
+  if (values.dir) {
+    const given = path.resolve(values.dir);
+    // Only a generated tree: a real project's own files would be what the bench edits.
+    if (!fs.existsSync(path.join(given, MANIFEST_FILE))) throw new Error(`${given} has no ${MANIFEST_FILE}: pass a folder made by bench:gen`);
+    // The bench edits, creates, renames and deletes files (renames break imports): it works on a copy,
+    // so the folder stays fit for measuring a cold index afterwards.
+    log(`copying ${given} to ${root}…`);
+    fs.cpSync(given, root, { recursive: true, verbatimSymlinks: true });
+    return root;
+  }
   log(`generating ${values.files} files into ${root}…`);
   await generateMonorepo({ files: Number(values.files), out: root, seed: Number(values.seed) });
-  return { root, generated: true };
+  return root;
 }
 
 async function main(): Promise<number> {
-  const { root, generated } = await prepareRepo();
+  const root = await prepareRepo();
   const home = fs.mkdtempSync(path.join(os.tmpdir(), "ipuaro-watch-bench-home-"));
   const { config } = loadConfig({ projectRoot: root, env: { IPUARO_HOME: home, XDG_CONFIG_HOME: path.join(home, "xdg") } });
   config.redis.url = null;
@@ -215,7 +220,7 @@ async function main(): Promise<number> {
     await indexer.close();
     await opened.release();
     fs.rmSync(home, { recursive: true, force: true });
-    if (generated) fs.rmSync(root, { recursive: true, force: true });
+    fs.rmSync(root, { recursive: true, force: true });
   }
 }
 
