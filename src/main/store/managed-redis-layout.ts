@@ -27,9 +27,38 @@ function currentUid(): number | null {
   return typeof process.getuid === "function" ? process.getuid() : null;
 }
 
+/**
+ * `mkdir -p`, one level at a time: Node's recursive mkdir never returns under /proc (it keeps meeting
+ * ENOENT and retrying), so IPUARO_HOME=/proc/x hung instead of failing.
+ */
+function makeDirs(dir: string, mode: number): void {
+  const missing: string[] = [];
+  for (let d = path.resolve(dir); !fs.existsSync(d) && path.dirname(d) !== d; d = path.dirname(d)) missing.push(d);
+  for (const d of missing.reverse()) {
+    try {
+      fs.mkdirSync(d, { mode });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+    }
+  }
+}
+
+/** A folder ipuaro needs for its Redis could not be made: what, why, and the two ways out. */
+function unusableDir(dir: string, err: unknown): IpuaroError {
+  const reason = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+  return new IpuaroError("config", `cannot create ${dir} for ipuaro's own Redis (${reason})`, {
+    recoverable: false,
+    suggestion: "Set IPUARO_HOME to a folder you can write to, or IPUARO_REDIS_URL to a Redis of your own.",
+  });
+}
+
 /** Creates `dir` as 0700 and refuses one that another user owns (a planted socket dir in /tmp). */
 export function ensurePrivateDir(dir: string): void {
-  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  try {
+    makeDirs(dir, 0o700);
+  } catch (err) {
+    throw unusableDir(dir, err);
+  }
   const st = fs.lstatSync(dir);
   if (!st.isDirectory()) {
     throw new IpuaroError("redis", `${dir} exists but is not a directory`, {
@@ -49,7 +78,11 @@ export function ensurePrivateDir(dir: string): void {
 
 /** Computes the paths and creates the directories (data dir and socket dir, both 0700). */
 export function managedRedisLayout(home: string): ManagedRedisLayout {
-  fs.mkdirSync(home, { recursive: true, mode: 0o700 });
+  try {
+    makeDirs(home, 0o700);
+  } catch (err) {
+    throw unusableDir(home, err);
+  }
   const realHome = fs.realpathSync(home);
   const dataDir = path.join(realHome, "redis");
   let socketDir = path.join(realHome, "run");

@@ -224,6 +224,33 @@ describe("ipuaro's own redis-server", () => {
     removeDir(socketDir);
   });
 
+  it("says which IPUARO_HOME it cannot create, and why, instead of hanging (/proc) or printing a stack", () => {
+    const home = newHome();
+    fs.writeFileSync(path.join(home, "a-file"), "");
+    const cases: [string, RegExp][] = [
+      ["/proc/ipuaro-home-test/x", /ENOENT/],
+      [path.join(home, "a-file", "home"), /ENOTDIR/],
+    ];
+    for (const [dir, reason] of cases) {
+      const err = (() => {
+        try {
+          managedRedisLayout(dir);
+        } catch (e) {
+          return e;
+        }
+        return null;
+      })();
+      expect(err).toBeInstanceOf(IpuaroError);
+      expect(err).toMatchObject({ type: "config", recoverable: false, message: expect.stringContaining(`cannot create ${dir.startsWith("/proc") ? "/proc/ipuaro-home-test" : dir}`) });
+      expect((err as IpuaroError).message).toMatch(reason);
+      expect((err as IpuaroError).suggestion).toMatch(/IPUARO_HOME.*IPUARO_REDIS_URL/);
+    }
+    // Missing parents are made, each private.
+    const nested = path.join(home, "x", "y", "z");
+    expect(managedRedisLayout(nested).dataDir).toBe(path.join(nested, "redis"));
+    expect(fs.statSync(path.join(home, "x", "y")).mode & 0o777).toBe(0o700);
+  });
+
   it("explains how to install redis-server when it is missing", async () => {
     const home = newHome();
     const err = await acquireManagedRedis({ home, redisServerBin: path.join(home, "no-such-redis-server") }).catch((e: unknown) => e);
