@@ -1,5 +1,6 @@
 // The `ipuaro` command line. Each subcommand lives in its own file under commands/; this file only
 // assembles them and maps errors to exit codes.
+import fs from "node:fs";
 import { createRequire } from "node:module";
 import { Command, CommanderError } from "commander";
 import { FatalError, IpuaroError } from "../errors.js";
@@ -32,14 +33,24 @@ const COMMANDS: ReadonlyArray<readonly [name: string, load: () => Promise<Regist
 
 /**
  * The commands `argv` can reach: the named one alone (loading every command cost `ipuaro index` ≈ 0.2 s
- * of start-up), none for `--version`, and all of them otherwise (help lists them, the default command
- * matches a mistyped name against them).
+ * of start-up), none for `--version`, the TUI alone for `ipuaro`, its options or a folder that exists,
+ * and all of them otherwise (help lists them, the default command matches a mistyped name against them).
  */
 export function commandsFor(argv: readonly string[]): string[] {
   const first = argv[2];
   if (first === "-v" || first === "--version") return [];
   if (first !== undefined && first !== "tui" && COMMANDS.some(([name]) => name === first)) return [first];
+  const help = argv.slice(2).some((a) => a === "-h" || a === "--help");
+  if (!help && (first === undefined || first.startsWith("-") || isFolder(first))) return ["tui"];
   return COMMANDS.map(([name]) => name);
+}
+
+function isFolder(p: string): boolean {
+  try {
+    return fs.statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 export async function buildProgram(argv: readonly string[] = process.argv): Promise<Command> {
