@@ -7,6 +7,7 @@ import { complexityScore, countCodeLines } from "./complexity.js";
 import { extractDeclarations } from "./declarations.js";
 import { buildGraphFacts } from "./facts.js";
 import { onlyGrammarGaps } from "./grammar-gaps.js";
+import { repairGrammarGaps } from "./grammar-repairs.js";
 import { maskImportTypes } from "./import-type-mask.js";
 import { importRecord } from "./imports.js";
 import { buildLightTree, typeRanges } from "./light-tree.js";
@@ -18,10 +19,19 @@ import { commentMarkers } from "./todo-markers.js";
 export function extractCode(source: string, language: SourceLanguage): ExtractResult {
   // Import types only exist in TypeScript; in JavaScript `import("x")` is always code.
   const masked = language === "javascript" ? null : maskImportTypes(source);
-  const tree = parseSource(masked ? masked.source : source, language);
+  const parsed = masked ? masked.source : source;
+  let tree = parseSource(parsed, language);
   const ctx = createCodeContext(new SourceText(source));
   for (const { from, at } of masked?.importTypes ?? []) ctx.ast.imports.push({ ...importRecord("*", from, ctx.text.lineAt(at), false), isTypeOnly: true });
   ctx.ast.parseError = tree.rootNode.hasError && !onlyGrammarGaps(tree.rootNode, ctx.text);
+  if (ctx.ast.parseError) {
+    // Valid TypeScript the grammar cannot read, in the few shapes grammar-repairs.ts knows: parsed again.
+    const repaired = repairGrammarGaps(parsed, tree, language, ctx.text);
+    if (repaired) {
+      tree = repaired.tree;
+      ctx.ast.parseError = false;
+    }
+  }
   try {
     const skeleton = buildLightTree(tree, language);
     ctx.typeRanges = typeRanges(skeleton);

@@ -98,6 +98,38 @@ describe("syntax errors", () => {
     expect(maskImportTypes('let a: import("./t").A<B>[] = [];')).toEqual({ source: `let a: ${"_".repeat('import("./t")'.length)}.A<B>[] = [];`, importTypes: [{ from: "./t", at: 7 }] });
   });
 
+  it("reads generic call signatures written without semicolons and `keyof readonly T[]` (parsed again, same lines)", () => {
+    const result = extract(code`
+      export interface ImportGlobFunction {
+        <Eager extends boolean, T = unknown>(
+          glob: string | string[],
+        ): (Eager extends true ? true : false) extends true
+          ? Record<string, T>
+          : Record<string, () => Promise<T>>
+        /** Overload 2. */
+        <M>(glob: string): Record<string, () => Promise<M>>
+        (glob: string, eager: true): Record<string, unknown>
+        name: string
+      }
+      export interface SymbolConstructor {
+        readonly unscopables: { [K in keyof readonly any[]]?: boolean };
+      }
+      export type Keys = keyof readonly string[];
+      export function after(): number {
+        return 1;
+      }
+    `);
+    expect(result.ast.parseError).toBe(false);
+    expect(result.ast.types.map((t) => [t.name, t.lineStart])).toEqual([
+      ["ImportGlobFunction", 1],
+      ["SymbolConstructor", 12],
+      ["Keys", 15],
+    ]);
+    expect(fn(result, "after").lineStart).toBe(16);
+    // A `<` that starts a line inside an expression is not a member: the error stands.
+    expect(extract("interface A {\n  a: string\n  <M>(x: M): M\n}\nconst b = a\n  <c>;\n").ast.parseError).toBe(true);
+  });
+
   it("still reports a real error next to a grammar gap, or one that only looks like it", () => {
     const result = extract(code`
       export type * from "./types";
