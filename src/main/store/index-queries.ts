@@ -73,6 +73,32 @@ export async function* scanSymbols(reader: IndexReader, nameGlob = "*"): AsyncGe
   } while (cursor !== "0");
 }
 
+const CALLS_PREFIX = INDEX_FIELD.calls("");
+
+/**
+ * Every call site whose target is one of `targets` (`file#name`), with the calling file: the call graph
+ * read in HSCAN chunks, each field parsed only when its text names a target.
+ */
+export async function callsTargeting(reader: IndexReader, targets: ReadonlySet<string>): Promise<Array<ResolvedCall & { path: string }>> {
+  const out: Array<ResolvedCall & { path: string }> = [];
+  if (!targets.size) return out;
+  const quoted = [...targets].map((t) => JSON.stringify(t));
+  let cursor = "0";
+  do {
+    const [next, flat] = await redisOp(reader.redis, `scanning the call graph (project ${reader.project})`, () =>
+      reader.redis.hscan(reader.keys.indexes, cursor, "MATCH", `${globLiteral(CALLS_PREFIX)}*`, "COUNT", HSCAN_COUNT),
+    );
+    cursor = next;
+    for (let i = 0; i + 1 < flat.length; i += 2) {
+      const raw = flat[i + 1]!;
+      if (!quoted.some((q) => raw.includes(q))) continue;
+      const field = flat[i]!;
+      for (const c of parseArray<ResolvedCall>(reader.keys.indexes, field, raw)) if (c.target && targets.has(c.target)) out.push({ ...c, path: field.slice(CALLS_PREFIX.length) });
+    }
+  } while (cursor !== "0");
+  return out;
+}
+
 /** The call graph's call sites of several files (one HMGET); files without calls are absent. */
 export function callSitesOf(reader: IndexReader, paths: readonly string[]): Promise<Map<string, ResolvedCall[]>> {
   return redisOp(reader.redis, `reading call sites (project ${reader.project})`, async () => {

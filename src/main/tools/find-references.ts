@@ -6,7 +6,8 @@ import { z } from "zod";
 import type { FileAST } from "../../workers/ast-types.js";
 import { languageForPath } from "../../workers/extract/index.js";
 import { TimeSlicer } from "../../pipeline/graph/time-slicer.js";
-import { callSitesOf, indexReaderOf, scanIndexedTexts, symbolLocations } from "../store/index-queries.js";
+import { callsTargeting, callSitesOf, indexReaderOf, scanIndexedTexts, symbolLocations, type IndexReader, type SymbolLocation } from "../store/index-queries.js";
+import type { ProjectStore } from "../store/project-store.js";
 import { defineTool } from "./define-tool.js";
 import { lineText, pastBudget } from "./search-output.js";
 import { CODE_LANGUAGES, findIdentifierOccurrences, identifierPattern, type ReferenceRole } from "./identifier-occurrences.js";
@@ -16,6 +17,8 @@ import { toolPath } from "./tool-paths.js";
 
 /** Reference lines shown to the model; the rest are counted. */
 export const MAX_REFERENCES = 100;
+/** Calls under another name shown (`import { slugify as toSlug }`, a renamed re-export, `ns.fn()`). */
+export const MAX_RENAMED_CALLS = 20;
 /**
  * Past this, once MAX_REFERENCES lines are found (or past twice this regardless), the remaining candidate
  * files are counted by text match without parsing and reported as approximate: a name used in thousands
@@ -47,6 +50,35 @@ export function enclosingDeclaration(ast: FileAST | undefined, line: number): st
   return (best as { name: string } | null)?.name ?? null;
 }
 
+interface RenamedCall {
+  path: string;
+  line: number;
+  callee: string;
+  caller: string;
+  text: string;
+}
+
+/**
+ * Calls the call graph leads to the declarations under a name the text search cannot see: the callee
+ * does not contain the name (an alias, a renamed re-export, a namespace member is found by the text
+ * search already). Lines the text search found are left out.
+ */
+async function renamedCalls(reader: IndexReader, store: ProjectStore, declared: SymbolLocation[], name: string, seen: (path: string, line: number) => boolean, under: string | undefined): Promise<{ shown: RenamedCall[]; total: number }> {
+  const targets = new Set(declared.map((d) => `${d.path}#${name}`));
+  const needle = name.slice(name.lastIndexOf(".") + 1);
+  const inScope = (p: string) => !under || p === under || p.startsWith(`${under}/`);
+  const calls = (await callsTargeting(reader, targets))
+    .filter((c) => inScope(c.path) && !seen(c.path, c.line) && !c.callee.split(".").includes(needle))
+    .sort((a, b) => a.path.localeCompare(b.path) || a.line - b.line);
+  const shown = await Promise.all(
+    calls.slice(0, MAX_RENAMED_CALLS).map(async (c) => {
+      const lines = await store.getLines(c.path, c.line, c.line).catch(() => null);
+      return { path: c.path, line: c.line, callee: c.callee, caller: c.caller, text: lineText(lines?.lines[0]) };
+    }),
+  );
+  return { shown, total: calls.length };
+}
+
 function countTextHits(lines: readonly string[], pattern: RegExp): number {
   let n = 0;
   for (const l of lines) {
@@ -60,7 +92,7 @@ export const findReferences = defineTool({
   name: "find_references",
   category: "search",
   description:
-    'Find where a symbol is used in the code (not in comments or strings): each line with its path, line number, role (definition, import, call, new, type, member, ref), the enclosing function and the line\'s text. "Class.method" finds member uses of that method name in files that mention the class (receiver types are not checked). Give path (a folder or file) to narrow the search.',
+    'Find where a symbol is used in the code (not in comments or strings): each line with its path, line number, role (definition, import, call, new, type, member, ref), the enclosing function and the line\'s text. "Class.method" finds member uses of that method name in files that mention the class (receiver types are not checked). Calls under another name (an import alias, a renamed re-export) follow from the call graph. Give path (a folder or file) to narrow the search.',
   parameters: z
     .object({
       symbol: z.string().min(1).describe('Symbol name, e.g. "formatMoney", "Money" or "Money.add"'),
@@ -130,7 +162,10 @@ export const findReferences = defineTool({
       await slicer.maybeYield();
     }
 
-    if (!found && !approxLines) {
+    const renamed = declared.length
+      ? await renamedCalls(reader, ctx.store, declared, name, (p, line) => !!byFile.get(p)?.some((r) => r.line === line), under)
+      : { shown: [], total: 0 };
+    if (!found && !approxLines && !renamed.total) {
       const scope = under ? ` under ${under}` : "";
       const suggestions = under ? [] : await suggestSymbols(reader, name);
       return {
@@ -182,6 +217,11 @@ export const findReferences = defineTool({
     }
     const counts = ROLE_ORDER.filter((r) => roleCounts.has(r)).map((r) => `${roleCounts.get(r)} ${r}`).join(", ");
     const head = `${name}: ${found} line${found === 1 ? "" : "s"} in ${byFile.size} file${byFile.size === 1 ? "" : "s"}${under ? ` under ${under}` : ""} (${counts})${owner ? `; member uses of .${needle} in files mentioning ${owner}, receivers not type-checked` : ""}`;
+    if (renamed.total) {
+      out.push(`called under other names (${renamed.total}):`);
+      for (const c of renamed.shown) out.push(`  ${c.path}:${c.line} ${c.callee}()${c.caller !== "<module>" ? ` in ${c.caller}` : ""} │ ${c.text}`);
+      if (renamed.total > renamed.shown.length) out.push(`  … ${renamed.total - renamed.shown.length} more`);
+    }
     const tail: string[] = [];
     if (found > shown) tail.push(`… ${found - shown} more lines in ${hiddenFiles} file${hiddenFiles === 1 ? "" : "s"} not shown; narrow with path=<folder>`);
     if (approxLines) tail.push(`… about ${approxLines} more text matches in ${approxFiles} files not checked (parsing stopped after ${REFERENCE_SCAN_BUDGET_MS / 1000} s)`);
@@ -193,6 +233,7 @@ export const findReferences = defineTool({
         total: found,
         files: byFile.size,
         approximateMore: approxLines,
+        renamedCalls: renamed.shown,
         references: shownFiles.flatMap((f) => byFile.get(f)!.map((r) => ({ path: f, line: r.line, roles: [...r.roles], text: r.text }))).slice(0, MAX_REFERENCES),
       },
       display: { summary: `${found} references in ${byFile.size} files (${scanned} parsed)` },

@@ -418,6 +418,45 @@ describe("find_references", () => {
     await fails(findReferences, { symbol: "port" }, "NOT_FOUND");
   });
 
+  it("adds the calls the call graph leads to it under other names (a renamed re-export, an alias), not the ones the text shows", async () => {
+    const rel = "apps/api/src/slug-names.ts";
+    fs.writeFileSync(
+      path.join(project.root, rel),
+      [
+        'import { toSlug } from "@acme/core";',
+        'import { slugify as makeSlug } from "@core/utils/strings";',
+        'import * as strings from "@core/utils/strings";',
+        'export const a = () => toSlug("a");',
+        "export function b(): string {",
+        '  return makeSlug("b");',
+        "}",
+        'export const c = () => strings.slugify("c");',
+        "",
+      ].join("\n"),
+    );
+    await project.reindex();
+    try {
+      const out = await ok(findReferences, { symbol: "slugify" });
+      const section = out.split("\n");
+      const at = section.indexOf("called under other names (2):");
+      expect(at).toBeGreaterThan(0);
+      expect(section.slice(at + 1, at + 3)).toEqual([
+        `  ${rel}:4 toSlug() in a │ export const a = () => toSlug("a");`,
+        `  ${rel}:6 makeSlug() in b │ return makeSlug("b");`,
+      ]);
+      // The namespace call and the import line name slugify: the text search lists them with the rest.
+      expect(references(out.split("\n").slice(0, at).join("\n")).get(rel)!.map((r) => [r.line, r.roles])).toEqual([
+        [2, "import"],
+        [8, "call"],
+      ]);
+      // Narrowed to another folder, they are out of scope.
+      expect(await ok(findReferences, { symbol: "slugify", path: "packages" })).not.toContain("called under other names");
+    } finally {
+      fs.rmSync(path.join(project.root, rel));
+      await project.reindex();
+    }
+  });
+
   it("stops when the call is cancelled", async () => {
     const abort = new AbortController();
     abort.abort();
