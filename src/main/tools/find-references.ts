@@ -236,7 +236,7 @@ export const findReferences = defineTool({
         renamedCalls: renamed.shown,
         references: shownFiles.flatMap((f) => byFile.get(f)!.map((r) => ({ path: f, line: r.line, roles: [...r.roles], text: r.text }))).slice(0, MAX_REFERENCES),
       },
-      display: { summary: `${found} references in ${byFile.size} files (${scanned} parsed)` },
+      display: { summary: `${found} references in ${byFile.size} files${renamed.total ? ` + ${renamed.total} under other names` : ""} (${scanned} parsed)` },
     };
   },
 });
