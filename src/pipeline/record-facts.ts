@@ -30,7 +30,13 @@ export function parseGraphInput(json: string): GraphInput {
   const facts = raw.facts;
   if (!facts || typeof facts !== "object" || !raw.complexity) throw new Error("damaged graph facts");
   return {
-    facts: { imports: arrayOr(facts.imports).map(uniformImport), exports: arrayOr(facts.exports), symbols: arrayOr(facts.symbols), calls: arrayOr(facts.calls) },
+    facts: {
+      imports: arrayOr(facts.imports).map(uniformImport),
+      exports: arrayOr(facts.exports),
+      symbols: arrayOr(facts.symbols),
+      calls: arrayOr(facts.calls),
+      defaultName: typeof facts.defaultName === "string" ? facts.defaultName : "",
+    },
     complexity: raw.complexity,
   };
 }

@@ -78,6 +78,11 @@ export interface GraphFacts {
   symbols: { name: string; kind: string; line: number }[];
   /** Calls that can land in the project (local symbols, internal imports, `this.…`); see the worker. */
   calls: CallSite[];
+  /**
+   * The declared name of the module's default export (`export default function Button`, `export default
+   * Card` with Card declared here); absent when it has none or it is anonymous (then its symbol is `default`).
+   */
+  defaultName?: string;
 }
 
 export type IndexedRecord =

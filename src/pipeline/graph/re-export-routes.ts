@@ -5,7 +5,8 @@
 // whatever it held sent a third of the calls of a generated 12K-file monorepo to files that do not
 // declare the name. A name found nowhere stops the search at the barrel the import points to.
 // A re-export under another name renames on the way: `export { shout as yell } from "./text"` leads
-// `yell` to text.ts's `shout`, `export * as ns from "./x"` leads `ns.fn` to x's `fn`.
+// `yell` to text.ts's `shout`, `export * as ns from "./x"` leads `ns.fn` to x's `fn`, and a route that
+// ends at `default` names the declaration the default export points to (`export default class Knob`).
 import type { GraphInput } from "./graph-builder.js";
 import type { ImportResolver } from "./import-resolver.js";
 
@@ -37,14 +38,16 @@ export interface Hop {
 /**
  * The name at the module below of `name` (whose head is the exported `head`) forwarded by a re-export of
  * `source`: `yell.x` → `shout.x` for `export { shout as yell }`; `ns.fn` → `fn` for `export * as ns`
- * (null for `ns` itself: the namespace is no declaration). A default export keeps the caller's name,
- * which is the one it is declared under by convention (`export { default as Button } from "./Button"`).
+ * (null for `ns` itself: the namespace is no declaration); `Button` → `default` for `export { default as
+ * Button }` (ReExportRoutes.follow reads the name the default export is declared under at the end).
  */
 export function forwardedName(source: string, head: string, name: string): string | null {
-  if (source === head || source === "default") return name;
+  if (source === head) return name;
   if (source === "*") return name.length > head.length ? name.slice(head.length + 1) : null;
   return source + name.slice(head.length);
 }
+
+const DEFAULT = "default";
 
 export function headOf(name: string): string {
   const dot = name.indexOf(".");
@@ -120,7 +123,7 @@ export class ReExportRoutes {
         if (next === null) break;
         at = next;
       }
-      return `${at.file}#${at.name}`;
+      return `${at.file}#${this.declaredDefault(at, own)}`;
     });
   }
 
@@ -142,6 +145,18 @@ export class ReExportRoutes {
     return value;
   }
 
+  /** `default` (or `default.x`) as the name the file declares its default export under, when it names one. */
+  private declaredDefault(at: Hop, lookup: HopLookup): string {
+    if (headOf(at.name) !== DEFAULT) return at.name;
+    const input = this.files.get(at.file);
+    if (!input) {
+      noteMissing(lookup, at.file);
+      return at.name;
+    }
+    const declared = input.facts.defaultName;
+    return declared ? declared + at.name.slice(DEFAULT.length) : at.name;
+  }
+
   private computeHop(file: string, name: string, lookup: HopLookup): Hop | null {
     const input = this.files.get(file);
     if (!input) {
@@ -156,6 +171,8 @@ export class ReExportRoutes {
       const there = target === null ? null : forwardedName(source, head, name);
       return target === null || there === null ? null : { file: target, name: there };
     }
+    // `export *` forwards every name but the default export.
+    if (head === DEFAULT) return null;
     for (const [n, target] of reExports) {
       if (n !== "*" || !target || target === file) continue;
       const below: HopLookup = { missing: false };

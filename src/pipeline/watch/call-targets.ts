@@ -95,6 +95,11 @@ export function reExportSignature(facts: GraphFacts | undefined): string {
     .join("\n");
 }
 
+/** Whether the name a file's default export is declared under changed (a file that came or went counts). */
+export function defaultMoved(a: GraphFacts | undefined, b: GraphFacts | undefined): boolean {
+  return (a?.defaultName || "") !== (b?.defaultName || "") || !a !== !b;
+}
+
 /** Symbol names in one set and not the other. */
 export function symbolDelta(a: GraphFacts | undefined, b: GraphFacts | undefined): Set<string> {
   const x = new Set((a?.symbols ?? []).map((s) => s.name));

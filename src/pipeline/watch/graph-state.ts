@@ -9,7 +9,7 @@ import { INDEX_FIELD, serialiseGraph } from "../graph/graph-serialiser.js";
 import { ImportResolver } from "../graph/import-resolver.js";
 import type { ProjectLayout } from "../graph/project-layout.js";
 import { exportedName, ReExportRoutes } from "../graph/re-export-routes.js";
-import { callersThrough, fileCalls, hasReExports, movedBarrelScope, reExportSignature, symbolDelta, type CallSeed } from "./call-targets.js";
+import { callersThrough, defaultMoved, fileCalls, hasReExports, movedBarrelScope, reExportSignature, symbolDelta, type CallSeed } from "./call-targets.js";
 import { ImporterIndex } from "./import-keys.js";
 import { addTo, removeFrom } from "./multimap.js";
 
@@ -163,7 +163,7 @@ export class GraphState {
         const facts = factsOf(y) ?? previous.get(y);
         const via = facts?.imports.filter((i) => i.isReExport && this.resolver.resolve(y, i.from) === x) ?? [];
         if (!via.length) continue;
-        const renames = via.filter((i) => exportedName(i) !== i.name && i.name !== "default").map((i) => [exportedName(i), i.name] as const);
+        const renames = via.filter((i) => exportedName(i) !== i.name).map((i) => [exportedName(i), i.name] as const);
         yield { file: y, star: via.some((i) => exportedName(i) === "*"), renames };
       }
     }.bind(this);
@@ -177,6 +177,11 @@ export class GraphState {
       const after = new Set(factsOf(p)?.symbols.map((s) => s.name));
       const gained = new Set([...after].filter((n) => !before.has(n)));
       const lost = new Set([...before].filter((n) => !after.has(n)));
+      // Routes to `default` end at the name the default export is declared under.
+      if (defaultMoved(previous.get(p), factsOf(p))) {
+        gained.add("default");
+        lost.add("default");
+      }
       if (gained.size || lost.size) this.routes.forgetSymbols(p, gained, lost, reExporters);
     }
     return this.routes;
@@ -300,8 +305,11 @@ export class GraphState {
       const after = factsOf(p);
       const forwards = hasReExports(before) || hasReExports(after);
       const delta = symbolDelta(before, after);
+      // Calls to its default export name the declaration it points to: they move when that does.
+      const defaultChanged = defaultMoved(before, after);
+      if (defaultChanged) delta.add("default");
       const rerouted = forwards && (moved.has(p) || reExportSignature(before) !== reExportSignature(after));
-      seeds.push({ file: p, names: rerouted ? "all" : delta, direct: forwards, symbolDelta: delta });
+      seeds.push({ file: p, names: rerouted ? "all" : delta, direct: forwards || defaultChanged, symbolDelta: delta });
     }
     for (const [p, gainedOrLost] of moved) {
       const facts = factsOf(p);

@@ -38,6 +38,8 @@ export interface CodeContext {
   reExportAliases: Map<ImportInfo, string>;
   /** Imports bound under another name (`import { a as b }`, `import * as ns`): the edge → the module's name ("*" for the namespace). */
   importedNames: Map<ImportInfo, string>;
+  /** The local name a default export gives out (`export default Card`, `export { Card as default }`). */
+  defaultLocal?: string;
 }
 
 export interface TopLevelDeclaration {

@@ -74,6 +74,7 @@ export function addExportStatement(ctx: CodeContext, stmt: SyntaxNode, topLevel:
       const exported = nameText(text, alias ?? local);
       const info = pushExport(ctx, exported, "const", { line: text.lineAt(spec.startIndex), isDefault: exported === "default" });
       ctx.localExports.push({ local: nameText(text, local), info });
+      if (exported === "default") ctx.defaultLocal = nameText(text, local);
     }
   }
   // `export as namespace X` (UMD global name) declares no module export.
@@ -97,7 +98,10 @@ function addDefaultValue(
     if (mark) pushExport(ctx, name, "class", mark);
   } else {
     if (mark) pushExport(ctx, "default", "default", mark);
-    if (value.type === "identifier") ctx.localExports.push({ local: ctx.text.text(value) });
+    if (value.type === "identifier") {
+      ctx.localExports.push({ local: ctx.text.text(value) });
+      ctx.defaultLocal = ctx.text.text(value);
+    }
   }
 }
 

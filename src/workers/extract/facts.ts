@@ -2,16 +2,25 @@
 import type { CallSite, FileAST, ImportInfo } from "../ast-types.js";
 import type { GraphFacts } from "../protocol.js";
 
-/** `aliases`: re-exports under another name (`export { a as b } from`), the edge → the exported name. */
-export function buildGraphFacts(ast: FileAST, calls: CallSite[], aliases: ReadonlyMap<ImportInfo, string> = new Map(), importedNames: ReadonlyMap<ImportInfo, string> = new Map()): GraphFacts {
+/** What the statement walk learnt about names that the AST does not keep (code-context.ts says what each is). */
+export interface FactNames {
+  reExportAliases?: ReadonlyMap<ImportInfo, string>;
+  importedNames?: ReadonlyMap<ImportInfo, string>;
+  defaultLocal?: string;
+}
+
+export function buildGraphFacts(ast: FileAST, calls: CallSite[], names: FactNames = {}): GraphFacts {
+  const aliases = names.reExportAliases ?? new Map<ImportInfo, string>();
+  const importedNames = names.importedNames ?? new Map<ImportInfo, string>();
   const imports = ast.imports.map((i) => {
     const fact: GraphFacts["imports"][number] = { from: i.from, name: i.name };
     if (i.isTypeOnly) fact.isTypeOnly = true;
     if (i.isReExport) fact.isReExport = true;
     const alias = aliases.get(i);
     if (alias !== undefined) fact.as = alias;
-    const imported = importedNames.get(i);
-    if (imported !== undefined) fact.imported = imported;
+    // A default import names the module's default export, whatever the local name.
+    const imported = importedNames.get(i) ?? (i.isDefault && !i.isReExport ? "default" : undefined);
+    if (imported !== undefined && imported !== i.name) fact.imported = imported;
     if (i.isDynamic) fact.isDynamic = true;
     return fact;
   });
@@ -32,7 +41,11 @@ export function buildGraphFacts(ast: FileAST, calls: CallSite[], aliases: Readon
   for (const e of ast.exports) {
     if (e.type === "const" && e.from === undefined) symbols.push({ name: e.name, kind: "const", line: e.line });
   }
-  return { imports, exports, symbols, calls };
+  const facts: GraphFacts = { imports, exports, symbols, calls };
+  const defaultExport = ast.exports.find((e) => e.isDefault && e.from === undefined);
+  const defaultName = defaultExport && defaultExport.name !== "default" ? defaultExport.name : names.defaultLocal;
+  if (defaultName && symbols.some((s) => s.name === defaultName)) facts.defaultName = defaultName;
+  return facts;
 }
 
 export function emptyFacts(): GraphFacts {

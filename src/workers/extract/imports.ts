@@ -75,8 +75,7 @@ function readImportClause(ctx: CodeContext, clause: SyntaxNode, out: ImportInfo[
         const importedName = imported === null ? localName : imported.type === "string" ? stringLiteralValue(text.text(imported)) : text.text(imported);
         const record = importRecord(localName, "", line, importedName === "default");
         if (spec.firstChild?.type === "type") record.isTypeOnly = true;
-        // `{ default as X }` is a default import: X stands for the default export, as `import X` does.
-        if (importedName !== localName && importedName !== "default") ctx.importedNames.set(record, importedName);
+        if (importedName !== localName) ctx.importedNames.set(record, importedName);
         out.push(record);
       }
     }

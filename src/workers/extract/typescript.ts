@@ -48,5 +48,5 @@ export function extractCode(source: string, language: SourceLanguage): ExtractRe
   // Dynamic imports are found after the static ones; keep the list in source order.
   ctx.ast.imports.sort((a, b) => a.line - b.line);
   const complexity = complexityScore(countCodeLines(source, deep.comments), deep.nesting, ctx.ast.imports.length);
-  return { ast: ctx.ast, complexity, facts: buildGraphFacts(ctx.ast, deep.calls, ctx.reExportAliases, ctx.importedNames), todos: commentMarkers(ctx.text, deep.comments) };
+  return { ast: ctx.ast, complexity, facts: buildGraphFacts(ctx.ast, deep.calls, ctx), todos: commentMarkers(ctx.text, deep.comments) };
 }

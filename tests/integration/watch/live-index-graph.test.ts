@@ -166,6 +166,23 @@ describe("live index: the graph", () => {
     expect(await storedGraph(project)).toEqual(await rebuiltGraph(project));
   });
 
+  it("calls to a default export (imported under any name, or re-exported as one) follow the declaration it points to", async () => {
+    const knob = "packages/ui/src/knob.ts";
+    const callers = { "apps/api/src/use-knob.ts": "Dial", "apps/api/src/use-knob-barrel.ts": "Knob.press" };
+    const targets = async () =>
+      Promise.all(Object.entries(callers).map(async ([rel, callee]) => (await w.json<{ callee: string; target?: string }[]>("indexes", `calls:${rel}`))?.find((c) => c.callee === callee)?.target));
+    w.write(knob, "export default class Knob {\n  static press(): void {}\n}\n");
+    w.write("packages/ui/src/controls.ts", 'export { default as Knob } from "./knob";\n');
+    w.write("apps/api/src/use-knob.ts", 'import Dial from "../../../packages/ui/src/knob";\nexport const v = () => Dial();\n');
+    w.write("apps/api/src/use-knob-barrel.ts", 'import { Knob } from "../../../packages/ui/src/controls";\nexport const v = () => Knob.press();\n');
+    await waitFor("the calls to name Knob", async () => JSON.stringify(await targets()) === JSON.stringify([`${knob}#Knob`, `${knob}#Knob.press`]));
+    // The default export now points at another declaration: both callers follow, neither file changed.
+    w.write(knob, "class Knob {\n  static press(): void {}\n}\nexport class Slider {\n  static press(): void {}\n}\nexport default Slider;\n");
+    await waitFor("the calls to name Slider", async () => JSON.stringify(await targets()) === JSON.stringify([`${knob}#Slider`, `${knob}#Slider.press`]));
+    await w.watcher.idle();
+    expect(await storedGraph(project)).toEqual(await rebuiltGraph(project));
+  });
+
   it("a tsconfig paths change re-resolves imports through the new alias", async () => {
     const importer = "packages/ui/src/components/Badge.tsx";
     w.write(importer, 'import { slugify } from "#str";\nexport const Badge = () => slugify("b");\n');

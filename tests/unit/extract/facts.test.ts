@@ -58,21 +58,33 @@ describe("graph facts", () => {
     ]);
   });
 
-  it("keeps the name an import takes under another (named as, namespace); default imports keep their local name", () => {
+  it("keeps the name an import takes under another (named as, namespace, the default export)", () => {
     const { facts } = extract(code`
       import Button, { helper as assist, same, default as Card, "quoted name" as quoted } from "./button";
       import * as icons from "./icons";
       import type { Props as P } from "./props";
     `);
     expect(facts.imports).toEqual([
-      { from: "./button", name: "Button" },
+      { from: "./button", name: "Button", imported: "default" },
       { from: "./button", name: "assist", imported: "helper" },
       { from: "./button", name: "same" },
-      { from: "./button", name: "Card" },
+      { from: "./button", name: "Card", imported: "default" },
       { from: "./button", name: "quoted", imported: "quoted name" },
       { from: "./icons", name: "icons", imported: "*" },
       { from: "./props", name: "P", isTypeOnly: true, imported: "Props" },
     ]);
+  });
+
+  it("names the declaration a default export points to, when it names one declared here", () => {
+    const defaultName = (source: string) => extract(source).facts.defaultName;
+    expect(defaultName("export default function Button() {}")).toBe("Button");
+    expect(defaultName("export default class Modal {}")).toBe("Modal");
+    expect(defaultName("function Card() {}\nexport default Card;")).toBe("Card");
+    expect(defaultName("function Deck() {}\nexport { Deck as default };")).toBe("Deck");
+    // Anonymous: its symbol is `default` itself. Imported and then exported: not declared here.
+    expect(defaultName("export default () => 1;")).toBeUndefined();
+    expect(defaultName('import Card from "./card";\nexport default Card;')).toBeUndefined();
+    expect(defaultName("export const a = 1;")).toBeUndefined();
   });
 });
 

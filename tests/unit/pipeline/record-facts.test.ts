@@ -13,10 +13,12 @@ describe("parseGraphInput", () => {
         exports: [],
         symbols: [{ name: "f", kind: "function", line: 1 }],
         calls: [],
+        defaultName: "f",
       },
       complexity,
     });
     const input = parseGraphInput(json);
+    expect(input.facts.defaultName).toBe("f");
     expect(input.facts.imports).toEqual([
       { from: "./a", name: "a", isTypeOnly: false, isReExport: false, isDynamic: false, as: "", imported: "" },
       { from: "./b", name: "*", isTypeOnly: false, isReExport: true, isDynamic: false, as: "", imported: "" },
@@ -24,7 +26,7 @@ describe("parseGraphInput", () => {
       { from: "./d", name: "b", isTypeOnly: false, isReExport: false, isDynamic: false, as: "", imported: "a" },
     ]);
     expect(Object.keys(input)).toEqual(["facts", "complexity"]);
-    expect(Object.keys(input.facts)).toEqual(["imports", "exports", "symbols", "calls"]);
+    expect(Object.keys(input.facts)).toEqual(["imports", "exports", "symbols", "calls", "defaultName"]);
     expect(input.complexity).toEqual(complexity);
   });
 
@@ -34,6 +36,7 @@ describe("parseGraphInput", () => {
       exports: [],
       symbols: [{ name: "f", kind: "function", line: 1 }],
       calls: [],
+      defaultName: "",
     });
     expect(() => parseGraphInput("{not json")).toThrow();
     expect(() => parseGraphInput(JSON.stringify({ complexity }))).toThrow(/damaged/);
