@@ -160,12 +160,17 @@ async function prepare(ctx: PrepareContext): Promise<RuntimeBackend | null> {
   // What could not be indexed cleanly is said at once, not only on /reindex.
   const problems = indexProblems(stats);
   if (problems.length) app.notice(stats.errors.length ? "warn" : "info", problems.join("\n"));
+  // Loading the graph into memory takes a second or two on a large project: said, and painted at once
+  // (the status bar was blank meanwhile, and Enter only answered that the project was being prepared).
+  app.showProgress({ label: watcher ? "loading the index into memory for the watcher…" : "opening the session…", done: 0, total: 0, unit: "files", status: "starting…" });
+  app.flush();
   try {
     await watcher?.start();
   } catch (error) {
     app.notice("warn", `The file watcher stopped: ${errorMessage(error)}`);
   }
   const { session, repairedCalls } = await openSession({ redis: p.opened.redis, projectName: p.opened.store.projectName, root: p.root, config: p.config, choice });
+  app.showProgress(null);
   if (repairedCalls) app.notice("info", `${repairedCalls} call(s) the last run left unfinished were marked cancelled.`);
   return new RuntimeBackend({ root: p.root, config: p.config, opened: p.opened, indexer: p.indexer, watcher, model, ui: app.uiPort, session, ...(opts.registry ? { registry: opts.registry } : {}) });
 }

@@ -108,6 +108,8 @@ export interface HeadlessTerminal {
   waitFor(predicate: () => boolean, what: string, timeoutMs?: number): Promise<void>;
   waitForText(text: string, timeoutMs?: number): Promise<void>;
   waitForNoText(text: string, timeoutMs?: number): Promise<void>;
+  /** Whether the text was on screen at any point so far (after any write), however briefly. */
+  everShown(text: string): boolean;
   resize(cols: number, rows: number): void;
   dispose(): void;
 }
@@ -131,7 +133,11 @@ export function createHeadlessTerminal(opts: { cols?: number; rows?: number } = 
   });
   term.unicode.activeVersion = "ipuaro";
   const waiters = new Set<() => void>();
+  /** Every screen the writes left, consecutive repeats dropped (for states too brief to wait for). */
+  const screens: string[] = [];
   const check = () => {
+    const now = lines().join("\n");
+    if (screens[screens.length - 1] !== now) screens.push(now);
     for (const w of [...waiters]) w();
   };
   const output = new FakeOutput(term, cols, rows, check);
@@ -156,6 +162,7 @@ export function createHeadlessTerminal(opts: { cols?: number; rows?: number } = 
     settle,
     lines,
     text: () => lines().join("\n"),
+    everShown: (text) => screens.some((s) => s.includes(text)),
     cell(x, y) {
       const c = term.buffer.active.getLine(y)?.getCell(x, scratch);
       if (!c) throw new Error(`no cell at ${x},${y}`);

@@ -62,6 +62,10 @@ describe("runTui", () => {
     t.type(KEYS.enter);
     await t.waitForText("[watching]", 20_000);
     expect(t.lines()[0]).toMatch(/\[project: [^\]]*core\]/);
+    // Between the index run and the watcher's first batch, the screen says what it is doing.
+    expect(t.everShown("loading the index into memory for the watcher…")).toBe(true);
+    expect(t.everShown("[starting…]")).toBe(true);
+    expect(t.everShown("[not watching]")).toBe(false);
     await t.waitForText("Indexed ");
     await t.waitForText("1 file with syntax errors (indexed as far as they parse): src/draft.ts");
     // The model's smaller window is said in the UI (not on the terminal it leaves behind).

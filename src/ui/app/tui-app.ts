@@ -182,7 +182,7 @@ export class TuiApp implements ModalHost, CommandHost {
   private showIndexState(): void {
     const p = this.progress.state;
     if (p) {
-      this.state.index = p.total > 0 ? `indexing ${Math.floor((p.done / p.total) * 100)}%` : "indexing…";
+      this.state.index = p.total > 0 ? `indexing ${Math.floor((p.done / p.total) * 100)}%` : (p.status ?? "indexing…");
       delete this.state.indexRole;
     } else {
       this.state.index = this.watchState?.text ?? null;

@@ -11,6 +11,8 @@ export interface ProgressState {
   /** 0 = unknown (a spinner-less text line). */
   total: number;
   unit: string;
+  /** The status bar's word for it ("indexing…" when absent). */
+  status?: string;
 }
 
 export function formatProgress(p: ProgressState, width: number): StyledLine {
