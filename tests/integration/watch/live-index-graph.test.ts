@@ -17,6 +17,10 @@ afterAll(() => closeWatched(project, w));
 
 const meta = async (rel: string) => (await project.store.getMeta(rel)) as FileMeta;
 const STRINGS = "packages/core/src/utils/strings.ts";
+/** The stored target of the call `callee` in `caller`'s call graph field. */
+const callTarget = async (caller: string, callee: string) => (await w.json<{ callee: string; target?: string }[]>("indexes", `calls:${caller}`))?.find((c) => c.callee === callee)?.target;
+/** The targets of several files' calls, [file, callee] pairs in order. */
+const callTargets = (calls: Record<string, string>) => Promise.all(Object.entries(calls).map(([caller, callee]) => callTarget(caller, callee)));
 
 describe("live index: the graph", () => {
   it("adding and removing an import updates dependents, hub status and the importer's deps field", async () => {
@@ -30,8 +34,7 @@ describe("live index: the graph", () => {
     await waitFor("strings.ts to become a hub", async () => (await meta(STRINGS)).isHub);
     expect((await meta(STRINGS)).dependents).toEqual(expect.arrayContaining(users));
     expect(await w.json("indexes", `deps:${users[0]}`)).toEqual([STRINGS]);
-    const calls = await w.json<{ callee: string; target?: string }[]>("indexes", `calls:${users[0]}`);
-    expect(calls?.find((c) => c.callee === "slugify")?.target).toBe(`${STRINGS}#slugify`);
+    expect(await callTarget(users[0] as string, "slugify")).toBe(`${STRINGS}#slugify`);
 
     w.write(users[0] as string, "export const u0 = 0;\n");
     await w.waitIndexed(users[0] as string);
@@ -63,8 +66,7 @@ describe("live index: the graph", () => {
     await waitFor("the importer to depend on the new file", async () => (await meta(importer)).dependencies.includes(helper));
     expect((await meta(helper)).dependents).toEqual([importer]);
     expect(await w.json("indexes", `deps:${importer}`)).toEqual([helper]);
-    const calls = await w.json<{ callee: string; target?: string }[]>("indexes", `calls:${importer}`);
-    expect(calls?.find((c) => c.callee === "formatReport")?.target).toBe(`${helper}#formatReport`);
+    expect(await callTarget(importer, "formatReport")).toBe(`${helper}#formatReport`);
 
     // …and deleting it breaks the edge again.
     w.remove(helper);
@@ -107,7 +109,7 @@ describe("live index: the graph", () => {
   it("call targets through nested barrels follow a file that comes and goes two re-exports away", async () => {
     const caller = "apps/api/src/use-leaf.ts";
     const leaf = "packages/core/src/deep/leaf.ts";
-    const target = async () => (await w.json<{ callee: string; target?: string }[]>("indexes", `calls:${caller}`))?.find((c) => c.callee === "leafFn")?.target;
+    const target = () => callTarget(caller, "leafFn");
     w.write(leaf, "export function leafFn(): number {\n  return 1;\n}\n");
     w.write("packages/core/src/deep/index.ts", 'export * from "./leaf";\n');
     w.write("packages/core/src/mid.ts", 'export * from "./deep";\n');
@@ -126,7 +128,7 @@ describe("live index: the graph", () => {
     const caller = "apps/api/src/use-moving.ts";
     const first = "packages/core/src/moving/first.ts";
     const second = "packages/core/src/moving/second.ts";
-    const target = async () => (await w.json<{ callee: string; target?: string }[]>("indexes", `calls:${caller}`))?.find((c) => c.callee === "movingFn")?.target;
+    const target = () => callTarget(caller, "movingFn");
     w.write(first, "export function movingFn(): number {\n  return 1;\n}\n");
     w.write(second, "export const other = 2;\n");
     w.write("packages/core/src/moving/index.ts", 'export * from "./first";\nexport * from "./second";\n');
@@ -146,8 +148,7 @@ describe("live index: the graph", () => {
     const a = "packages/core/src/voice/a.ts";
     const b = "packages/core/src/voice/b.ts";
     const callers = { "apps/api/src/voice-yell.ts": "yell", "apps/api/src/voice-holler.ts": "holler", "apps/api/src/voice-ns.ts": "voice.shout" };
-    const targets = async () =>
-      Promise.all(Object.entries(callers).map(async ([rel, callee]) => (await w.json<{ callee: string; target?: string }[]>("indexes", `calls:${rel}`))?.find((c) => c.callee === callee)?.target));
+    const targets = () => callTargets(callers);
     w.write(a, "export const quiet = 1;\n");
     w.write(b, "export function shout(): string {\n  return 'b';\n}\n");
     w.write("packages/core/src/voice/index.ts", 'export * from "./a";\nexport * from "./b";\n');
@@ -169,8 +170,7 @@ describe("live index: the graph", () => {
   it("calls to a default export (imported under any name, or re-exported as one) follow the declaration it points to", async () => {
     const knob = "packages/ui/src/knob.ts";
     const callers = { "apps/api/src/use-knob.ts": "Dial", "apps/api/src/use-knob-barrel.ts": "Knob.press" };
-    const targets = async () =>
-      Promise.all(Object.entries(callers).map(async ([rel, callee]) => (await w.json<{ callee: string; target?: string }[]>("indexes", `calls:${rel}`))?.find((c) => c.callee === callee)?.target));
+    const targets = () => callTargets(callers);
     w.write(knob, "export default class Knob {\n  static press(): void {}\n}\n");
     w.write("packages/ui/src/controls.ts", 'export { default as Knob } from "./knob";\n');
     w.write("apps/api/src/use-knob.ts", 'import Dial from "../../../packages/ui/src/knob";\nexport const v = () => Dial();\n');
