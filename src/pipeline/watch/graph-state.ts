@@ -3,7 +3,7 @@
 // with the same graph pass as a full index, then updated per batch; each update returns only the Redis
 // fields that changed, so a one-file edit rewrites that file's fields and its direct neighbours' meta.
 import type { GraphFacts } from "../../workers/protocol.js";
-import { buildGraph, packageEntrySet, resolveFileImports, type GraphInput, type SymbolLocation } from "../graph/graph-builder.js";
+import { buildGraph, packageEntrySet, resolveFileImports, type GraphInput, type ResolvedCall, type SymbolLocation } from "../graph/graph-builder.js";
 import { buildMeta } from "../graph/file-meta.js";
 import { INDEX_FIELD, serialiseGraph } from "../graph/graph-serialiser.js";
 import { ImportResolver } from "../graph/import-resolver.js";
@@ -35,8 +35,12 @@ interface FileNode extends FactsRecord {
   deps: string[];
   /** Local binding → file, from the last resolution of this file's imports (computed when first needed). */
   importedFrom?: Map<string, string>;
-  /** The `calls:<path>` value now in Redis, or null when there is none. */
-  callsJson: string | null;
+  /**
+   * The `calls:<path>` value now in Redis, or null when there is none; after a rebuild, the calls it was
+   * written from instead (serialised when first compared: most files never change in a session, and
+   * serialising every file's calls up front was a tenth of the watcher's start on 12K files).
+   */
+  callsJson: string | null | ResolvedCall[];
 }
 
 const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
@@ -111,7 +115,7 @@ export class GraphState {
       node.deps = graph.dependencies.get(p) ?? [];
       node.importedFrom = undefined;
       const calls = graph.calls.get(p);
-      node.callsJson = calls ? JSON.stringify(calls) : null;
+      node.callsJson = calls ?? null;
       for (const d of node.deps) addTo(this.dependents, d, p);
       this.importers.add(p, node.facts, this.resolver);
     }
@@ -333,6 +337,7 @@ export class GraphState {
       node.importedFrom ??= resolveFileImports(p, node.facts, this.resolver).importedFrom;
       json = JSON.stringify(fileCalls(p, node.facts, node.importedFrom, routes));
     }
+    if (Array.isArray(node.callsJson)) node.callsJson = JSON.stringify(node.callsJson);
     if (json === node.callsJson) return;
     node.callsJson = json;
     if (json === null) delta.deleteFields.push(INDEX_FIELD.calls(p));
