@@ -7,6 +7,35 @@ export interface FactNames {
   reExportAliases?: ReadonlyMap<ImportInfo, string>;
   importedNames?: ReadonlyMap<ImportInfo, string>;
   defaultLocal?: string;
+  /** `export { a as b }` without `from` and the like: the local name and, when known, the export record. */
+  localExports?: ReadonlyArray<{ local: string; info?: { name: string } }>;
+}
+
+type ImportFact = GraphFacts["imports"][number];
+
+/**
+ * Imported bindings the file exports again (`import { Button } from "./Button"; export { Button }`,
+ * `import Card from "./card"; export default Card`): re-exports as far as the graph is concerned, so a
+ * call through this file reaches the declaring one. require() bindings are left out (what they bind is
+ * not known by name).
+ */
+function forwardedImports(imports: ImportFact[], names: FactNames): ImportFact[] {
+  const byLocal = new Map<string, ImportFact>();
+  for (const i of imports) if (!i.isReExport && !i.isDynamic && i.name !== "*") byLocal.set(i.name, i);
+  if (!byLocal.size) return [];
+  const exported = new Map<string, string>();
+  for (const e of names.localExports ?? []) if (e.info && byLocal.has(e.local)) exported.set(e.info.name, e.local);
+  if (names.defaultLocal && byLocal.has(names.defaultLocal)) exported.set("default", names.defaultLocal);
+  const out: ImportFact[] = [];
+  for (const [as, local] of exported) {
+    const i = byLocal.get(local) as ImportFact;
+    const source = i.imported ?? i.name;
+    const edge: ImportFact = { from: i.from, name: source, isReExport: true };
+    if (i.isTypeOnly) edge.isTypeOnly = true;
+    if (as !== source) edge.as = as;
+    out.push(edge);
+  }
+  return out;
 }
 
 export function buildGraphFacts(ast: FileAST, calls: CallSite[], names: FactNames = {}): GraphFacts {
@@ -24,6 +53,9 @@ export function buildGraphFacts(ast: FileAST, calls: CallSite[], names: FactName
     if (i.isDynamic) fact.isDynamic = true;
     return fact;
   });
+  const forwarded = forwardedImports(imports, names);
+  imports.push(...forwarded);
+  const forwardedNames = new Set(forwarded.map((f) => f.as ?? f.name));
   const exports = ast.exports.map((e) => {
     const fact: GraphFacts["exports"][number] = { name: e.name, type: e.type, line: e.line };
     if (e.from !== undefined) fact.from = e.from;
@@ -39,7 +71,8 @@ export function buildGraphFacts(ast: FileAST, calls: CallSite[], names: FactName
     if (t.kind !== "namespace") symbols.push({ name: t.name, kind: t.kind, line: t.lineStart });
   }
   for (const e of ast.exports) {
-    if (e.type === "const" && e.from === undefined) symbols.push({ name: e.name, kind: "const", line: e.line });
+    // An imported binding exported again is declared where it comes from, not here.
+    if (e.type === "const" && e.from === undefined && !forwardedNames.has(e.name)) symbols.push({ name: e.name, kind: "const", line: e.line });
   }
   const facts: GraphFacts = { imports, exports, symbols, calls };
   const defaultExport = ast.exports.find((e) => e.isDefault && e.from === undefined);

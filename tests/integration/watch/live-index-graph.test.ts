@@ -144,10 +144,10 @@ describe("live index: the graph", () => {
     expect(await storedGraph(project)).toEqual(await rebuiltGraph(project));
   });
 
-  it("calls under other names (renamed re-export, aliased import, namespace) follow a function that moves below a star", async () => {
+  it("calls under other names (renamed re-export, aliased import, namespace, an import exported again) follow a function that moves below a star", async () => {
     const a = "packages/core/src/voice/a.ts";
     const b = "packages/core/src/voice/b.ts";
-    const callers = { "apps/api/src/voice-yell.ts": "yell", "apps/api/src/voice-holler.ts": "holler", "apps/api/src/voice-ns.ts": "voice.shout" };
+    const callers = { "apps/api/src/voice-yell.ts": "yell", "apps/api/src/voice-holler.ts": "holler", "apps/api/src/voice-ns.ts": "voice.shout", "apps/api/src/voice-cry.ts": "cry" };
     const targets = () => callTargets(callers);
     w.write(a, "export const quiet = 1;\n");
     w.write(b, "export function shout(): string {\n  return 'b';\n}\n");
@@ -156,6 +156,8 @@ describe("live index: the graph", () => {
     w.write("apps/api/src/voice-yell.ts", 'import { yell } from "@core/voice-top";\nexport const v = () => yell();\n');
     w.write("apps/api/src/voice-holler.ts", 'import { shout as holler } from "@core/voice";\nexport const v = () => holler();\n');
     w.write("apps/api/src/voice-ns.ts", 'import * as voice from "@core/voice";\nexport const v = () => voice.shout();\n');
+    w.write("packages/core/src/voice-kit.ts", 'import { shout } from "./voice";\nexport { shout as cry };\n');
+    w.write("apps/api/src/voice-cry.ts", 'import { cry } from "@core/voice-kit";\nexport const v = () => cry();\n');
     // Each lands on the name b.ts declares.
     await waitFor("the calls to reach b.ts#shout", async () => (await targets()).every((t) => t === `${b}#shout`));
     // The first star now exports it: every caller moves, though none of them calls it `shout` by that route alone.

@@ -75,6 +75,29 @@ describe("graph facts", () => {
     ]);
   });
 
+  it("takes imported bindings exported again for re-exports, not for declarations of this file", () => {
+    const { facts } = extract(code`
+      import { Button, helper as assist } from "./button";
+      import Card from "./card";
+      import * as icons from "./icons";
+      import type { Props } from "./props";
+      const legacy = require("./legacy");
+      export { Button, assist as aid, icons, Props, legacy };
+      export default Card;
+      export const own = 1;
+    `);
+    expect(facts.imports.filter((i) => i.isReExport)).toEqual([
+      { from: "./button", name: "Button", isReExport: true },
+      { from: "./button", name: "helper", isReExport: true, as: "aid" },
+      { from: "./icons", name: "*", isReExport: true, as: "icons" },
+      { from: "./props", name: "Props", isReExport: true, isTypeOnly: true },
+      { from: "./card", name: "default", isReExport: true },
+    ]);
+    // A require() binding is not known by name: it stays an export of this file, as a declaration does.
+    expect(facts.symbols.map((s) => s.name).sort()).toEqual(["legacy", "own"]);
+    expect(facts.defaultName).toBeUndefined();
+  });
+
   it("names the declaration a default export points to, when it names one declared here", () => {
     const defaultName = (source: string) => extract(source).facts.defaultName;
     expect(defaultName("export default function Button() {}")).toBe("Button");
