@@ -12,6 +12,9 @@ const posix = path.posix;
  */
 const EXTENSIONS = [".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs", ".d.ts", ".json"];
 const JS_TO_TS: Record<string, string[]> = { ".js": [".ts", ".tsx"], ".jsx": [".tsx"], ".mjs": [".mts"], ".cjs": [".cts"] };
+/** What a declaration file's `./x.js` names besides x.ts: the declarations of x.js, as TypeScript reads them. */
+const JS_TO_DECLARATION: Record<string, string> = { ".js": ".d.ts", ".jsx": ".d.ts", ".mjs": ".d.mts", ".cjs": ".d.cts" };
+const DECLARATION_FILE = /\.d\.[cm]?ts$/;
 
 function dirOf(file: string): string {
   const slash = file.lastIndexOf("/");
@@ -54,6 +57,20 @@ export class ImportResolver {
   /** Tries `base` as a file, with extensions, and as a folder with an index file. */
   probe(base: string): string | null {
     return this.probeNormal(posix.normalize(base).replace(/^\.\//, ""));
+  }
+
+  /**
+   * In a declaration file, imports name declarations (`export * from "./classic/index.cjs"` in zod's
+   * index.d.cts is classic/index.d.cts, not the compiled JavaScript beside it): TypeScript sources first,
+   * then declaration files, then what a JavaScript importer would get.
+   */
+  private probeFromDeclaration(norm: string): string | null {
+    const ext = posix.extname(norm);
+    const declaration = JS_TO_DECLARATION[ext];
+    const stem = declaration ? norm.slice(0, -ext.length) : norm;
+    for (const s of declaration ? (JS_TO_TS[ext] as string[]) : [".ts", ".tsx"]) if (this.files.has(stem + s)) return stem + s;
+    for (const d of declaration ? [declaration] : [".d.ts", "/index.d.ts"]) if (this.files.has(stem + d)) return stem + d;
+    return this.probeNormal(norm);
   }
 
   /** probe() for a path already normalised (posix.join gives one): normalising twice was a tenth of resolving. */
@@ -121,7 +138,11 @@ export class ImportResolver {
     if (spec.startsWith(".")) {
       const inDir = this.relativeFor(fromFile);
       let hit = inDir.get(spec);
-      if (hit === undefined) inDir.set(spec, (hit = this.probeNormal(posix.join(dirOf(fromFile), spec))));
+      if (hit === undefined) {
+        const norm = posix.join(dirOf(fromFile), spec);
+        hit = DECLARATION_FILE.test(fromFile) ? this.probeFromDeclaration(norm) : this.probeNormal(norm);
+        inDir.set(spec, hit);
+      }
       return hit;
     }
     if (spec.startsWith("/")) return null;
@@ -136,7 +157,8 @@ export class ImportResolver {
   private relativeFor(fromFile: string): Map<string, string | null> {
     let inDir = this.relativeByFile.get(fromFile);
     if (inDir) return inDir;
-    const dir = dirOf(fromFile);
+    // Declaration files resolve apart from the code beside them (probeFromDeclaration).
+    const dir = DECLARATION_FILE.test(fromFile) ? `${dirOf(fromFile)}\0declarations` : dirOf(fromFile);
     inDir = this.relativeCache.get(dir);
     if (!inDir) this.relativeCache.set(dir, (inDir = new Map()));
     this.relativeByFile.set(fromFile, inDir);

@@ -10,7 +10,7 @@ import { addTo, removeFrom } from "./multimap.js";
 
 const posix = path.posix;
 /** Longest first, so `x.d.ts` loses `.d.ts`, not just `.ts`. */
-const STRIPPED_EXTENSIONS = [".d.ts", ".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs", ".json"];
+const STRIPPED_EXTENSIONS = [".d.ts", ".d.mts", ".d.cts", ".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs", ".json"];
 
 function stripExtension(name: string): string {
   for (const ext of STRIPPED_EXTENSIONS) if (name.endsWith(ext) && name.length > ext.length) return name.slice(0, -ext.length);

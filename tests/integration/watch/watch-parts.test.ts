@@ -82,6 +82,10 @@ describe("import keys", () => {
     expect(fileKeys("src/utils/index.ts")).toContain("utils");
     expect(specifierKey("src/a/b.ts", "@core/utils/strings")).toBe("strings");
     expect(fileKeys("packages/core/src/utils/strings.d.ts")).toEqual(["strings"]);
+    // What a declaration file's `./index.cjs` resolves to.
+    expect(specifierKey("v4/index.d.cts", "./classic/index.cjs")).toBe("index");
+    expect(fileKeys("v4/classic/index.d.cts")).toEqual(["index", "classic"]);
+    expect(fileKeys("v4/types.d.mts")).toEqual(["types"]);
     expect(specifierKey("src/a.ts", "node:fs")).toBeNull();
   });
 });

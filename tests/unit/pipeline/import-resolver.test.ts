@@ -67,6 +67,22 @@ describe("ImportResolver", () => {
     expect(r.resolve("lib/index.js", "./types")).toBe("lib/types.d.ts");
   });
 
+  it("resolves a declaration file's imports to declarations, as TypeScript reads them, and the code's to code", () => {
+    const files = ["v4/index.d.cts", "v4/index.cjs", "v4/classic/index.d.cts", "v4/classic/index.cjs", "lib/a.d.ts", "lib/a.js", "lib/b.d.ts", "lib/b.js", "lib/c.js", "lib/d.ts", "lib/d.d.ts", "lib/e/index.d.ts", "lib/e/index.js"];
+    const r = new ImportResolver(new Set(files), loadProjectLayout(root, files));
+    expect(r.resolve("v4/index.d.cts", "./classic/index.cjs")).toBe("v4/classic/index.d.cts");
+    expect(r.resolve("v4/index.cjs", "./classic/index.cjs")).toBe("v4/classic/index.cjs");
+    expect(r.resolve("lib/a.d.ts", "./b.js")).toBe("lib/b.d.ts");
+    expect(r.resolve("lib/a.d.ts", "./b")).toBe("lib/b.d.ts");
+    expect(r.resolve("lib/a.d.ts", "./e")).toBe("lib/e/index.d.ts");
+    // A TypeScript source still comes first; a module with no declarations is what it is.
+    expect(r.resolve("lib/a.d.ts", "./d.js")).toBe("lib/d.ts");
+    expect(r.resolve("lib/a.d.ts", "./c.js")).toBe("lib/c.js");
+    // The code beside it, in the same folder, keeps resolving to code (the answers are cached apart).
+    expect(r.resolve("lib/a.js", "./b")).toBe("lib/b.js");
+    expect(r.resolve("lib/a.js", "./b.js")).toBe("lib/b.js");
+  });
+
   it.each([
     ["apps/web/src/main.tsx", "react"],
     ["apps/web/src/main.tsx", "node:fs"],
