@@ -36,6 +36,7 @@ export function parseGraphInput(json: string): GraphInput {
       symbols: arrayOr(facts.symbols),
       calls: arrayOr(facts.calls),
       defaultName: typeof facts.defaultName === "string" ? facts.defaultName : "",
+      moduleName: typeof facts.moduleName === "string" ? facts.moduleName : "",
     },
     complexity: raw.complexity,
   };

@@ -131,7 +131,7 @@ function indexOne(task: IndexTask, rel: string, timings: IndexTaskResult["timing
   if (extracted && task.internalSpecifiers) markInternalImports(extracted.ast.imports, task.internalSpecifiers);
   // The graph pass reads imports, symbols and calls; exports live in the AST, so they are not sent twice.
   const facts: GraphFacts = extracted
-    ? { imports: extracted.facts.imports, exports: [], symbols: extracted.facts.symbols, calls: projectCalls(extracted.facts, extracted.ast.imports), ...(extracted.facts.defaultName ? { defaultName: extracted.facts.defaultName } : {}) }
+    ? { imports: extracted.facts.imports, exports: [], symbols: extracted.facts.symbols, calls: projectCalls(extracted.facts, extracted.ast.imports), ...(extracted.facts.defaultName ? { defaultName: extracted.facts.defaultName } : {}), ...(extracted.facts.moduleName ? { moduleName: extracted.facts.moduleName } : {}) }
     : { imports: [], exports: [], symbols: [], calls: [] };
   const complexity = extracted?.complexity ?? { loc: 0, nesting: 0, imports: 0, score: 0 };
   const ast = extracted?.ast ?? { imports: [], exports: [], functions: [], classes: [], types: [], parseError: false };

@@ -83,6 +83,8 @@ export interface GraphFacts {
    * Card` with Card declared here); absent when it has none or it is anonymous (then its symbol is `default`).
    */
   defaultName?: string;
+  /** The declared name the module object is (`module.exports = Foo`, `export = Foo`); absent otherwise. */
+  moduleName?: string;
 }
 
 export type IndexedRecord =

@@ -48,6 +48,8 @@ export function forwardedName(source: string, head: string, name: string): strin
 }
 
 const DEFAULT = "default";
+/** The module object a `require()` binding stands for (`util.fn` is `=.fn` in util.js). */
+const MODULE = "=";
 
 export function headOf(name: string): string {
   const dot = name.indexOf(".");
@@ -117,7 +119,7 @@ export class ReExportRoutes {
    */
   follow(target: string, name: string, lookup?: HopLookup): string {
     return this.remembered(this.finals, this.waitingFinals, `${target}#${name}`, lookup, (own) => {
-      let at: Hop = { file: target, name };
+      let at: Hop = { file: target, name: this.moduleMember(target, name, own) };
       for (let hop = 0; hop < MAX_REEXPORT_HOPS; hop++) {
         const next = this.hop(at.file, at.name, own);
         if (next === null) break;
@@ -143,6 +145,22 @@ export class ReExportRoutes {
       waiting.set(key, { value, missing: own.missingFile as string });
     } else settled.set(key, value);
     return value;
+  }
+
+  /**
+   * `=` (the module object) or `=.x` as what it is in `file`: `Foo` / `Foo.x` when the module is
+   * `module.exports = Foo`, else the module's own `x` (`exports.x = …`).
+   */
+  private moduleMember(file: string, name: string, lookup: HopLookup): string {
+    if (headOf(name) !== MODULE) return name;
+    const input = this.files.get(file);
+    if (!input) {
+      noteMissing(lookup, file);
+      return name;
+    }
+    const declared = input.facts.moduleName;
+    if (declared) return declared + name.slice(MODULE.length);
+    return name.length > MODULE.length ? name.slice(MODULE.length + 1) : name;
   }
 
   /** `default` (or `default.x`) as the name the file declares its default export under, when it names one. */
@@ -171,8 +189,8 @@ export class ReExportRoutes {
       const there = target === null ? null : forwardedName(source, head, name);
       return target === null || there === null ? null : { file: target, name: there };
     }
-    // `export *` forwards every name but the default export.
-    if (head === DEFAULT) return null;
+    // `export *` forwards every name but the default export; a module object is not routed on.
+    if (head === DEFAULT || head === MODULE) return null;
     for (const [n, target] of reExports) {
       if (n !== "*" || !target || target === file) continue;
       const below: HopLookup = { missing: false };
@@ -247,7 +265,9 @@ export class ReExportRoutes {
     }
     const touched = (key: string) => {
       const name = key.slice(key.lastIndexOf("#") + 1);
-      return names.has(name) || heads.has(headOf(name));
+      // A member of a module object (`=.x`) is routed as the module's `x` from there.
+      const member = name.startsWith(`${MODULE}.`) ? name.slice(MODULE.length + 1) : name;
+      return names.has(name) || heads.has(headOf(name)) || names.has(member) || heads.has(headOf(member));
     };
     for (const key of this.hops.keys()) if (touched(key)) this.hops.delete(key);
     for (const key of this.finals.keys()) if (touched(key)) this.finals.delete(key);

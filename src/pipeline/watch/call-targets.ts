@@ -95,9 +95,15 @@ export function reExportSignature(facts: GraphFacts | undefined): string {
     .join("\n");
 }
 
-/** Whether the name a file's default export is declared under changed (a file that came or went counts). */
-export function defaultMoved(a: GraphFacts | undefined, b: GraphFacts | undefined): boolean {
-  return (a?.defaultName || "") !== (b?.defaultName || "") || !a !== !b;
+/**
+ * `default` when the name a file's default export is declared under changed, `=` when the name its module
+ * object is did (a file that came or went counts for both): calls through those move with them.
+ */
+export function movedNames(a: GraphFacts | undefined, b: GraphFacts | undefined): string[] {
+  const out: string[] = [];
+  if ((a?.defaultName || "") !== (b?.defaultName || "") || !a !== !b) out.push("default");
+  if ((a?.moduleName || "") !== (b?.moduleName || "") || !a !== !b) out.push("=");
+  return out;
 }
 
 /** Symbol names in one set and not the other. */

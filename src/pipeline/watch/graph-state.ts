@@ -9,7 +9,7 @@ import { INDEX_FIELD, serialiseGraph } from "../graph/graph-serialiser.js";
 import { ImportResolver } from "../graph/import-resolver.js";
 import type { ProjectLayout } from "../graph/project-layout.js";
 import { exportedName, ReExportRoutes } from "../graph/re-export-routes.js";
-import { callersThrough, defaultMoved, fileCalls, hasReExports, movedBarrelScope, reExportSignature, symbolDelta, type CallSeed } from "./call-targets.js";
+import { callersThrough, movedNames, fileCalls, hasReExports, movedBarrelScope, reExportSignature, symbolDelta, type CallSeed } from "./call-targets.js";
 import { ImporterIndex } from "./import-keys.js";
 import { addTo, removeFrom } from "./multimap.js";
 
@@ -181,10 +181,11 @@ export class GraphState {
       const after = new Set(factsOf(p)?.symbols.map((s) => s.name));
       const gained = new Set([...after].filter((n) => !before.has(n)));
       const lost = new Set([...before].filter((n) => !after.has(n)));
-      // Routes to `default` end at the name the default export is declared under.
-      if (defaultMoved(previous.get(p), factsOf(p))) {
-        gained.add("default");
-        lost.add("default");
+      // Routes to `default` end at the name the default export is declared under, routes to the module
+      // object (`=`) start at the name the module is.
+      for (const n of movedNames(previous.get(p), factsOf(p))) {
+        gained.add(n);
+        lost.add(n);
       }
       if (gained.size || lost.size) this.routes.forgetSymbols(p, gained, lost, reExporters);
     }
@@ -309,11 +310,11 @@ export class GraphState {
       const after = factsOf(p);
       const forwards = hasReExports(before) || hasReExports(after);
       const delta = symbolDelta(before, after);
-      // Calls to its default export name the declaration it points to: they move when that does.
-      const defaultChanged = defaultMoved(before, after);
-      if (defaultChanged) delta.add("default");
+      // Calls to its default export (or its module object) name the declaration it points to: they move when that does.
+      const renamed = movedNames(before, after);
+      for (const n of renamed) delta.add(n);
       const rerouted = forwards && (moved.has(p) || reExportSignature(before) !== reExportSignature(after));
-      seeds.push({ file: p, names: rerouted ? "all" : delta, direct: forwards || defaultChanged, symbolDelta: delta });
+      seeds.push({ file: p, names: rerouted ? "all" : delta, direct: forwards || renamed.length > 0, symbolDelta: delta });
     }
     for (const [p, gainedOrLost] of moved) {
       const facts = factsOf(p);

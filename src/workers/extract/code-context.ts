@@ -40,6 +40,8 @@ export interface CodeContext {
   importedNames: Map<ImportInfo, string>;
   /** The local name a default export gives out (`export default Card`, `export { Card as default }`). */
   defaultLocal?: string;
+  /** The local name the module itself is (`module.exports = Foo`, `export = Foo`). */
+  moduleLocal?: string;
 }
 
 export interface TopLevelDeclaration {

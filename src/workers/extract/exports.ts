@@ -62,7 +62,10 @@ export function addExportStatement(ctx: CodeContext, stmt: SyntaxNode, topLevel:
     // `export = x`
     const target = stmt.namedChildren.find((c) => c.type !== "comment" && c.type !== "decorator");
     if (mark) pushExport(ctx, "=", "default", { line, isDefault: false });
-    if (target?.type === "identifier") ctx.localExports.push({ local: text.text(target) });
+    if (target?.type === "identifier") {
+      ctx.localExports.push({ local: text.text(target) });
+      ctx.moduleLocal = text.text(target);
+    }
     return;
   }
   if (clause && topLevel) {
@@ -158,7 +161,10 @@ export function addCommonJsExport(ctx: CodeContext, stmt: SyntaxNode, assignment
     if (right.type === "object") addCommonJsObject(ctx, right, line);
     else {
       pushExport(ctx, "=", "default", { line, isDefault: false });
-      if (right.type === "identifier") ctx.localExports.push({ local: ctx.text.text(right) });
+      if (right.type === "identifier") {
+        ctx.localExports.push({ local: ctx.text.text(right) });
+        ctx.moduleLocal = ctx.text.text(right);
+      }
     }
     return;
   }

@@ -7,6 +7,7 @@ export interface FactNames {
   reExportAliases?: ReadonlyMap<ImportInfo, string>;
   importedNames?: ReadonlyMap<ImportInfo, string>;
   defaultLocal?: string;
+  moduleLocal?: string;
   /** `export { a as b }` without `from` and the like: the local name and, when known, the export record. */
   localExports?: ReadonlyArray<{ local: string; info?: { name: string } }>;
 }
@@ -78,6 +79,7 @@ export function buildGraphFacts(ast: FileAST, calls: CallSite[], names: FactName
   const defaultExport = ast.exports.find((e) => e.isDefault && e.from === undefined);
   const defaultName = defaultExport && defaultExport.name !== "default" ? defaultExport.name : names.defaultLocal;
   if (defaultName && symbols.some((s) => s.name === defaultName)) facts.defaultName = defaultName;
+  if (names.moduleLocal && symbols.some((s) => s.name === names.moduleLocal)) facts.moduleName = names.moduleLocal;
   return facts;
 }
 

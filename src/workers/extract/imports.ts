@@ -82,19 +82,34 @@ function readImportClause(ctx: CodeContext, clause: SyntaxNode, out: ImportInfo[
   }
 }
 
+/** Names a destructuring `require()` binds, with the module's name for each when the pattern says it. */
+function requireBindings(ctx: CodeContext, pattern: SyntaxNode): Array<[local: string, source: string | undefined]> {
+  if (pattern.type === "identifier") return [[ctx.text.text(pattern), "="]];
+  if (pattern.type !== "object_pattern") return boundNames(ctx.text, pattern).map((n) => [n, undefined]);
+  return pattern.namedChildren.flatMap((p): Array<[string, string | undefined]> => {
+    if (p.type === "shorthand_property_identifier_pattern") return [[ctx.text.text(p), undefined]];
+    const key = p.type === "pair_pattern" ? p.childForFieldName("key") : null;
+    const value = p.type === "pair_pattern" ? p.childForFieldName("value") : null;
+    if (key?.type === "property_identifier" && value?.type === "identifier") return [[ctx.text.text(value), ctx.text.text(key)]];
+    return boundNames(ctx.text, p).map((n) => [n, undefined]);
+  });
+}
+
 /**
  * `const x = require("m")`, `const { a, b: c } = require("m")`: one import per bound name. The call is
- * remembered so the deep pass does not record it again as an anonymous `*` import.
+ * remembered so the deep pass does not record it again as an anonymous `*` import. `x` binds the module
+ * object (`=`: the value of `module.exports`), `c` the module's `b`.
  */
 export function addRequireDeclarator(ctx: CodeContext, nameNode: SyntaxNode, value: SyntaxNode): boolean {
   const from = requireSpecifier(ctx, value);
   if (from === undefined) return false;
   const line = ctx.text.lineAt(value.startIndex);
-  const names = nameNode.type === "identifier" ? [ctx.text.text(nameNode)] : boundNames(ctx.text, nameNode);
-  for (const name of names.length > 0 ? names : ["*"]) {
+  const bindings = requireBindings(ctx, nameNode);
+  for (const [name, source] of bindings.length > 0 ? bindings : [["*", undefined] as [string, undefined]]) {
     const record = importRecord(name, from, line, false);
     record.isDynamic = true;
     ctx.ast.imports.push(record);
+    if (source !== undefined && source !== name) ctx.importedNames.set(record, source);
   }
   ctx.recordedRequireCalls.add(value.startIndex);
   return true;

@@ -185,6 +185,20 @@ describe("live index: the graph", () => {
     expect(await storedGraph(project)).toEqual(await rebuiltGraph(project));
   });
 
+  it("calls on a require() binding follow what module.exports is", async () => {
+    const cache = "apps/api/lib/cache.js";
+    const callers = { "apps/api/lib/use-cache.js": "Store.get", "apps/api/lib/use-util.js": "util.quote" };
+    w.write(cache, "class Cache {\n  get() {}\n}\nmodule.exports = Cache;\n");
+    w.write("apps/api/lib/util.js", "function quote(s) {\n  return s;\n}\nexports.quote = quote;\n");
+    w.write("apps/api/lib/use-cache.js", 'const Store = require("./cache");\nexports.run = () => Store.get();\n');
+    w.write("apps/api/lib/use-util.js", 'const util = require("./util");\nexports.run = () => util.quote("x");\n');
+    await waitFor("the calls to reach Cache.get and quote", async () => JSON.stringify(await callTargets(callers)) === JSON.stringify([`${cache}#Cache.get`, "apps/api/lib/util.js#quote"]));
+    w.write(cache, "class Cache {\n  get() {}\n}\nclass Lru {\n  get() {}\n}\nmodule.exports = Lru;\n");
+    await waitFor("the call to follow module.exports to Lru", async () => (await callTarget("apps/api/lib/use-cache.js", "Store.get")) === `${cache}#Lru.get`);
+    await w.watcher.idle();
+    expect(await storedGraph(project)).toEqual(await rebuiltGraph(project));
+  });
+
   it("a tsconfig paths change re-resolves imports through the new alias", async () => {
     const importer = "packages/ui/src/components/Badge.tsx";
     w.write(importer, 'import { slugify } from "#str";\nexport const Badge = () => slugify("b");\n');

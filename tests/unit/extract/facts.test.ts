@@ -98,6 +98,25 @@ describe("graph facts", () => {
     expect(facts.defaultName).toBeUndefined();
   });
 
+  it("takes a require() binding for the module object, and a destructured one for the module's name", () => {
+    const { facts } = extract(code`
+      const util = require("./util");
+      const { toSetString, quote: q } = require("./strings");
+      const [first] = require("./list");
+      class Cache {}
+      module.exports = Cache;
+    `);
+    expect(facts.imports).toEqual([
+      { from: "./util", name: "util", isDynamic: true, imported: "=" },
+      { from: "./strings", name: "toSetString", isDynamic: true },
+      { from: "./strings", name: "q", isDynamic: true, imported: "quote" },
+      { from: "./list", name: "first", isDynamic: true },
+    ]);
+    expect(facts.moduleName).toBe("Cache");
+    expect(extract("export = Api;\nclass Api {}").facts.moduleName).toBe("Api");
+    expect(extract("module.exports = { a: 1 };").facts.moduleName).toBeUndefined();
+  });
+
   it("names the declaration a default export points to, when it names one declared here", () => {
     const defaultName = (source: string) => extract(source).facts.defaultName;
     expect(defaultName("export default function Button() {}")).toBe("Button");

@@ -22,9 +22,9 @@ function project(): Map<string, GraphInput> {
     [
       "src/app.ts",
       input({
-        imports: [imp("total", "./lib"), imp("makeCart", "./lib"), imp("fmt", "./lib"), imp("applyCode", "./lib"), imp("nowhere", "./lib"), imp("Badge", "./lib"), imp("yell", "./lib"), imp("Cart", "./lib"), imp("logo", "./logo.ts"), imp("helper", "./util"), imp("palette", "./theme"), imp("sum", "./lib/money", { imported: "total" }), imp("money", "./lib/money", { imported: "*" }), imp("promos", "./lib"), imp("Knob", "./lib/button", { imported: "default" }), imp("anon", "./lib/anon", { imported: "default" })],
+        imports: [imp("total", "./lib"), imp("makeCart", "./lib"), imp("fmt", "./lib"), imp("applyCode", "./lib"), imp("nowhere", "./lib"), imp("Badge", "./lib"), imp("yell", "./lib"), imp("Cart", "./lib"), imp("logo", "./logo.ts"), imp("helper", "./util"), imp("palette", "./theme"), imp("sum", "./lib/money", { imported: "total" }), imp("money", "./lib/money", { imported: "*" }), imp("promos", "./lib"), imp("Knob", "./lib/button", { imported: "default" }), imp("anon", "./lib/anon", { imported: "default" }), imp("util", "./cjs/util", { imported: "=", isDynamic: true }), imp("Store", "./cjs/cache", { imported: "=", isDynamic: true })],
         symbols: [sym("main", 3), sym("helper", 9)],
-        calls: [call("total", 4), call("makeCart", 5), call("fmt", 6), call("helper", 7), call("main", 8, "<module>"), call("palette", 10), call("applyCode", 11), call("nowhere", 12), call("Badge", 13), call("yell", 14), call("Cart.create", 15), call("sum", 16), call("money.total", 17), call("promos.applyCode", 18), call("promos", 19), call("Knob", 20), call("anon", 21), call("Knob.press", 22)],
+        calls: [call("total", 4), call("makeCart", 5), call("fmt", 6), call("helper", 7), call("main", 8, "<module>"), call("palette", 10), call("applyCode", 11), call("nowhere", 12), call("Badge", 13), call("yell", 14), call("Cart.create", 15), call("sum", 16), call("money.total", 17), call("promos.applyCode", 18), call("promos", 19), call("Knob", 20), call("anon", 21), call("Knob.press", 22), call("util.toSetString", 23), call("Store", 24), call("Store.get", 25)],
       }),
     ],
     // Stars in order: one that resolves nowhere, a nested barrel, a file, and a nested barrel last that
@@ -50,6 +50,9 @@ function project(): Map<string, GraphInput> {
     // `export default class Button`, imported as Knob; an anonymous default export is the symbol `default`.
     ["src/lib/button.ts", input({ symbols: [sym("Button", 1, "class"), sym("Button.press", 2, "method")], defaultName: "Button" })],
     ["src/lib/anon.ts", input({ symbols: [sym("default", 1)] })],
+    // CommonJS: `exports.toSetString = …`, and `module.exports = Cache`.
+    ["src/cjs/util.js", input({ symbols: [sym("toSetString", 1)] })],
+    ["src/cjs/cache.js", input({ symbols: [sym("Cache", 1, "class"), sym("Cache.get", 2, "method")], moduleName: "Cache" })],
     ["src/lib/text.ts", input({ symbols: [sym("shout", 1)] })],
     ["src/lib/promo/index.ts", input({ imports: [imp("*", "./codes", { isReExport: true })] })],
     ["src/lib/promo/codes.ts", input({ symbols: [sym("applyCode", 1)] })],
@@ -114,7 +117,7 @@ describe("GraphAccumulator streaming into a sink", () => {
     ["declarations first", [...paths].reverse()],
     ["barrels last", [...paths.filter((p) => !p.endsWith("index.ts")), ...paths.filter((p) => p.endsWith("index.ts"))]],
     // The barrel is known when app.ts arrives, but not yet the star target that declares `total`.
-    ["the declaring file of a star re-export last", ["src/lib/index.ts", "src/lib/shop/index.ts", "src/lib/shop/cart.ts", "src/lib/fmt.ts", "src/app.ts", "src/util.ts", "src/splash.ts", "src/theme.tsx", "src/lib/promo/index.ts", "src/lib/promo/codes.ts", "src/lib/badge.ts", "src/lib/text.ts", "src/lib/money.ts", "src/lib/button.ts", "src/lib/anon.ts"]],
+    ["the declaring file of a star re-export last", ["src/lib/index.ts", "src/lib/shop/index.ts", "src/lib/shop/cart.ts", "src/lib/fmt.ts", "src/app.ts", "src/util.ts", "src/splash.ts", "src/theme.tsx", "src/lib/promo/index.ts", "src/lib/promo/codes.ts", "src/lib/badge.ts", "src/lib/text.ts", "src/lib/money.ts", "src/lib/button.ts", "src/lib/anon.ts", "src/cjs/util.js", "src/cjs/cache.js"]],
   ])("stores what a full pass stores (%s)", async (_label, order) => {
     const expected = await fullPass();
     expect(await streamed(order)).toEqual(expected);
@@ -139,6 +142,10 @@ describe("GraphAccumulator streaming into a sink", () => {
       Knob: "src/lib/button.ts#Button",
       "Knob.press": "src/lib/button.ts#Button.press",
       anon: "src/lib/anon.ts#default",
+      // require() bindings are the module object: its member, or what `module.exports` is.
+      "util.toSetString": "src/cjs/util.js#toSetString",
+      Store: "src/cjs/cache.js#Cache",
+      "Store.get": "src/cjs/cache.js#Cache.get",
       yell: "src/lib/text.ts#shout",
       // Imports under another name: the module's own name, the namespace left out.
       sum: "src/lib/money.ts#total",
@@ -149,7 +156,7 @@ describe("GraphAccumulator streaming into a sink", () => {
       // A static method through the barrel: the whole callee, the method's own symbol.
       "Cart.create": "src/lib/shop/cart.ts#Cart.create",
     });
-    expect(index["deps:src/app.ts"]).toEqual(["src/lib/anon.ts", "src/lib/button.ts", "src/lib/index.ts", "src/lib/money.ts", "src/theme.tsx", "src/util.ts"]);
+    expect(index["deps:src/app.ts"]).toEqual(["src/cjs/cache.js", "src/cjs/util.js", "src/lib/anon.ts", "src/lib/button.ts", "src/lib/index.ts", "src/lib/money.ts", "src/theme.tsx", "src/util.ts"]);
     expect(index["sym:helper"]).toEqual([
       { path: "src/app.ts", line: 9, kind: "function" },
       { path: "src/splash.ts", line: 4, kind: "function" },

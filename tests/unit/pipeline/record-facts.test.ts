@@ -26,7 +26,7 @@ describe("parseGraphInput", () => {
       { from: "./d", name: "b", isTypeOnly: false, isReExport: false, isDynamic: false, as: "", imported: "a" },
     ]);
     expect(Object.keys(input)).toEqual(["facts", "complexity"]);
-    expect(Object.keys(input.facts)).toEqual(["imports", "exports", "symbols", "calls", "defaultName"]);
+    expect(Object.keys(input.facts)).toEqual(["imports", "exports", "symbols", "calls", "defaultName", "moduleName"]);
     expect(input.complexity).toEqual(complexity);
   });
 
@@ -37,6 +37,7 @@ describe("parseGraphInput", () => {
       symbols: [{ name: "f", kind: "function", line: 1 }],
       calls: [],
       defaultName: "",
+      moduleName: "",
     });
     expect(() => parseGraphInput("{not json")).toThrow();
     expect(() => parseGraphInput(JSON.stringify({ complexity }))).toThrow(/damaged/);
