@@ -17,8 +17,8 @@ type ImportFact = GraphFacts["imports"][number];
 /**
  * Imported bindings the file exports again (`import { Button } from "./Button"; export { Button }`,
  * `import Card from "./card"; export default Card`): re-exports as far as the graph is concerned, so a
- * call through this file reaches the declaring one. require() bindings are left out (what they bind is
- * not known by name).
+ * call through this file reaches the declaring one. require() bindings are left out: the routes read a
+ * module object only where a call starts, not one passed on by another module.
  */
 function forwardedImports(imports: ImportFact[], names: FactNames): ImportFact[] {
   const byLocal = new Map<string, ImportFact>();
