@@ -43,10 +43,11 @@ const isEmpty = (names: NameScope) => names instanceof Set && names.size === 0;
 function namesBelow(facts: GraphFacts, y: string, x: string, resolver: ImportResolver, reExports: boolean): (name: string) => string | null {
   const renamed = new Map<string, string>();
   for (const i of facts.imports) {
-    if (!!i.isReExport !== reExports || resolver.resolve(y, i.from) !== x) continue;
+    if (!!i.isReExport !== reExports) continue;
     const own = reExports ? exportedName(i) : i.name;
     const source = reExports ? i.name : i.imported || i.name;
-    if (own !== source && own !== "*") renamed.set(own, source);
+    // The rename test first: most imports keep their name, and need no resolving here.
+    if (own !== source && own !== "*" && resolver.resolve(y, i.from) === x) renamed.set(own, source);
   }
   if (!renamed.size) return (name) => name;
   return (name) => {
