@@ -65,6 +65,16 @@ export interface ReExporter {
   renames: ReadonlyArray<readonly [string, string]>;
 }
 
+/** A re-export: [exported name, target (null: not a project file), name in the target]. */
+type ReExportEntry = readonly [string, string | null, string];
+
+/** A file's re-exports: in source order, the first by each exported name, and the star targets in order. */
+interface FileReExports {
+  list: ReadonlyArray<ReExportEntry>;
+  byName: ReadonlyMap<string, ReExportEntry>;
+  stars: readonly string[];
+}
+
 /** An answer that waits for a missing file. */
 interface Waiting<T> {
   value: T;
@@ -83,8 +93,8 @@ type ExportSet = { names: ReadonlySet<string>; missing: null } | { names: null; 
 export class ReExportRoutes {
   private readonly exportSets = new Map<string, Set<string>>();
   private readonly declared = new Map<string, ReadonlySet<string>>();
-  /** Each file's re-exports, resolved once: [exported name, target, name in the target] in source order. */
-  private readonly reExports = new Map<string, ReadonlyArray<readonly [string, string | null, string]>>();
+  /** Each file's re-exports, resolved once (see FileReExports). */
+  private readonly reExports = new Map<string, FileReExports>();
   /** Modules whose set could not be gathered, with the file missing below, while no file is added. */
   private readonly unsettled = new Map<string, string | null>();
   /** `file#name` → the hop from there; the live index asks about the same barrels again and again. */
@@ -97,6 +107,10 @@ export class ReExportRoutes {
    */
   private readonly waitingHops = new Map<string, Waiting<Hop | null>>();
   private readonly waitingFinals = new Map<string, Waiting<string>>();
+  /** Missing file → the keys of waiting answers (and unsettled modules) that named it. */
+  private readonly waitersOf = new Map<string, { map: Map<string, unknown>; key: string }[]>();
+  /** Files added since the last look, as the caller told (see fileAdded). */
+  private readonly arrived: string[] = [];
   private filesSeen = -1;
 
   constructor(
@@ -141,10 +155,28 @@ export class ReExportRoutes {
     const own: HopLookup = { missing: false };
     const value = compute(own);
     if (own.missing) {
-      noteMissing(lookup, own.missingFile as string);
-      waiting.set(key, { value, missing: own.missingFile as string });
+      const missing = own.missingFile as string;
+      noteMissing(lookup, missing);
+      waiting.set(key, { value, missing });
+      this.waitFor(missing, waiting, key);
     } else settled.set(key, value);
     return value;
+  }
+
+  private waitFor(missing: string, map: Map<string, unknown>, key: string): void {
+    const list = this.waitersOf.get(missing);
+    if (list) list.push({ map, key });
+    else this.waitersOf.set(missing, [{ map, key }]);
+  }
+
+  /**
+   * The caller added `file` to the files (a run's graph does, one by one). Answers that waited for
+   * another file stand: a search stops at the first missing file it meets, so until that one comes its
+   * answer can only be held up, not turn wrong (the caller retries when it comes, and a run's end
+   * settles every call again). Without word of each file, any addition forgets every waiting answer.
+   */
+  fileAdded(file: string): void {
+    this.arrived.push(file);
   }
 
   /**
@@ -183,16 +215,24 @@ export class ReExportRoutes {
     }
     if (this.declaredIn(file, input).has(name)) return null;
     const head = headOf(name);
-    const reExports = this.reExportsOf(file, input);
-    for (const [n, target, source] of reExports) {
-      if (n !== head) continue;
+    const { byName, stars } = this.reExportsOf(file, input);
+    const named = byName.get(head);
+    if (named) {
+      const [, target, source] = named;
       const there = target === null ? null : forwardedName(source, head, name);
       return target === null || there === null ? null : { file: target, name: there };
     }
     // `export *` forwards every name but the default export; a module object is not routed on.
     if (head === DEFAULT || head === MODULE) return null;
-    for (const [n, target] of reExports) {
-      if (n !== "*" || !target || target === file) continue;
+    // Package barrels hold hundreds of stars, mostly over modules already gathered: those answer from
+    // their sets, with nothing allocated per star.
+    for (const target of stars) {
+      if (target === file) continue;
+      const gathered = this.exportSets.get(target);
+      if (gathered) {
+        if (gathered.has(name) || gathered.has(head)) return { file: target, name };
+        continue;
+      }
       const below: HopLookup = { missing: false };
       if (this.exports(target, name, below, new Set([file]))) return { file: target, name };
       // An earlier star takes precedence: while one below it is unknown, so is the answer.
@@ -225,9 +265,7 @@ export class ReExportRoutes {
     const startsIn = (key: string) => seen.has(key.slice(0, key.lastIndexOf("#")));
     for (const key of this.hops.keys()) if (startsIn(key)) this.hops.delete(key);
     for (const key of this.finals.keys()) if (startsIn(key)) this.finals.delete(key);
-    this.unsettled.clear();
-    this.waitingHops.clear();
-    this.waitingFinals.clear();
+    this.forgetWaiting();
   }
 
   /**
@@ -271,18 +309,34 @@ export class ReExportRoutes {
     };
     for (const key of this.hops.keys()) if (touched(key)) this.hops.delete(key);
     for (const key of this.finals.keys()) if (touched(key)) this.finals.delete(key);
-    this.unsettled.clear();
-    this.waitingHops.clear();
-    this.waitingFinals.clear();
+    this.forgetWaiting();
   }
 
   /** Files are only ever added while an instance lives: answers that waited for one expire when one is. */
   private freshen(): void {
-    if (this.files.size === this.filesSeen) return;
+    if (this.files.size === this.filesSeen) {
+      this.arrived.length = 0;
+      return;
+    }
+    const told = this.filesSeen >= 0 && this.arrived.length === this.files.size - this.filesSeen;
     this.filesSeen = this.files.size;
+    if (told) for (const file of this.arrived) this.settleWaitersOf(file);
+    else this.forgetWaiting();
+    this.arrived.length = 0;
+  }
+
+  private settleWaitersOf(file: string): void {
+    const waiters = this.waitersOf.get(file);
+    if (!waiters) return;
+    this.waitersOf.delete(file);
+    for (const { map, key } of waiters) map.delete(key);
+  }
+
+  private forgetWaiting(): void {
     this.unsettled.clear();
     this.waitingHops.clear();
     this.waitingFinals.clear();
+    this.waitersOf.clear();
   }
 
   /** Whether `file` declares `name` or re-exports it, by name or from a module below a star that does. */
@@ -303,7 +357,7 @@ export class ReExportRoutes {
     visiting.add(file);
     const below: HopLookup = { missing: false };
     let found = false;
-    for (const [n, target] of this.reExportsOf(file, input)) {
+    for (const [n, target] of this.reExportsOf(file, input).list) {
       if (n === head) found = target !== null;
       else if (n === "*") found = !!target && this.exports(target, name, below, visiting);
       if (found) break;
@@ -320,14 +374,22 @@ export class ReExportRoutes {
     return names;
   }
 
-  private reExportsOf(file: string, input: GraphInput): ReadonlyArray<readonly [string, string | null, string]> {
-    let list = this.reExports.get(file);
-    if (!list) {
+  private reExportsOf(file: string, input: GraphInput): FileReExports {
+    let known = this.reExports.get(file);
+    if (!known) {
       // By the name they export: a call imports `b` from a barrel that says `export { a as b }`.
-      list = input.facts.imports.filter((i) => i.isReExport).map((i) => [exportedName(i), this.resolver.resolve(file, i.from), i.name] as const);
-      this.reExports.set(file, list);
+      const list = input.facts.imports.filter((i) => i.isReExport).map((i) => [exportedName(i), this.resolver.resolve(file, i.from), i.name] as const);
+      const byName = new Map<string, ReExportEntry>();
+      const stars: string[] = [];
+      for (const entry of list) {
+        const [n, target] = entry;
+        if (n !== "*") {
+          if (!byName.has(n)) byName.set(n, entry);
+        } else if (target) stars.push(target);
+      }
+      this.reExports.set(file, (known = { list, byName, stars }));
     }
-    return list;
+    return known;
   }
 
   /** The names `file` exports: its symbols, its named re-exports and everything its stars lead to. */
@@ -344,7 +406,7 @@ export class ReExportRoutes {
     const stars: ReadonlySet<string>[] = [];
     let blocked: ExportSet | null = null;
     // Every module below first, so a barrel still waiting for one does not gather names in vain.
-    for (const [n, target] of this.reExportsOf(file, input)) {
+    for (const [n, target] of this.reExportsOf(file, input).list) {
       if (!target) continue;
       if (n !== "*") {
         named.push(n);
@@ -360,6 +422,8 @@ export class ReExportRoutes {
     building.delete(file);
     if (blocked) {
       this.unsettled.set(file, blocked.missing);
+      // Round a cycle (no missing file) it stays so: files are only added while an instance lives.
+      if (blocked.missing !== null) this.waitFor(blocked.missing, this.unsettled, file);
       return blocked;
     }
     const names = new Set<string>(named);

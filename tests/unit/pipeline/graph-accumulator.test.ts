@@ -92,6 +92,18 @@ function recordingSink(): GraphChunkSink & { meta_: Map<string, string>; index_:
   };
 }
 
+/** A deterministic shuffle (a small linear congruential generator), so a failing order can be replayed. */
+function shuffled<T>(items: T[], seed: number): T[] {
+  const out = [...items];
+  let state = seed;
+  for (let i = out.length - 1; i > 0; i--) {
+    state = (state * 1103515245 + 12345) % 2147483648;
+    const j = state % (i + 1);
+    [out[i], out[j]] = [out[j] as T, out[i] as T];
+  }
+  return out;
+}
+
 async function streamed(order: string[]) {
   const files = project();
   const layout = loadProjectLayout("/nowhere", [...files.keys()]);
@@ -121,6 +133,11 @@ describe("GraphAccumulator streaming into a sink", () => {
   ])("stores what a full pass stores (%s)", async (_label, order) => {
     const expected = await fullPass();
     expect(await streamed(order)).toEqual(expected);
+  });
+
+  it("stores what a full pass stores whatever order the files arrive in (40 seeded shuffles)", async () => {
+    const expected = await fullPass();
+    for (let seed = 1; seed <= 40; seed++) expect(await streamed(shuffled(paths, seed)), `seed ${seed}`).toEqual(expected);
   });
 
   it("follows the barrels to the declaring files, drops the edge to a file that was never added, and finds the text file a binary one hid", async () => {
