@@ -3,6 +3,7 @@
 // parses that JSON, here, in one way.
 import type { IndexedRecord } from "../workers/protocol.js";
 import type { GraphInput } from "./graph/graph-builder.js";
+import { objectsOr } from "./graph/object-array.js";
 
 const utf8 = new TextDecoder();
 
@@ -17,8 +18,6 @@ function uniformImport(i: ImportFact): ImportFact {
   return { from: i.from, name: i.name, isTypeOnly: i.isTypeOnly === true, isReExport: i.isReExport === true, isDynamic: i.isDynamic === true, as: typeof i.as === "string" ? i.as : "", imported: typeof i.imported === "string" ? i.imported : "" };
 }
 
-const arrayOr = <T>(v: T[] | undefined): T[] => (Array.isArray(v) ? v : []);
-
 /**
  * Parses stored facts JSON (throws on malformed JSON, as JSON.parse does, or when facts or complexity
  * are missing). The objects are rebuilt from one literal per level for the same reason as the imports:
@@ -31,10 +30,10 @@ export function parseGraphInput(json: string): GraphInput {
   if (!facts || typeof facts !== "object" || !raw.complexity) throw new Error("damaged graph facts");
   return {
     facts: {
-      imports: arrayOr(facts.imports).map(uniformImport),
-      exports: arrayOr(facts.exports),
-      symbols: arrayOr(facts.symbols),
-      calls: arrayOr(facts.calls),
+      imports: objectsOr(objectsOr(facts.imports).map(uniformImport)),
+      exports: objectsOr(facts.exports),
+      symbols: objectsOr(facts.symbols),
+      calls: objectsOr(facts.calls),
       defaultName: typeof facts.defaultName === "string" ? facts.defaultName : "",
       moduleName: typeof facts.moduleName === "string" ? facts.moduleName : "",
     },

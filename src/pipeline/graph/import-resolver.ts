@@ -42,6 +42,10 @@ export class ImportResolver {
   constructor(files: ReadonlySet<string>, layout: ProjectLayout) {
     this.files = files;
     this.layout = layout;
+    // Made up front: a branch that creates one when a package's first file comes runs only after V8
+    // optimised resolve() without it, and threw that code away (then compiled it again) every time.
+    this.bareCache.set(null, new Map());
+    for (const scope of layout.scopes.values()) this.bareCache.set(scope, new Map());
   }
 
   /** The nearest tsconfig scope of a folder (walking up), cached per folder. */

@@ -9,6 +9,7 @@
 // ends at `default` names the declaration the default export points to (`export default class Knob`).
 import type { GraphInput } from "./graph-builder.js";
 import type { ImportResolver } from "./import-resolver.js";
+import { objectArray } from "./object-array.js";
 
 /** Re-export hops followed from the imported file to the declaring one. */
 export const MAX_REEXPORT_HOPS = 5;
@@ -378,11 +379,15 @@ export class ReExportRoutes {
     let known = this.reExports.get(file);
     if (!known) {
       // By the name they export: a call imports `b` from a barrel that says `export { a as b }`.
-      const list = input.facts.imports.filter((i) => i.isReExport).map((i) => [exportedName(i), this.resolver.resolve(file, i.from), i.name] as const);
+      const list = objectArray<ReExportEntry>();
       const byName = new Map<string, ReExportEntry>();
-      const stars: string[] = [];
-      for (const entry of list) {
-        const [n, target] = entry;
+      const stars = objectArray<string>();
+      for (const i of input.facts.imports) {
+        if (!i.isReExport) continue;
+        const n = exportedName(i);
+        const target = this.resolver.resolve(file, i.from);
+        const entry = [n, target, i.name] as const;
+        list.push(entry);
         if (n !== "*") {
           if (!byName.has(n)) byName.set(n, entry);
         } else if (target) stars.push(target);
@@ -402,8 +407,8 @@ export class ReExportRoutes {
     // Round a cycle of stars the set would depend on itself: searched module by module instead.
     if (building.has(file)) return { names: null, missing: null };
     building.add(file);
-    const named: string[] = [];
-    const stars: ReadonlySet<string>[] = [];
+    const named = objectArray<string>();
+    const stars = objectArray<ReadonlySet<string>>();
     let blocked: ExportSet | null = null;
     // Every module below first, so a barrel still waiting for one does not gather names in vain.
     for (const [n, target] of this.reExportsOf(file, input).list) {
