@@ -3,7 +3,7 @@
 // parses that JSON, here, in one way.
 import type { IndexedRecord } from "../workers/protocol.js";
 import type { GraphInput } from "./graph/graph-builder.js";
-import { objectsOr } from "./graph/object-array.js";
+import { mapObjects, objectsOr } from "./graph/object-array.js";
 
 const utf8 = new TextDecoder();
 
@@ -30,7 +30,7 @@ export function parseGraphInput(json: string): GraphInput {
   if (!facts || typeof facts !== "object" || !raw.complexity) throw new Error("damaged graph facts");
   return {
     facts: {
-      imports: objectsOr(objectsOr(facts.imports).map(uniformImport)),
+      imports: mapObjects(objectsOr(facts.imports), uniformImport),
       exports: objectsOr(facts.exports),
       symbols: objectsOr(facts.symbols),
       calls: objectsOr(facts.calls),

@@ -7,6 +7,7 @@ import { ImportResolver } from "./import-resolver.js";
 import type { ProjectLayout } from "./project-layout.js";
 import { FieldChunker, INDEX_FIELD, type GraphChunkSink } from "./graph-serialiser.js";
 import { buildMeta, metaJson, metaJsonHead } from "./file-meta.js";
+import { mapObjects } from "./object-array.js";
 import { TimeSlicer } from "./time-slicer.js";
 import { ReExportRoutes, type HopLookup } from "./re-export-routes.js";
 
@@ -78,7 +79,7 @@ export function importedCallTarget(via: string, callee: string, head: string): s
 
 export function resolveCalls(p: string, facts: GraphFacts, importedFrom: Map<string, string>): ResolvedCall[] {
   const local = new Set(facts.symbols.map((s) => s.name));
-  return facts.calls.map((c) => {
+  return mapObjects(facts.calls, (c) => {
     const head = c.callee.split(".")[0] as string;
     let target: string | undefined;
     if (local.has(c.callee)) target = `${p}#${c.callee}`;
@@ -90,6 +91,15 @@ export function resolveCalls(p: string, facts: GraphFacts, importedFrom: Map<str
     // has one shape (a field that starts undefined and turns string changes it, and deopts its readers).
     return { caller: c.caller, callee: c.callee, line: c.line, target };
   });
+}
+
+/**
+ * A call with its final target, as a new object of the same shape: writing `target` into the old one
+ * made V8 change the class of every call (a field written after it was set is no longer constant) and
+ * throw away the optimised code that read them.
+ */
+function callTo(c: ResolvedCall, target: string | undefined): ResolvedCall {
+  return { caller: c.caller, callee: c.callee, line: c.line, target };
 }
 
 /** The text JSON.stringify({ path, line, kind }) gives, without an object per symbol (~75K of them). */
@@ -261,8 +271,7 @@ export class GraphAccumulator {
       }
       targets.push(final);
     }
-    calls.forEach((c, i) => c.target && (c.target = targets[i] as string));
-    (this.out as FieldChunker).index(INDEX_FIELD.calls(p), JSON.stringify(calls));
+    (this.out as FieldChunker).index(INDEX_FIELD.calls(p), JSON.stringify(calls.map((c, i) => callTo(c, targets[i]))));
     return true;
   }
 
@@ -394,16 +403,17 @@ export class GraphAccumulator {
     const routes = new ReExportRoutes(this.files, resolver);
     for (const [p, list] of this.calls) {
       if (slicer.due()) await slicer.yield();
-      for (const c of list) {
-        if (!c.target) continue;
+      const settled = list.map((c) => {
+        if (!c.target) return c;
         let to = real.get(c.target);
         if (to === undefined) {
           const { file, name } = splitTarget(c.target);
           real.set(c.target, (to = routes.follow(file, name)));
         }
-        c.target = to;
-      }
-      this.out?.index(INDEX_FIELD.calls(p), JSON.stringify(list));
+        return callTo(c, to);
+      });
+      if (this.out) this.out.index(INDEX_FIELD.calls(p), JSON.stringify(settled));
+      else this.calls.set(p, settled);
     }
   }
 }

@@ -2,6 +2,7 @@
 // block the event loop for a noticeable moment). Index fields are prefixed so one hash holds them all:
 // `sym:<name>` → locations, `deps:<path>` → internal dependencies, `calls:<path>` → call sites.
 import type { GraphOutput } from "./graph-builder.js";
+import { objectArray } from "./object-array.js";
 import { TimeSlicer } from "./time-slicer.js";
 
 export const INDEX_FIELD = {
@@ -22,8 +23,9 @@ export interface GraphChunkSink {
 
 /** Collects fields and hands them to a sink GRAPH_CHUNK_FIELDS at a time. */
 export class FieldChunker {
-  private metaChunk: [string, string][] = [];
-  private indexChunk: [string, string][] = [];
+  // objectArray(): a fresh `[]` after each flush had another hidden class than the filled one (object-array.ts).
+  private metaChunk = objectArray<[string, string]>();
+  private indexChunk = objectArray<[string, string]>();
   constructor(private readonly sink: GraphChunkSink) {}
 
   meta(p: string, json: string): void {
@@ -50,12 +52,12 @@ export class FieldChunker {
 
   private flushMeta(): void {
     if (this.metaChunk.length) this.sink.meta(this.metaChunk);
-    this.metaChunk = [];
+    this.metaChunk = objectArray();
   }
 
   private flushIndex(): void {
     if (this.indexChunk.length) this.sink.index(this.indexChunk);
-    this.indexChunk = [];
+    this.indexChunk = objectArray();
   }
 }
 
