@@ -45,7 +45,12 @@ export function hashBytes(buf: Uint8Array): string {
  */
 function projectCalls(facts: GraphFacts, imports: ImportInfo[]): GraphFacts["calls"] {
   const local = new Set<string>();
-  for (const s of facts.symbols) local.add(s.name.split(".")[0] as string);
+  for (const s of facts.symbols) {
+    local.add(s.name.split(".")[0] as string);
+    // Inside `namespace util`, `assertEqual()` calls `util.assertEqual` (resolveCalls looks there).
+    const dot = s.name.lastIndexOf(".");
+    if (dot !== -1 && s.kind !== "method") local.add(s.name.slice(dot + 1));
+  }
   for (const i of imports) if (i.type === "internal" && i.name !== "*") local.add(i.name);
   return facts.calls.filter((c) => {
     const dot = c.callee.indexOf(".");

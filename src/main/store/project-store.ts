@@ -17,7 +17,7 @@ import { corruptEntry, decodeStat, parseAst, parseMeta, parseStoredFile, type St
 export type { FieldEntries } from "./redis-commands.js";
 
 /** Bump when a stored shape changes incompatibly: projects with another version are wiped and re-indexed. */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 export type IndexName = "symbols" | "deps_graph" | "call_graph";
 

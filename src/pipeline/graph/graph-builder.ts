@@ -78,7 +78,12 @@ export function importedCallTarget(via: string, callee: string, head: string): s
 }
 
 export function resolveCalls(p: string, facts: GraphFacts, importedFrom: Map<string, string>): ResolvedCall[] {
-  const local = new Set(facts.symbols.map((s) => s.name));
+  const local = new Set<string>();
+  const namespaces = new Set<string>();
+  for (const s of facts.symbols) {
+    local.add(s.name);
+    if (s.kind === "namespace") namespaces.add(s.name);
+  }
   return mapObjects(facts.calls, (c) => {
     const head = c.callee.split(".")[0] as string;
     let target: string | undefined;
@@ -86,11 +91,24 @@ export function resolveCalls(p: string, facts: GraphFacts, importedFrom: Map<str
     else {
       const via = importedFrom.get(head);
       if (via !== undefined) target = importedCallTarget(via, c.callee, head);
+      else if (namespaces.size) target = inNamespaceOf(c.caller, c.callee, namespaces, local, p);
     }
     // `target` is always present (undefined is left out of the JSON) and set at creation, so every call
     // has one shape (a field that starts undefined and turns string changes it, and deopts its readers).
     return { caller: c.caller, callee: c.callee, line: c.line, target };
   });
+}
+
+/**
+ * A call made inside `namespace util { … }` to a name the namespace (or one around it) declares:
+ * `assertEqual()` from `util.check` is `util.assertEqual`, the innermost namespace first.
+ */
+function inNamespaceOf(caller: string, callee: string, namespaces: ReadonlySet<string>, local: ReadonlySet<string>, p: string): string | undefined {
+  for (let dot = caller.lastIndexOf("."); dot > 0; dot = caller.lastIndexOf(".", dot - 1)) {
+    const scope = caller.slice(0, dot);
+    if (namespaces.has(scope) && local.has(`${scope}.${callee}`)) return `${p}#${scope}.${callee}`;
+  }
+  return undefined;
 }
 
 /**

@@ -42,6 +42,11 @@ export interface CodeContext {
   defaultLocal?: string;
   /** The local name the module itself is (`module.exports = Foo`, `export = Foo`). */
   moduleLocal?: string;
+  /**
+   * Declarations inside `namespace util { … }` (and the namespace itself) → their qualified name
+   * (`util.assertEqual`); the AST keeps the bare one, the graph's symbols and call sites use this.
+   */
+  qualifiedNames: Map<object, string>;
 }
 
 export interface TopLevelDeclaration {
@@ -67,6 +72,7 @@ export function createCodeContext(text: SourceText): CodeContext {
     localExports: [],
     reExportAliases: new Map(),
     importedNames: new Map(),
+    qualifiedNames: new Map(),
   };
 }
 

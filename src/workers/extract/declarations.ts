@@ -116,9 +116,13 @@ export function addDeclaration(
       const name = declName(ctx, decl);
       if (name === undefined) return;
       const kind = TYPE_KINDS[decl.type]!;
-      addType(ctx, name, kind, place, mark, topLevel);
+      const info = addType(ctx, name, kind, place, mark, topLevel);
       const body = decl.childForFieldName("body");
-      if (body && kind === "namespace") walkStatements(ctx, body, false);
+      if (!body || kind !== "namespace") return;
+      // `declare module "m" { … }` adds to another module's names: its members stay bare.
+      const named = decl.childForFieldName("name");
+      if (named?.type === "identifier" || named?.type === "nested_identifier") walkNamespaceBody(ctx, name, info, body);
+      else walkStatements(ctx, body, false);
       return;
     }
     case "ambient_declaration":
@@ -145,6 +149,24 @@ export function addDeclaration(
   }
 }
 
+/**
+ * Walks `namespace util { … }`: what it declares is `util.member` to the graph (symbols, and the callers
+ * of calls made inside), as a class's methods are `Class.method`, so `util.member()` from elsewhere lands
+ * on it. Nested namespaces add their names on the way out (`A.B.f`).
+ */
+function walkNamespaceBody(ctx: CodeContext, name: string, info: TypeDeclInfo, body: SyntaxNode): void {
+  const { functions, classes, types } = ctx.ast;
+  const from = { functions: functions.length, classes: classes.length, types: types.length, scopes: ctx.scopes.length };
+  walkStatements(ctx, body, false);
+  const qualified = ctx.qualifiedNames;
+  const qualify = (member: { name: string }) => void qualified.set(member, `${name}.${qualified.get(member) ?? member.name}`);
+  functions.slice(from.functions).forEach(qualify);
+  classes.slice(from.classes).forEach(qualify);
+  types.slice(from.types).forEach(qualify);
+  for (const scope of ctx.scopes.slice(from.scopes)) scope.name = `${name}.${scope.name}`;
+  if (!qualified.has(info)) qualified.set(info, name);
+}
+
 function declName(ctx: CodeContext, decl: SyntaxNode): string | undefined {
   const nameNode = decl.childForFieldName("name");
   return nameNode ? nameText(ctx.text, nameNode) : undefined;
@@ -157,7 +179,7 @@ function addType(
   place: Placement,
   mark: ExportMark | null,
   topLevel: boolean,
-): void {
+): TypeDeclInfo {
   const info: TypeDeclInfo = {
     name,
     kind,
@@ -167,6 +189,7 @@ function addType(
   };
   ctx.ast.types.push(info);
   declare(ctx, name, kind, info, mark, topLevel);
+  return info;
 }
 
 /** Remembers a top-level declaration for `export { name }` resolution and records its export. */

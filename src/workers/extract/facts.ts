@@ -10,6 +10,8 @@ export interface FactNames {
   moduleLocal?: string;
   /** `export { a as b }` without `from` and the like: the local name and, when known, the export record. */
   localExports?: ReadonlyArray<{ local: string; info?: { name: string } }>;
+  /** Declarations inside namespaces (and the namespaces) → `ns.name` (see CodeContext). */
+  qualifiedNames?: ReadonlyMap<object, string>;
 }
 
 type ImportFact = GraphFacts["imports"][number];
@@ -63,13 +65,18 @@ export function buildGraphFacts(ast: FileAST, calls: CallSite[], names: FactName
     return fact;
   });
   const symbols: GraphFacts["symbols"] = [];
-  for (const f of ast.functions) symbols.push({ name: f.name, kind: "function", line: f.lineStart });
+  const qualified = names.qualifiedNames;
+  const nameOf = (d: { name: string }) => qualified?.get(d) ?? d.name;
+  for (const f of ast.functions) symbols.push({ name: nameOf(f), kind: "function", line: f.lineStart });
   for (const c of ast.classes) {
-    symbols.push({ name: c.name, kind: "class", line: c.lineStart });
-    for (const m of c.methods) symbols.push({ name: `${c.name}.${m.name}`, kind: "method", line: m.lineStart });
+    const name = nameOf(c);
+    symbols.push({ name, kind: "class", line: c.lineStart });
+    for (const m of c.methods) symbols.push({ name: `${name}.${m.name}`, kind: "method", line: m.lineStart });
   }
   for (const t of ast.types) {
-    if (t.kind !== "namespace") symbols.push({ name: t.name, kind: t.kind, line: t.lineStart });
+    // A namespace with a name of its own is a symbol (`util` in `util.assertEqual()`); `declare global`
+    // and `declare module "m"` are not.
+    if (t.kind !== "namespace" || qualified?.has(t)) symbols.push({ name: nameOf(t), kind: t.kind, line: t.lineStart });
   }
   for (const e of ast.exports) {
     // An imported binding exported again is declared where it comes from, not here.

@@ -312,6 +312,43 @@ describe("files with syntax errors", () => {
   });
 });
 
+describe("a TypeScript namespace", () => {
+  it("declares its members under its name, and calls to them from inside, from importers and through a barrel land there", async () => {
+    const root = makeTempDir();
+    writeTree(root, {
+      "package.json": '{"name":"checks-app"}',
+      "src/checks.ts": [
+        "export namespace util {",
+        "  export function assertEqual(a: unknown, b: unknown): void {",
+        "    if (!same(a, b)) throw new Error(\"differ\");",
+        "  }",
+        "  function same(a: unknown, b: unknown): boolean {",
+        "    return a === b;",
+        "  }",
+        "}",
+        "",
+      ].join("\n"),
+      "src/index.ts": 'export * from "./checks";\n',
+      "src/app.ts": ['import { util } from "./index";', "", "export function main(): void {", "  util.assertEqual(1, 1);", "}", ""].join("\n"),
+    });
+    const ns = await openIndexedProject(root, server().url);
+    try {
+      await ns.reindex();
+      const indexes = projectKey(ns.store.projectName, "indexes");
+      const field = async (f: string) => JSON.parse((await ns.redis.hget(indexes, f)) ?? "null");
+      expect(await field("sym:util")).toEqual([{ path: "src/checks.ts", line: 1, kind: "namespace" }]);
+      expect(await field("sym:util.assertEqual")).toEqual([{ path: "src/checks.ts", line: 2, kind: "function" }]);
+      expect(await field("calls:src/app.ts")).toEqual([{ caller: "main", callee: "util.assertEqual", line: 4, target: "src/checks.ts#util.assertEqual" }]);
+      expect(await field("calls:src/checks.ts")).toEqual([{ caller: "util.assertEqual", callee: "same", line: 3, target: "src/checks.ts#util.same" }]);
+      // The AST keeps the names as written.
+      expect((await ns.store.getAst("src/checks.ts"))?.functions.map((f) => f.name)).toEqual(["assertEqual", "same"]);
+    } finally {
+      await ns.close();
+      removeDir(root);
+    }
+  });
+});
+
 describe("a cancelled index", () => {
   it("keeps what it parsed before the cancel, so the next run does not parse it again", async () => {
     const tree: Record<string, string> = { "package.json": '{"name":"many"}' };

@@ -38,8 +38,47 @@ describe("graph facts", () => {
       { name: "Shape", kind: "interface", line: 3 },
       { name: "Alias", kind: "type", line: 4 },
       { name: "Kind", kind: "enum", line: 5 },
+      { name: "Hidden", kind: "namespace", line: 6 },
       { name: "LIMIT", kind: "const", line: 7 },
     ]);
+  });
+
+  it("names what a namespace declares after it (util.assertEqual), nested ones too, but not what declare global or declare module add", () => {
+    const { facts, ast } = extract(code`
+      export namespace util {
+        export function assertEqual(a: unknown, b: unknown) { check(a === b); }
+        function check(ok: boolean) {}
+        export class Box { open() { check(true); } }
+        export interface Shape {}
+        export namespace deep { export const pick = () => assertEqual(1, 1); }
+      }
+      namespace A.B { export function f() {} }
+      declare global { function globalHelper(): void; }
+      declare module "express" { function augment(): void; }
+      util.assertEqual(1, 2);
+    `);
+    expect(facts.symbols).toEqual([
+      { name: "util.assertEqual", kind: "function", line: 2 },
+      { name: "util.check", kind: "function", line: 3 },
+      { name: "util.deep.pick", kind: "function", line: 6 },
+      { name: "A.B.f", kind: "function", line: 8 },
+      { name: "globalHelper", kind: "function", line: 9 },
+      { name: "augment", kind: "function", line: 10 },
+      { name: "util.Box", kind: "class", line: 4 },
+      { name: "util.Box.open", kind: "method", line: 4 },
+      { name: "util", kind: "namespace", line: 1 },
+      { name: "util.Shape", kind: "interface", line: 5 },
+      { name: "util.deep", kind: "namespace", line: 6 },
+      { name: "A.B", kind: "namespace", line: 8 },
+    ]);
+    // Callers inside are qualified the same way; the AST keeps the names as written.
+    expect(facts.calls).toEqual([
+      { caller: "util.assertEqual", callee: "check", line: 2 },
+      { caller: "util.Box.open", callee: "check", line: 4 },
+      { caller: "util.deep.pick", callee: "assertEqual", line: 6 },
+      { caller: "<module>", callee: "util.assertEqual", line: 11 },
+    ]);
+    expect(ast.functions.map((f) => f.name)).toEqual(["assertEqual", "check", "pick", "f", "globalHelper", "augment"]);
   });
 
   it("keeps the name a re-export exports its import under, when it renames it", () => {

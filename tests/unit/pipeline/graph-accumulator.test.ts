@@ -22,9 +22,9 @@ function project(): Map<string, GraphInput> {
     [
       "src/app.ts",
       input({
-        imports: [imp("total", "./lib"), imp("makeCart", "./lib"), imp("fmt", "./lib"), imp("applyCode", "./lib"), imp("nowhere", "./lib"), imp("Badge", "./lib"), imp("yell", "./lib"), imp("Cart", "./lib"), imp("logo", "./logo.ts"), imp("helper", "./util"), imp("palette", "./theme"), imp("sum", "./lib/money", { imported: "total" }), imp("money", "./lib/money", { imported: "*" }), imp("promos", "./lib"), imp("Knob", "./lib/button", { imported: "default" }), imp("anon", "./lib/anon", { imported: "default" }), imp("util", "./cjs/util", { imported: "=", isDynamic: true }), imp("Store", "./cjs/cache", { imported: "=", isDynamic: true })],
+        imports: [imp("total", "./lib"), imp("makeCart", "./lib"), imp("fmt", "./lib"), imp("applyCode", "./lib"), imp("nowhere", "./lib"), imp("Badge", "./lib"), imp("yell", "./lib"), imp("Cart", "./lib"), imp("logo", "./logo.ts"), imp("helper", "./util"), imp("palette", "./theme"), imp("sum", "./lib/money", { imported: "total" }), imp("money", "./lib/money", { imported: "*" }), imp("promos", "./lib"), imp("Knob", "./lib/button", { imported: "default" }), imp("anon", "./lib/anon", { imported: "default" }), imp("util", "./cjs/util", { imported: "=", isDynamic: true }), imp("Store", "./cjs/cache", { imported: "=", isDynamic: true }), imp("checks", "./lib")],
         symbols: [sym("main", 3), sym("helper", 9)],
-        calls: [call("total", 4), call("makeCart", 5), call("fmt", 6), call("helper", 7), call("main", 8, "<module>"), call("palette", 10), call("applyCode", 11), call("nowhere", 12), call("Badge", 13), call("yell", 14), call("Cart.create", 15), call("sum", 16), call("money.total", 17), call("promos.applyCode", 18), call("promos", 19), call("Knob", 20), call("anon", 21), call("Knob.press", 22), call("util.toSetString", 23), call("Store", 24), call("Store.get", 25)],
+        calls: [call("total", 4), call("makeCart", 5), call("fmt", 6), call("helper", 7), call("main", 8, "<module>"), call("palette", 10), call("applyCode", 11), call("nowhere", 12), call("Badge", 13), call("yell", 14), call("Cart.create", 15), call("sum", 16), call("money.total", 17), call("promos.applyCode", 18), call("promos", 19), call("Knob", 20), call("anon", 21), call("Knob.press", 22), call("util.toSetString", 23), call("Store", 24), call("Store.get", 25), call("checks.assertEqual", 26)],
       }),
     ],
     // Stars in order: one that resolves nowhere, a nested barrel, a file, and a nested barrel last that
@@ -38,6 +38,7 @@ function project(): Map<string, GraphInput> {
           imp("*", "./shop", { isReExport: true }),
           imp("*", "./money", { isReExport: true }),
           imp("*", "./promo", { isReExport: true }),
+          imp("*", "./checks", { isReExport: true }),
           // Under other names: `export { default as Badge } from "./badge"`, `export { shout as yell } from "./text"`.
           imp("default", "./badge", { isReExport: true, as: "Badge" }),
           imp("shout", "./text", { isReExport: true, as: "yell" }),
@@ -54,6 +55,8 @@ function project(): Map<string, GraphInput> {
     ["src/cjs/util.js", input({ symbols: [sym("toSetString", 1)] })],
     ["src/cjs/cache.js", input({ symbols: [sym("Cache", 1, "class"), sym("Cache.get", 2, "method")], moduleName: "Cache" })],
     ["src/lib/text.ts", input({ symbols: [sym("shout", 1)] })],
+    // `export namespace checks { export function assertEqual() { same(); } function same() {} }`
+    ["src/lib/checks.ts", input({ symbols: [sym("checks", 1, "namespace"), sym("checks.assertEqual", 2), sym("checks.same", 3)], calls: [call("same", 2, "checks.assertEqual")] })],
     ["src/lib/promo/index.ts", input({ imports: [imp("*", "./codes", { isReExport: true })] })],
     ["src/lib/promo/codes.ts", input({ symbols: [sym("applyCode", 1)] })],
     ["src/lib/shop/index.ts", input({ imports: [imp("*", "./cart", { isReExport: true })] })],
@@ -129,7 +132,7 @@ describe("GraphAccumulator streaming into a sink", () => {
     ["declarations first", [...paths].reverse()],
     ["barrels last", [...paths.filter((p) => !p.endsWith("index.ts")), ...paths.filter((p) => p.endsWith("index.ts"))]],
     // The barrel is known when app.ts arrives, but not yet the star target that declares `total`.
-    ["the declaring file of a star re-export last", ["src/lib/index.ts", "src/lib/shop/index.ts", "src/lib/shop/cart.ts", "src/lib/fmt.ts", "src/app.ts", "src/util.ts", "src/splash.ts", "src/theme.tsx", "src/lib/promo/index.ts", "src/lib/promo/codes.ts", "src/lib/badge.ts", "src/lib/text.ts", "src/lib/money.ts", "src/lib/button.ts", "src/lib/anon.ts", "src/cjs/util.js", "src/cjs/cache.js"]],
+    ["the declaring file of a star re-export last", ["src/lib/index.ts", "src/lib/shop/index.ts", "src/lib/shop/cart.ts", "src/lib/fmt.ts", "src/app.ts", "src/util.ts", "src/splash.ts", "src/theme.tsx", "src/lib/promo/index.ts", "src/lib/promo/codes.ts", "src/lib/badge.ts", "src/lib/text.ts", "src/lib/money.ts", "src/lib/button.ts", "src/lib/anon.ts", "src/cjs/util.js", "src/cjs/cache.js", "src/lib/checks.ts"]],
   ])("stores what a full pass stores (%s)", async (_label, order) => {
     const expected = await fullPass();
     expect(await streamed(order)).toEqual(expected);
@@ -172,7 +175,11 @@ describe("GraphAccumulator streaming into a sink", () => {
       promos: "src/lib/index.ts#promos",
       // A static method through the barrel: the whole callee, the method's own symbol.
       "Cart.create": "src/lib/shop/cart.ts#Cart.create",
+      // A namespace's member through the barrel's star, under the namespace's name.
+      "checks.assertEqual": "src/lib/checks.ts#checks.assertEqual",
     });
+    // Inside the namespace a bare call is to its own member.
+    expect(index["calls:src/lib/checks.ts"]).toEqual([{ caller: "checks.assertEqual", callee: "same", line: 2, target: "src/lib/checks.ts#checks.same" }]);
     expect(index["deps:src/app.ts"]).toEqual(["src/cjs/cache.js", "src/cjs/util.js", "src/lib/anon.ts", "src/lib/button.ts", "src/lib/index.ts", "src/lib/money.ts", "src/theme.tsx", "src/util.ts"]);
     expect(index["sym:helper"]).toEqual([
       { path: "src/app.ts", line: 9, kind: "function" },
