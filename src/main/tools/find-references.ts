@@ -92,7 +92,7 @@ export const findReferences = defineTool({
   name: "find_references",
   category: "search",
   description:
-    'Find where a symbol is used in the code (not in comments or strings): each line with its path, line number, role (definition, import, call, new, type, member, ref), the enclosing function and the line\'s text. "Class.method" finds member uses of that method name in files that mention the class (receiver types are not checked). Calls under another name (an import alias, a renamed re-export) follow from the call graph. Give path (a folder or file) to narrow the search.',
+    'Find where a symbol is used in the code (not in comments or strings): each line with its path, line number, role (definition, import, call, new, type, member, ref), the enclosing function and the line\'s text. "Class.method" finds member uses of that method name in files that mention the class (receiver types are not checked); "ns.member" of a TypeScript namespace finds the member\'s uses. Calls under another name (an import alias, a renamed re-export) follow from the call graph. Give path (a folder or file) to narrow the search.',
   parameters: z
     .object({
       symbol: z.string().min(1).describe('Symbol name, e.g. "formatMoney", "Money" or "Money.add"'),
@@ -111,12 +111,17 @@ export const findReferences = defineTool({
       if (!p.ok) return p;
       if (p.rel !== ".") under = p.rel;
     }
-    const dot = name.indexOf(".");
-    const owner = dot > 0 ? name.slice(0, dot) : null;
-    const needle = owner ? name.slice(dot + 1) : name;
+    const dot = name.lastIndexOf(".");
+    const needle = dot > 0 ? name.slice(dot + 1) : name;
     const reader = indexReaderOf(ctx.store);
     const declared = await symbolLocations(reader, name);
     const declaredAt = new Set(declared.map((d) => `${d.path}:${d.line}`));
+    // `Class.method` (or a dotted name the index does not hold, like a static property): member uses in
+    // files that mention the class. `util.assertEqual`, declared in `namespace util`: uses of the name,
+    // `util.assertEqual(…)` and bare ones inside the namespace, in files that mention the namespace.
+    const inNamespace = dot > 0 && declared.some((d) => d.kind !== "method");
+    const owner = dot > 0 && !inNamespace ? name.slice(name.lastIndexOf(".", dot - 1) + 1, dot) : null;
+    const mentions = inNamespace ? name.slice(0, name.indexOf(".")) : owner;
 
     const started = performance.now();
     const slicer = new TimeSlicer();
@@ -127,7 +132,7 @@ export const findReferences = defineTool({
     let approxLines = 0;
     let scanned = 0;
     // Identifiers need no JSON escaping, so a substring test on the stored JSON is a safe prefilter.
-    const mayContain = (raw: string) => raw.includes(needle) && (!owner || raw.includes(owner));
+    const mayContain = (raw: string) => raw.includes(needle) && (!mentions || raw.includes(mentions));
     for await (const file of scanIndexedTexts(ctx.store, { ...(under ? { under } : {}), mayContain })) {
       ctx.signal?.throwIfAborted();
       const language = languageForPath(file.path);

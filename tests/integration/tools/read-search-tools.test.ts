@@ -388,6 +388,23 @@ describe("find_references", () => {
     ]);
   });
 
+  it("finds a namespace member's uses, qualified from importers and bare inside the namespace", async () => {
+    const out = await ok(findReferences, { symbol: "util.assertEqual" });
+    const refs = references(out);
+    expect(refs.get("packages/core/src/checks.ts")!.map((r) => [r.line, r.roles])).toEqual([
+      [2, "definition"],
+      [9, "call"],
+    ]);
+    expect(refs.get("packages/core/src/verify.ts")!.map((r) => [r.line, r.roles, r.inside])).toEqual([[4, "call", "verify"]]);
+    expect(out.split("\n")[0]).not.toContain("member uses of");
+    // A member the namespace keeps to itself: its bare uses inside.
+    const same = references(await ok(findReferences, { symbol: "util.same" }));
+    expect(same.get("packages/core/src/checks.ts")!.map((r) => [r.line, r.roles])).toEqual([
+      [3, "call"],
+      [5, "definition"],
+    ]);
+  });
+
   it("narrows to a folder or a file", async () => {
     const refs = references(await ok(findReferences, { symbol: "Money", path: "apps" }));
     expect([...refs.keys()]).toEqual(["apps/api/src/orders/order.service.ts"]);

@@ -1,5 +1,5 @@
 // The acme-shop fixture plus files the search and analysis tool tests need: names in comments and
-// strings, a second class with an `add` method, a hub, long declarations, TODO markers in comments and
+// strings, a second class with an `add` method, a namespace and its users, a hub, long declarations, TODO markers in comments and
 // outside them, and a name used on more lines than find_references shows.
 import fs from "node:fs";
 import os from "node:os";
@@ -32,6 +32,21 @@ function bigClass(): string {
 }
 
 export const EXTRA_FILES: Record<string, string> = {
+  "packages/core/src/checks.ts": [
+    "export namespace util {",
+    "  export function assertEqual(a: unknown, b: unknown): void {",
+    '    if (!same(a, b)) throw new Error("differ");',
+    "  }",
+    "  function same(a: unknown, b: unknown): boolean {",
+    "    return a === b;",
+    "  }",
+    "  export function check(): void {",
+    "    assertEqual(1, 1);",
+    "  }",
+    "}",
+    "",
+  ].join("\n"),
+  "packages/core/src/verify.ts": ['import { util } from "./checks";', "", "export function verify(): void {", "  util.assertEqual(2, 2);", "}", ""].join("\n"),
   "packages/core/src/references-edge.ts": [
     "// Money in a comment only",
     "/* Money again */",
