@@ -1,5 +1,5 @@
 // Shared by get_function and get_class: finds declarations in a file's stored AST by name (`Class.method`
-// for methods) and prints their lines from the Redis copy. Both tools accept any declaration name and
+// for methods, `ns.name` for what a namespace declares) and prints their lines from the Redis copy. Both tools accept any declaration name and
 // say what they found: a small model that asks get_function for a class gets the class, not a retry.
 import fs from "node:fs";
 import type { ClassInfo, FileAST, FunctionInfo, MethodInfo, TypeDeclInfo } from "../../workers/ast-types.js";
@@ -84,11 +84,15 @@ function typeDecl(t: TypeDeclInfo): FoundDeclaration {
 
 /** Functions and methods first (get_function), or classes and types first (get_class); [] when none. */
 export function findDeclarations(ast: FileAST, name: string, prefer: "function" | "class"): FoundDeclaration[] {
-  const dot = name.indexOf(".");
+  const dot = name.lastIndexOf(".");
   if (dot > 0) {
-    const cls = name.slice(0, dot);
+    // `Money.add`, or `util.Box.open` for a class inside a namespace.
+    const cls = name.slice(name.lastIndexOf(".", dot - 1) + 1, dot);
     const member = name.slice(dot + 1);
-    return ast.classes.filter((c) => c.name === cls).flatMap((c) => c.methods.filter((m) => m.name === member).map((m) => methodDecl(c, m)));
+    const methods = ast.classes.filter((c) => c.name === cls).flatMap((c) => c.methods.filter((m) => m.name === member).map((m) => methodDecl(c, m)));
+    if (methods.length) return methods;
+    // `util.assertEqual`: a namespace's declaration, which the AST keeps under its own name.
+    return findDeclarations(ast, member, prefer).filter((d) => d.kind !== "method");
   }
   const functions = ast.functions.filter((f) => f.name === name).map(functionDecl);
   const methods = ast.classes.flatMap((c) => c.methods.filter((m) => m.name === name).map((m) => methodDecl(c, m)));

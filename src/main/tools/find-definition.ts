@@ -32,7 +32,7 @@ export const findDefinition = defineTool({
   name: "find_definition",
   category: "search",
   description:
-    'Find where a symbol is declared: functions, classes, methods ("Class.method"), interfaces, types, enums and exported constants. Returns path, line, kind and the declaring line. Local variables are not indexed; use find_references for them.',
+    'Find where a symbol is declared: functions, classes, methods ("Class.method"), what a namespace declares ("ns.name"), interfaces, types, enums and exported constants. Returns path, line, kind and the declaring line. Local variables are not indexed; use find_references for them.',
   parameters: z.object({ symbol: z.string().min(1).describe('Symbol name, e.g. "formatMoney", "Money" or "Money.add"') }).strict(),
   requiresConfirmation: false,
   title: (a) => `find_definition ${a.symbol}`,
@@ -45,7 +45,7 @@ export const findDefinition = defineTool({
     let note = "";
     if (!defs.length && !name.includes(".")) {
       defs = await methodsNamed(ctx, name);
-      if (defs.length) note = ` (as a method name)`;
+      if (defs.length) note = defs.every((d) => d.kind === "method") ? " (as a method name)" : " (as a member name: of a class or a namespace)";
     }
     if (!defs.length) {
       const suggestions = await suggestSymbols(reader, name);

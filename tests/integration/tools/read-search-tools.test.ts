@@ -291,6 +291,21 @@ describe("find_definition", () => {
     expect(byName).toContain("packages/core/src/references-edge.ts:7 method Wallet.add");
   });
 
+  it("finds what a namespace declares as ns.name, and by its own name as a member name", async () => {
+    const out = await ok(findDefinition, { symbol: "util.assertEqual" });
+    expect(out.split("\n")).toEqual([
+      "util.assertEqual: 1 declaration",
+      "packages/core/src/checks.ts:2 function util.assertEqual │ export function assertEqual(a: unknown, b: unknown): void {",
+      "Read it with get_function path=packages/core/src/checks.ts name=util.assertEqual",
+    ]);
+    expect((await ok(findDefinition, { symbol: "assertEqual" })).split("\n")[0]).toBe("assertEqual (as a member name: of a class or a namespace): 1 declaration");
+    // The hint it gives works.
+    expect((await ok(getFunction, { path: "packages/core/src/checks.ts", name: "util.assertEqual" })).split("\n")[0]).toBe(
+      "packages/core/src/checks.ts: function assertEqual(a, b): void, lines 2-4 of 11",
+    );
+    expect(await ok(findDefinition, { symbol: "util" })).toContain("packages/core/src/checks.ts:1 namespace util");
+  });
+
   it("lists every declaration of a name declared twice, sorted by path", async () => {
     const out = await ok(findDefinition, { symbol: " slugify " });
     const rows = out.split("\n").slice(1, 3);
