@@ -1,6 +1,6 @@
 // Seeded random churn: bursts of creates, deletes, rewrites, renames and binary flips over a small
-// project with relative, folder and alias imports, imports and re-exports under other names and
-// namespaces; after each burst the incrementally maintained graph must equal a full graph pass over the
+// project with relative, folder and alias imports, imports and re-exports under other names,
+// namespace imports and TypeScript namespaces; after each burst the incrementally maintained graph must equal a full graph pass over the
 // stored facts.
 import fs from "node:fs";
 import path from "node:path";
@@ -14,6 +14,8 @@ import { startWatching, type WatchHarness } from "./watch-harness.js";
 const server = useRedisServer();
 let project: IndexedProject;
 let w: WatchHarness;
+/** Files whose stored calls land on a namespace member, summed over the rounds. */
+let namespaceTargets = 0;
 
 function prng(seed: number): () => number {
   let s = seed >>> 0;
@@ -31,6 +33,9 @@ const FOLDERS = ["src/a", "src/b", "src/b/deep", "src/lib", "src/lib/io", "packa
 const STEMS = ["index", "alpha", "beta", "gamma", "util", "io"];
 const UNIVERSE = FOLDERS.flatMap((d) => STEMS.map((s) => `${d}/${s}.ts`));
 const SYMBOLS = ["run", "parse", "Thing", "Widget", "load", "save", "format"];
+/** TypeScript namespaces: what they declare is `Tools.run` to the graph, called as such from importers. */
+const NAMESPACES = ["Tools", "Kit"];
+const MEMBERS = ["run", "load"];
 
 function specifier(from: string, to: string): string {
   const target = to.replace(/\.ts$/, "");
@@ -55,6 +60,9 @@ function source(self: string): string {
       // A namespace: its calls name a member (`ns.run()`).
       imported.push(`${name}.${pick(SYMBOLS)}`);
       lines.push(`import * as ${name} from "${specifier(self, target)}";`);
+    } else if (rng() < 0.25) {
+      imported.push(`${name}.${pick(MEMBERS)}`);
+      lines.push(`import { ${pick(NAMESPACES)} as ${name} } from "${specifier(self, target)}";`);
     } else {
       imported.push(rng() < 0.2 ? `${name}.${pick(SYMBOLS)}` : name);
       lines.push(`import { ${pick(SYMBOLS)} as ${name} } from "${specifier(self, target)}";`);
@@ -69,6 +77,12 @@ function source(self: string): string {
       lines.push(
         roll < 0.35 ? `export * from "${from}";` : roll < 0.6 ? `export { ${pick(SYMBOLS)} } from "${from}";` : roll < 0.85 ? `export { ${pick(SYMBOLS)} as ${pick(SYMBOLS)} } from "${from}";` : `export * as ${pick(SYMBOLS)} from "${from}";`,
       );
+  }
+  if (rng() < 0.3) {
+    // Members call each other bare inside, and what the file imports.
+    const member = pick(MEMBERS);
+    const call = imported.length ? `${pick(imported)}()` : "0";
+    lines.push(`export namespace ${pick(NAMESPACES)} {\n  export function ${member}() {\n    return ${call};\n  }\n  function helper() {\n    return ${member}();\n  }\n}`);
   }
   const declared = new Set(Array.from({ length: 1 + Math.floor(rng() * 2) }, () => pick(SYMBOLS)));
   for (const name of declared) {
@@ -128,6 +142,11 @@ describe("live index under churn", () => {
       await settle();
       const [stored, rebuilt] = await Promise.all([storedGraph(project), rebuiltGraph(project)]);
       expect(stored).toEqual(rebuilt);
+      namespaceTargets += Object.entries(await project.redis.hgetall(`project:{${project.store.projectName}}:indexes`)).filter(([k, v]) => k.startsWith("calls:") && /#(Tools|Kit)\.(run|load)"/.test(v)).length;
     });
   }
+
+  it("went through calls into namespace members (the generator makes them)", () => {
+    expect(namespaceTargets).toBeGreaterThan(0);
+  });
 });
