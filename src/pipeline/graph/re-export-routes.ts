@@ -313,7 +313,10 @@ export class ReExportRoutes {
     this.forgetWaiting();
   }
 
-  /** Files are only ever added while an instance lives: answers that waited for one expire when one is. */
+  /**
+   * Files are only ever added while an instance lives: an answer that waited for a file expires when that
+   * file comes (told by fileAdded), or when any file comes without word of which.
+   */
   private freshen(): void {
     if (this.files.size === this.filesSeen) {
       this.arrived.length = 0;
