@@ -5,10 +5,10 @@
 // allocator grown by an earlier run, no other pool's threads and heap beside it. (Run in the indexing
 // process, next to memory the cold run still held, it once came out 0.8 s slower and flattered the ratio.)
 import { spawn } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import type { ThreadCpuSplit } from "./thread-cpu.js";
 import type { IndexWorkerPool } from "./worker-pool.js";
 import { FILES_PER_TASK } from "./index-pipeline.js";
+import { packageFile, RUNNING_FROM_SOURCE } from "./package-files.js";
 
 export interface ParseOnlyRequest {
   root: string;
@@ -49,8 +49,7 @@ export async function warmPool(pool: IndexWorkerPool, root: string): Promise<voi
 
 /** Runs the baseline in a fresh process (see above): request on stdin, result as JSON on stdout. */
 export function runParseOnlyInChild(request: ParseOnlyRequest): Promise<ParseOnlyResult> {
-  const fromSource = import.meta.url.endsWith(".ts");
-  const entry = fileURLToPath(new URL(fromSource ? "./parse-baseline-child.ts" : "./parse-baseline-child.js", import.meta.url));
+  const entry = RUNNING_FROM_SOURCE ? packageFile("src", "pipeline", "parse-baseline-child.ts") : packageFile("dist", "pipeline", "parse-baseline-child.js");
   // execArgv carries `--import tsx` when running from sources.
   const child = spawn(process.execPath, [...process.execArgv, entry], { stdio: ["pipe", "pipe", "pipe"] });
   let out = "";

@@ -7,9 +7,9 @@
 // drops queued tasks and lets a running one finish (its result is discarded); destroy() drops the
 // queue, waits for the running tasks, lets every thread run its finalizers, and only then ends them.
 import os from "node:os";
-import { fileURLToPath } from "node:url";
 import { Piscina } from "piscina";
 import type { IndexTask, IndexTaskResult } from "../workers/protocol.js";
+import { packageFile, RUNNING_FROM_SOURCE } from "./package-files.js";
 
 export interface IndexWorkerPool {
   /** `signal`: drops the task if it has not started; a started one finishes and is then rejected. */
@@ -53,11 +53,9 @@ const TASKS_PER_THREAD = 2;
 const cancelled = (signal: AbortSignal): unknown => signal.reason ?? new Error("the task was cancelled");
 
 export function createIndexWorkerPool(size: number | null = null): IndexWorkerPool {
-  const fromSource = import.meta.url.endsWith(".ts");
-  const workerUrl = new URL(fromSource ? "../workers/dev-worker-loader.mjs" : "../workers/index.worker.js", import.meta.url);
   const threads = size ?? defaultPoolSize();
   const pool = new Piscina({
-    filename: fileURLToPath(workerUrl),
+    filename: RUNNING_FROM_SOURCE ? packageFile("src", "workers", "dev-worker-loader.mjs") : packageFile("dist", "workers", "index.worker.js"),
     minThreads: threads,
     maxThreads: threads,
     // Threads stay warm across batches: each holds its own parsers and the xxhash wasm instance.

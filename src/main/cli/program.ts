@@ -1,13 +1,12 @@
 // The `ipuaro` command line. Each subcommand lives in its own file under commands/; this file only
 // assembles them and maps errors to exit codes.
 import fs from "node:fs";
-import { createRequire } from "node:module";
 import { Command, CommanderError } from "commander";
+import { packageFile } from "../../pipeline/package-files.js";
 import { FatalError, IpuaroError } from "../errors.js";
 import { Interrupted, INTERRUPTED_EXIT_CODE } from "./interrupts.js";
 
-const require = createRequire(import.meta.url);
-const { version } = require("../../../package.json") as { version: string };
+const { version } = JSON.parse(fs.readFileSync(packageFile("package.json"), "utf8")) as { version: string };
 
 type Register = (program: Command) => void;
 

@@ -2,7 +2,7 @@
 // them with environment variables instead of touching the real home directory.
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { packageFile } from "../../pipeline/package-files.js";
 
 export function ipuaroHome(env: NodeJS.ProcessEnv = process.env): string {
   if (env.IPUARO_HOME) return path.resolve(env.IPUARO_HOME);
@@ -17,8 +17,7 @@ export function userConfigDir(env: NodeJS.ProcessEnv = process.env): string {
 
 /** The package's own `config/` folder (default.json, blacklist.json, whitelist.json). */
 export function packageConfigDir(): string {
-  // src/main/config/paths.ts and dist/main/config/paths.js are both three levels below the package root.
-  return path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "config");
+  return packageFile("config");
 }
 
 export const PROJECT_CONFIG_FILE = ".ipuaro.json";
