@@ -9,7 +9,7 @@ import { acquireRedis } from "../../../src/main/store/acquire-redis.js";
 import { holdAofRewrites } from "../../../src/main/store/aof-rewrite-hold.js";
 import { managedRedisLayout } from "../../../src/main/store/managed-redis-layout.js";
 import { ProjectStore } from "../../../src/main/store/project-store.js";
-import { acquireManagedRedis, type RedisHandle } from "../../../src/main/store/managed-redis.js";
+import { acquireManagedRedis, startManagedRedisEarly, type RedisHandle } from "../../../src/main/store/managed-redis.js";
 import { isPidAlive } from "../../../src/main/store/process-lock.js";
 import { makeTempDir, removeDir } from "../../helpers/temp-dir.js";
 
@@ -132,6 +132,27 @@ describe("ipuaro's own redis-server", () => {
     for (let i = 0; i < 50 && String(await keeper.redis.client("LIST")).includes("holding-aof-rewrite"); i++) await new Promise((r) => setTimeout(r, 20));
     await acquire(home);
     expect(await rewritePercentage()).toBe("100");
+  });
+
+  it("starts early without a connection, and the user that comes next finds it up", async () => {
+    const home = newHome();
+    startManagedRedisEarly({ home });
+    const layout = managedRedisLayout(home);
+    const handle = await acquire(home);
+    // Found running (started by the early start), the same server the pidfile names.
+    expect(handle.managed!.started).toBe(false);
+    expect(Number(fs.readFileSync(layout.pidFile, "utf8"))).toBe(handle.managed!.pid);
+    expect(await handle.redis.ping()).toBe("PONG");
+    // Its only user's release stops it, as for a server the user started itself.
+    await handle.release();
+    expect(isPidAlive(handle.managed!.pid)).toBe(false);
+  });
+
+  it("leaves an early start's failure for the user that comes next to report", async () => {
+    const home = newHome();
+    const missing = path.join(home, "no-such-redis-server");
+    startManagedRedisEarly({ home, redisServerBin: missing });
+    await expect(acquireManagedRedis({ home, redisServerBin: missing })).rejects.toMatchObject({ type: "redis", message: expect.stringMatching(/redis-server not found/) });
   });
 
   it("lets two simultaneous starters share one server", async () => {
