@@ -6,6 +6,7 @@ import path from "node:path";
 import type { Command } from "commander";
 import { FatalError } from "../../errors.js";
 import { editDistance } from "../../tools/symbol-suggestions.js";
+import { startRedisEarly } from "../early-redis.js";
 
 interface TuiOptions {
   new?: boolean;
@@ -28,24 +29,6 @@ export function registerTuiCommand(program: Command): void {
       const { runTui } = await import("../../../ui/run-tui.js");
       process.exitCode = await runTui(target, opts);
     });
-}
-
-/**
- * ipuaro's own redis-server, when the project uses it and it is not running, starts now: it reads its
- * data (≈ 0.25 s for a 12K-file index) in its own process while this one loads the UI. Problems (a bad
- * config, no redis-server) are left for the UI's start, which reports them.
- */
-async function startRedisEarly(target: string): Promise<void> {
-  try {
-    const [{ loadConfig }, { startRedisEarly: start }, { resolveProjectRoot }] = await Promise.all([
-      import("../../config/loader.js"),
-      import("../../store/acquire-redis.js"),
-      import("../project-root.js"),
-    ]);
-    start(loadConfig({ projectRoot: resolveProjectRoot(target) }).config.redis);
-  } catch {
-    // reported by runTui
-  }
 }
 
 /**
