@@ -1,23 +1,15 @@
 // `ipuaro run -p PROMPT [path]`: one agent turn without the TUI. The answer streams to stdout, tool calls
 // and stats go to stderr (or everything as one JSON object with --json). The turn is kept in a session:
 // a new one, `--session ID`, or `--continue` (the project's last). `--eval` re-checks the last answer.
+// Declared and its options checked here; the turn runs in run-action.ts, loaded when it runs (so
+// ipuaro's redis-server can start meanwhile).
 import fs from "node:fs";
 import type { Command } from "commander";
-import { createAgentRuntime } from "../../agent/agent-runtime.js";
-import type { AgentEvent, TurnStats } from "../../agent/events.js";
-import type { CompactionReport } from "../../context/compression/compact-conversation.js";
 import { FatalError } from "../../errors.js";
-import { openSession, type SessionChoice } from "../../session/open-session.js";
-import { HeadlessUi } from "../../agent/headless-ui.js";
-import { loadConfig } from "../../config/loader.js";
-import { guardInterrupts, Interrupted, INTERRUPTED_EXIT_CODE } from "../interrupts.js";
-import { ProjectIndexer } from "../../indexing/project-indexer.js";
-import { openProjectStore } from "../../store/open-project-store.js";
-import { prepareModel } from "../model-setup.js";
-import { formatTurnStats } from "../turn-format.js";
-import { resolveProjectRoot } from "../project-root.js";
+import type { SessionChoice } from "../../session/open-session.js";
+import { startRedisEarly } from "../early-redis.js";
 
-interface RunOptions {
+export interface RunOptions {
   prompt?: string;
   autoApply?: boolean;
   json?: boolean;
@@ -65,100 +57,11 @@ export function registerRunCommand(program: Command): void {
     .option("-c, --continue", "continue the project's last session (default: start a new one)")
     .option("--eval", "have the model re-check its last answer against the code (the last session, or --session)")
     .action(async (target: string, opts: RunOptions) => {
-      process.exitCode = await runAction(target, opts);
+      if (opts.prompt === undefined && !opts.eval) opts.prompt = await promptFromStdin();
+      const choice = sessionChoice(opts);
+      await startRedisEarly(target);
+      const { runAction } = await import("./run-action.js");
+      process.exitCode = await runAction(target, opts, choice);
     });
 }
 
-async function runAction(target: string, opts: RunOptions): Promise<number> {
-  if (opts.prompt === undefined && !opts.eval) opts.prompt = await promptFromStdin();
-  const choice = sessionChoice(opts);
-  const root = resolveProjectRoot(target);
-  const { config } = loadConfig({ projectRoot: root });
-  const log = (line: string) => process.stderr.write(`${line}\n`);
-  const opened = await openProjectStore(config, root);
-  const indexer = new ProjectIndexer(root, config, opened.store);
-  // Ctrl+C ends the turn as the TUI's Esc does: the session keeps what was done, Redis is released.
-  const stop = new AbortController();
-  const guard = guardInterrupts(() => {
-    log("stopping… (Ctrl+C again to quit at once)");
-    stop.abort(new Interrupted());
-  });
-  try {
-    // A warm re-index costs little and means the model never reads a stale copy.
-    await indexer.scanAndIndex({ signal: stop.signal });
-    await indexer.close();
-    const model = await prepareModel(config, { interactive: !!process.stdin.isTTY && !opts.json, log });
-    const ui = new HeadlessUi(!!opts.autoApply, log);
-    const { session, created, repairedCalls } = await openSession({ redis: opened.redis, projectName: opened.store.projectName, root, config, choice });
-    if (!opts.json) {
-      const note = created ? (choice.kind === "last" ? " (new: the project had none)" : " (new)") : "";
-      log(`session ${session.id}${note}${repairedCalls ? `; ${repairedCalls} call(s) the last run left unfinished were marked cancelled` : ""}`);
-    }
-    const runtime = createAgentRuntime({
-      root,
-      config,
-      store: opened.store,
-      ui,
-      llm: model.llm,
-      estimator: model.estimator,
-      autoApply: () => !!opts.autoApply,
-      session,
-      index: {
-        // A warm re-index is cheap and needs no watcher: only the changed files are parsed again.
-        refreshIndex: async () => void (await indexer.scanAndIndex()),
-        registerOwnWrite: () => {},
-      },
-    });
-    if (opts.prompt !== undefined) await session.addInput(opts.prompt);
-    const calls: { name: string; title: string; success?: boolean; error?: string }[] = [];
-    const compactions: CompactionReport[] = [];
-    let final: Extract<AgentEvent, { type: "finished" }> | null = null;
-    const turn = opts.eval ? runtime.evaluate(stop.signal) : runtime.orchestrator.runTurn(opts.prompt!, stop.signal);
-    for await (const event of turn) {
-      if (event.type === "text" && !opts.json) process.stdout.write(event.text);
-      else if (event.type === "tool-call") {
-        calls.push({ name: event.name, title: event.title });
-        if (!opts.json) log(`[${event.title}]`);
-      } else if (event.type === "tool-result") {
-        const c = calls[calls.length - 1];
-        if (c) Object.assign(c, { success: event.result.success, ...(event.result.error ? { error: event.result.error } : {}) });
-        // What the TUI shows beside the call: "12 lines", "+1 -1", "3 references in 2 files".
-        const said = event.result.success ? event.result.display.summary : `✗ ${event.result.error}`;
-        if (!opts.json && said) log(`  ${said}`);
-      } else if (event.type === "loop-detected" && !opts.json) log(`ipuaro: ${event.reason}`);
-      else if (event.type === "compacted") {
-        compactions.push(event.report);
-        if (!opts.json) log(`ipuaro: context ${event.report.percentBefore}% → ${event.report.percentAfter}% (compressed)`);
-      } else if (event.type === "compaction-failed" && !opts.json) log(`ipuaro: ${event.message}`);
-      else if (event.type === "finished") final = event;
-    }
-    if (!final) return 1;
-    const stats: TurnStats = final.stats;
-    if (opts.json) {
-      const out = {
-        answer: final.text,
-        reason: final.reason,
-        toolCalls: calls,
-        stats: { ...stats, timeMs: Math.round(stats.timeMs) },
-        session: session.id,
-        context: { tokensUsed: session.state.context.tokensUsed, tokensLimit: session.state.context.tokensLimit },
-        compactions,
-      };
-      process.stdout.write(`${JSON.stringify(out)}\n`);
-    } else {
-      if (final.reason !== "answer") log(final.text);
-      else process.stdout.write("\n");
-      if (config.display.showStats) log(formatTurnStats(stats));
-    }
-    if (guard.interrupted) return INTERRUPTED_EXIT_CODE;
-    return final.reason === "answer" ? 0 : 1;
-  } catch (err) {
-    if (!guard.interrupted && !(err instanceof Interrupted)) throw err;
-    log("ipuaro: cancelled (Ctrl+C)");
-    return INTERRUPTED_EXIT_CODE;
-  } finally {
-    guard.detach();
-    await indexer.close();
-    await opened.release();
-  }
-}
