@@ -44,19 +44,30 @@ export function hashBytes(buf: Uint8Array): string {
  * (`console.log`, `arr.map`, `React.useState`) would be most of the payload and resolve to nothing.
  */
 function projectCalls(facts: GraphFacts, imports: ImportInfo[]): GraphFacts["calls"] {
+  const calls = facts.calls;
+  if (!calls.length) return calls;
   const local = new Set<string>();
   for (const s of facts.symbols) {
-    local.add(s.name.split(".")[0] as string);
+    const name = s.name;
+    const dot = name.indexOf(".");
+    if (dot === -1) {
+      local.add(name);
+      continue;
+    }
+    local.add(name.slice(0, dot));
     // Inside `namespace util`, `assertEqual()` calls `util.assertEqual` (resolveCalls looks there).
-    const dot = s.name.lastIndexOf(".");
-    if (dot !== -1 && s.kind !== "method") local.add(s.name.slice(dot + 1));
+    if (s.kind !== "method") local.add(name.slice(name.lastIndexOf(".") + 1));
   }
   for (const i of imports) if (i.type === "internal" && i.name !== "*") local.add(i.name);
-  return facts.calls.filter((c) => {
-    const dot = c.callee.indexOf(".");
-    const head = dot === -1 ? c.callee : c.callee.slice(0, dot);
-    return head === "this" || local.has(head);
-  });
+  // A loop, not filter(): ~360K call sites on a 12K-file project, nearly all of them dropped.
+  const kept: GraphFacts["calls"] = [];
+  for (const c of calls) {
+    const callee = c.callee;
+    const dot = callee.indexOf(".");
+    const head = dot === -1 ? callee : callee.slice(0, dot);
+    if (head === "this" || local.has(head)) kept.push(c);
+  }
+  return kept;
 }
 
 function markInternalImports(imports: ImportInfo[], internal: InternalSpecifiers): void {

@@ -2,7 +2,6 @@
 // writes ~11K of them in its serial tail, after the last file arrives (dependents need every file), so
 // the streaming graph builds each file's JSON text up to `dependents` as the file arrives and the tail
 // only appends the rest.
-import path from "node:path";
 import type { ComplexityScore, FileMeta } from "../../workers/ast-types.js";
 
 /** A file with more dependents than this is a hub (seed 000). */
@@ -13,8 +12,11 @@ const CODE_FILE = /\.[cm]?[jt]sx?$/;
 
 function isEntryPointPath(p: string, packageEntries: ReadonlySet<string>): boolean {
   if (packageEntries.has(p)) return true;
-  const stem = path.posix.basename(p).replace(/\.[^.]+$/, "");
-  return CODE_FILE.test(p) && ENTRY_BASENAMES.has(stem);
+  // The file name without its last extension (the cold index asks this for every file in its serial end).
+  const slash = p.lastIndexOf("/");
+  const dot = p.lastIndexOf(".");
+  const stem = dot > slash ? p.slice(slash + 1, dot) : p.slice(slash + 1);
+  return ENTRY_BASENAMES.has(stem) && CODE_FILE.test(p);
 }
 
 /** Seed 000: an entry point is index/main-like or named by a package.json, or a code file nothing imports. */

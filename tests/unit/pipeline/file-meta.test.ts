@@ -25,4 +25,19 @@ describe("meta JSON from parts", () => {
     const lone = JSON.parse(metaJson(metaJsonHead(complexity, "[]"), "src/jobs/nightly.ts", [], new Set()));
     expect(lone).toMatchObject({ isHub: false, isEntryPoint: true });
   });
+
+  it.each([
+    ["src/index.ts", true],
+    ["apps/web/src/main.tsx", true],
+    ["server.mjs", true],
+    ["packages/cli.v2/bin/cli.cjs", true],
+    ["src/index.test.ts", false],
+    ["src/index.d.ts", false],
+    ["src/main.json", false],
+    ["main.v2/src/util.ts", false],
+    ["scripts/index", false],
+  ] as const)("names %s an entry point by its file name: %s", (p, entry) => {
+    // Imported by one file, so only the name (or a package.json) can make it an entry point.
+    expect(buildMeta(p, complexity, [], ["src/other.ts"], new Set()).isEntryPoint).toBe(entry);
+  });
 });
