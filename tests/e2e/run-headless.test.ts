@@ -96,6 +96,19 @@ describe("ipuaro run (headless) against a fake Ollama", () => {
     expect(r.stdout).toContain("slugify is on line 2.");
   });
 
+  it("answers a native call to a tool that does not exist with the list of tools, and the turn goes on", async () => {
+    await startFake();
+    fake.reply().toolCall("read_file", { path: "packages/core/src/money.ts" });
+    fake.reply().text("Money is in packages/core/src/money.ts.");
+    const r = await runIpuaro(["run", "-p", "where is Money?", root], { env: env(fake.url) });
+    expect(r.stderr).not.toContain("unregistered tool");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("Money is in packages/core/src/money.ts.");
+    const result = fake.chatRequests[1]!.messages.at(-1)!.content;
+    expect(result).toContain('There is no tool named "read_file"');
+    expect(result).toContain("get_lines");
+  });
+
   it("stops a runaway loop at agent.maxToolRounds and explains why", async () => {
     fs.writeFileSync(path.join(root, ".ipuaro.json"), JSON.stringify({ agent: { maxToolRounds: 3 } }));
     try {

@@ -4,7 +4,7 @@
 import { IpuaroError, isIpuaroError } from "../errors.js";
 import { isLlmCancelled } from "../llm/llm-errors.js";
 import type { LlmClient, LlmMessage, NativeToolCall, ResponseStats } from "../llm/ollama-client.js";
-import { formatToolResult } from "../llm/system-prompt.js";
+import { defaultCallExample, formatToolResult } from "../llm/system-prompt.js";
 import { parseToolCalls, type ParsedCall } from "../llm/tool-call-parser.js";
 import type { TokenEstimator } from "../llm/token-estimator.js";
 import type { ToolRegistry } from "../tools/registry.js";
@@ -100,7 +100,9 @@ export class Orchestrator {
     await this.opts.onTurnStart?.();
     this.history.push({ role: "user", content: userText });
     const doom = new DoomLoopDetector();
-    const known = (name: string) => this.opts.registry.has(name);
+    // A set (not a predicate) so a call to a tool that does not exist is answered with the list of tools.
+    const known = new Set(this.opts.registry.names());
+    const example = defaultCallExample(this.opts.registry.descriptors());
 
     for (let round = 0; ; round++) {
       if (round >= this.opts.maxToolRounds) {
@@ -122,7 +124,7 @@ export class Orchestrator {
         yield await finish(outcome.reason, outcome.text);
         return stats;
       }
-      const parsed = parseToolCalls(outcome.text, known, { nativeCalls: outcome.native });
+      const parsed = parseToolCalls(outcome.text, known, { nativeCalls: outcome.native, example });
       const malformed = parsed.errors.map((err) => ({ id: this.nextCallId(), err }));
       const calls: RoundCall[] = parsed.calls.map((call) => ({ id: this.nextCallId(), call }));
       // The reply and its calls are stored before any tool runs.
@@ -258,7 +260,7 @@ export class Orchestrator {
     this.turnTools.push(call.name);
     yield { type: "tool-call", callId, name: call.name, args: call.arguments, title };
     stats.toolCalls++;
-    if (!tool) throw new Error(`unregistered tool ${call.name}`); // the parser only passes registered names
+    if (!tool) throw new Error(`unregistered tool ${call.name}`); // the parser passes registered names only (native calls too)
     for (;;) {
       try {
         const result = await tool.run(callId, call.arguments, { ...this.opts.tools, ports: this.ports(), signal });

@@ -60,18 +60,17 @@ export function parseToolCalls(reply: string, knownTools: KnownTools, options: P
   text = ctx.extract(text, (seg) => ctx.findBareJson(seg, wholeReply));
   const found = ctx.found.sort((a, b) => a.start - b.start);
   const calls = found.flatMap((f) => ("call" in f ? [f.call] : []));
+  const errors = found.flatMap((f) => ("error" in f ? [f.error] : []));
   const seen = new Set(calls.map(callKey));
   for (const native of options.nativeCalls ?? []) {
     const call: ParsedCall = { name: native.name, arguments: native.arguments ?? {}, format: "native", raw: "" };
     if (seen.has(callKey(call))) continue;
     seen.add(callKey(call));
-    calls.push(call);
+    // The server passes on any name the model made up; it goes back to the model like a text call's would.
+    if (ctx.isKnown(call.name)) calls.push(call);
+    else errors.push(ctx.unknownTool(call.name, JSON.stringify({ name: call.name, arguments: call.arguments })));
   }
-  return {
-    text: cleanText(text.map((s) => reply.slice(s.start, s.end)).join("")),
-    calls,
-    errors: found.flatMap((f) => ("error" in f ? [f.error] : [])),
-  };
+  return { text: cleanText(text.map((s) => reply.slice(s.start, s.end)).join("")), calls, errors };
 }
 
 class ParseContext {
@@ -326,15 +325,13 @@ class ParseContext {
 
   private accept(start: number, end: number, name: string, args: Record<string, unknown>, format: ToolCallFormat): Found {
     const raw = this.reply.slice(start, end);
-    if (!this.isKnown(name)) {
-      const list = typeof this.known === "function" ? "" : ` Available tools: ${[...this.known].join(", ")}.`;
-      return {
-        start,
-        end,
-        error: { kind: "unknown-tool", name, raw: preview(raw), message: `There is no tool named "${name}".${list} Call one as: ${this.form()}` },
-      };
-    }
+    if (!this.isKnown(name)) return { start, end, error: this.unknownTool(name, raw) };
     return { start, end, call: { name, arguments: args, format, raw } };
+  }
+
+  unknownTool(name: string, raw: string): ToolCallParseError {
+    const list = typeof this.known === "function" ? "" : ` Available tools: ${[...this.known].join(", ")}.`;
+    return { kind: "unknown-tool", name, raw: preview(raw), message: `There is no tool named "${name}".${list} Call one as: ${this.form()}` };
   }
 
   private fail(start: number, end: number, kind: ToolCallParseError["kind"], why: string, name?: string): Found {

@@ -294,6 +294,15 @@ describe("parseToolCalls", () => {
     expect(result.calls.map((c) => [c.name, c.format])).toEqual([["get_lines", "xml"], ["git_status", "native"]]);
   });
 
+  it("turns a native call to a tool that does not exist into an error for the model, not a call", () => {
+    const result = parseToolCalls("", KNOWN, { nativeCalls: [{ name: "read_file", arguments: { path: "a.ts" } }, { name: "git_status", arguments: {} }] });
+    expect(result.calls.map((c) => c.name)).toEqual(["git_status"]);
+    expect(result.errors).toHaveLength(1);
+    expect(result.errors[0]).toMatchObject({ kind: "unknown-tool", name: "read_file" });
+    expect(result.errors[0]!.message).toContain('There is no tool named "read_file"');
+    expect(result.errors[0]!.raw).toContain('"path":"a.ts"');
+  });
+
   it("keeps raw text of each call for logs", () => {
     const reply = 'a <tool_call name="git_status"/> b';
     expect(parseToolCalls(reply, KNOWN).calls[0]!.raw).toBe('<tool_call name="git_status"/>');
