@@ -110,6 +110,19 @@ async function linesSeenAt(ctx: ToolContext, rel: string, hash: string): Promise
   return stored?.kind === "text" && stored.hash === hash ? stored.lines : null;
 }
 
+/**
+ * Records the file as read at its content on disk now. For a person running an edit tool directly
+ * (`ipuaro tool edit_lines`): the read-first rule keeps the model from editing lines it never saw, and a
+ * person has the file in front of them. Nothing is recorded for a path that cannot be read as text.
+ */
+export async function markReadAsOnDisk(ctx: Pick<ToolContext, "root" | "session">, inputPath: string): Promise<void> {
+  const target = resolveWriteTarget(ctx.root, inputPath);
+  if ("ok" in target) return;
+  const current = await readDiskText(target);
+  if ("ok" in current) return;
+  rememberRead(ctx.session, target.rel, current.hash, current.lines);
+}
+
 export interface StaleRead {
   decision: ConflictDecision;
   /** What the model read, when ipuaro still has it (to move its line range). */

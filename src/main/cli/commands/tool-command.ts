@@ -7,6 +7,7 @@ import { escapeForDisplay } from "../../security/hidden-characters.js";
 import { ProjectIndexer } from "../../indexing/project-indexer.js";
 import { openSession } from "../../session/open-session.js";
 import { openProjectStore } from "../../store/open-project-store.js";
+import { markReadAsOnDisk } from "../../tools/edit-support.js";
 import { ToolRegistry } from "../../tools/registry.js";
 import type { ToolPorts } from "../../tools/tool-types.js";
 import { askChoice } from "../prompt.js";
@@ -80,7 +81,11 @@ export function registerToolCommand(program: Command): void {
           // No watcher runs during a one-off tool call, so there is nobody to tell about our own writes.
           registerOwnWrite: () => {},
         });
-        const result = await tool.run("cli", args, { root, config, store: opened.store, ports: cliPorts(!!opts.yes), session: session.toolState, services });
+        const ctx = { root, config, store: opened.store, ports: cliPorts(!!opts.yes), session: session.toolState, services };
+        // Whoever runs an edit here sees the file as it is on disk; the read-first rule is for the model.
+        const editPath = tool.category === "edit" && args && typeof args === "object" ? (args as { path?: unknown }).path : undefined;
+        if (typeof editPath === "string") await markReadAsOnDisk(ctx, editPath);
+        const result = await tool.run("cli", args, ctx);
         if (opts.json) process.stdout.write(`${JSON.stringify(result)}\n`);
         else if (result.success) process.stdout.write(`${result.display.details ?? result.data ?? ""}\n`);
         else process.stderr.write(`${result.code}: ${result.error}\n`);

@@ -1,0 +1,41 @@
+// `ipuaro tool NAME '<json>'`: a person running an edit tool directly has the file in front of them, so
+// the model's read-first rule does not apply; confirmation does (--yes, or a terminal to ask on).
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { runIpuaro } from "../helpers/cli.js";
+import { buildAcmeShop } from "../helpers/indexed-project.js";
+import { useRedisServer } from "../helpers/redis-server.js";
+import { removeDir } from "../helpers/temp-dir.js";
+
+const server = useRedisServer();
+const STRINGS = "packages/core/src/utils/strings.ts";
+let root = "";
+const env = () => ({ IPUARO_REDIS_URL: server().url, IPUARO_HOME: path.join(root, ".home"), XDG_CONFIG_HOME: path.join(root, ".xdg") });
+
+beforeAll(() => {
+  root = buildAcmeShop();
+});
+afterAll(() => removeDir(root));
+
+it("edit_lines --yes applies without a get_lines first, and without --yes off a terminal it asks for --yes", async () => {
+  const file = path.join(root, STRINGS);
+  const before = fs.readFileSync(file, "utf8");
+  const edit = JSON.stringify({ path: STRINGS, start: 2, end: 2, content: "export function slugify(input: string): string { // edited" });
+
+  const refused = await runIpuaro(["tool", "edit_lines", edit, root], { env: env(), timeoutMs: 120_000 });
+  expect(refused.code).toBe(1);
+  expect(refused.stderr).toContain("pass --yes to apply");
+  expect(refused.stderr).not.toContain("have not read");
+  expect(fs.readFileSync(file, "utf8")).toBe(before);
+
+  const applied = await runIpuaro(["tool", "edit_lines", edit, root, "--yes"], { env: env(), timeoutMs: 120_000 });
+  expect(applied.code, applied.stderr).toBe(0);
+  const after = fs.readFileSync(file, "utf8").split("\n");
+  expect(after[1]).toBe("export function slugify(input: string): string { // edited");
+  expect(after.length).toBe(before.split("\n").length);
+
+  const undone = await runIpuaro(["undo", root], { env: env(), timeoutMs: 120_000 });
+  expect(undone.code, undone.stderr).toBe(0);
+  expect(fs.readFileSync(file, "utf8")).toBe(before);
+}, 300_000);
