@@ -167,7 +167,9 @@ function connectFailure(state: ConnectionState, err: unknown): IpuaroError {
       cause: err,
       suggestion: /^(NOAUTH|WRONGPASS)/.test(err.message)
         ? "Put the right credentials in redis.url (redis://user:password@host:port)."
-        : connectionSuggestion(state),
+        : /DB index is out of range/.test(err.message)
+          ? "The server has fewer logical databases (its `databases` setting, 16 by default): pick a lower db in redis.url / IPUARO_REDIS_URL or redis.db."
+          : connectionSuggestion(state),
     });
   }
   const cause = state.lastError ?? err;
@@ -208,6 +210,10 @@ export async function connectRedis(opts: ConnectOptions): Promise<Redis> {
   try {
     await redis.connect();
     await redis.ping();
+    // ioredis selects the db on connect but only reports a refused SELECT as an 'error' event, and then
+    // goes on in db 0: asked again here, a db the server does not have stops the command instead.
+    const db = resolved.options.db ?? 0;
+    if (db !== 0) await redis.select(db);
   } catch (err) {
     redis.disconnect();
     throw connectFailure(state, err);

@@ -53,6 +53,14 @@ describe("connectRedis", () => {
     expect(await c.get("k")).toBeNull();
   });
 
+  it("refuses a db the server does not have instead of writing to db 0", async () => {
+    const err = await connectRedis({ url: `${server().url}?db=99` }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(IpuaroError);
+    expect(err).toMatchObject({ type: "redis" });
+    expect((err as IpuaroError).message).toContain("DB index is out of range");
+    expect((err as IpuaroError).suggestion).toContain("databases");
+  });
+
   it("fails fast on a dead socket with a redis error naming it", async () => {
     const dir = makeTempDir("ipuaro-dead-");
     const socket = path.join(dir, "nobody.sock");
