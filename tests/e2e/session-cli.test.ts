@@ -130,6 +130,9 @@ describe("sessions from the command line", () => {
     const neither = await cli("run", root);
     expect(neither.code).toBe(2);
     expect(neither.stderr).toContain("give the message with -p/--prompt (or pipe it in), or --eval");
+    const blank = await cli("run", "-p", "  ", root);
+    expect(blank.code).toBe(2);
+    expect(blank.stderr).toContain("the message given with -p/--prompt is empty");
     const contra = await cli("run", "-p", "x", "--continue", "--session", first, root);
     expect(contra.code).toBe(2);
     const missing = await cli("sessions", "show", "20990101-000000-beef", root);

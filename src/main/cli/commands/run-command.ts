@@ -38,6 +38,8 @@ async function promptFromStdin(): Promise<string | undefined> {
 
 function sessionChoice(opts: RunOptions): SessionChoice {
   if (opts.prompt === undefined && !opts.eval) throw new FatalError("give the message with -p/--prompt (or pipe it in), or --eval to re-check the last answer", 2);
+  // An empty message would still start a session and cost a model round for nothing.
+  if (opts.prompt !== undefined && !opts.prompt.trim()) throw new FatalError("the message given with -p/--prompt is empty", 2);
   if (opts.prompt !== undefined && opts.eval) throw new FatalError("-p and --eval exclude each other: --eval sends its own prompt", 2);
   if (opts.session !== undefined && opts.continue) throw new FatalError("--session and --continue exclude each other", 2);
   if (opts.session !== undefined) return { kind: "id", id: opts.session };
