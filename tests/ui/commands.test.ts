@@ -154,6 +154,8 @@ describe("keys", () => {
     h.t.type(KEYS.ctrlC);
     await h.t.waitForText("Interrupted. Ctrl+C again within 2 s exits.");
     await h.t.waitForText("[interrupted]");
+    // The text that streamed is shown once, with the marker after it (not the whole answer again).
+    expect(h.t.text().match(/Думаю/g)).toHaveLength(1);
     expect(aborted).toBe(true);
     h.t.type(KEYS.ctrlC);
     expect(await h.app.done).toBe(0);

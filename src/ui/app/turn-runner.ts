@@ -66,9 +66,7 @@ export async function playTurn(events: AsyncIterable<TurnEvent>, sink: TurnSink)
         case "finished": {
           reason = e.reason;
           timeMs = e.stats.timeMs;
-          const shown = Transcript.answerText(entry).trim();
-          const outcome = e.reason === "answer" || (e.text && shown.endsWith(e.text.trim())) ? undefined : e.text;
-          t.finish(entry, e.reason, e.stats, outcome);
+          t.finish(entry, e.reason, e.stats, outcomeNotShown(e.reason, e.text, Transcript.answerText(entry).trim()));
           break;
         }
         case "response":
@@ -90,3 +88,13 @@ export async function playTurn(events: AsyncIterable<TurnEvent>, sink: TurnSink)
   return { reason, timeMs: timeMs ?? performance.now() - started };
 }
 
+/**
+ * What of a finished turn's text is not on screen yet. An interrupted answer comes back as the text that
+ * streamed plus `[interrupted]`: only the marker is new (the whole text again read as a second answer).
+ */
+function outcomeNotShown(reason: string, text: string | undefined, shown: string): string | undefined {
+  const full = text?.trim() ?? "";
+  if (reason === "answer" || !full || shown.endsWith(full)) return undefined;
+  if (shown && full.startsWith(shown)) return full.slice(shown.length).trim() || undefined;
+  return text;
+}
