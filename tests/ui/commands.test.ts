@@ -162,6 +162,14 @@ describe("keys", () => {
     expect(h.backend.closed).toBe(true);
   });
 
+  it("the Ctrl+C exit hint goes away once the 2 s it speaks of are over", async () => {
+    h = await startUi();
+    h.t.type(KEYS.ctrlC);
+    await h.t.waitForText("Ctrl+C again within 2 s exits (Ctrl+D exits too).");
+    await h.t.waitForNoText("Ctrl+C again within 2 s", 4000);
+    expect(h.backend.closed).toBe(false);
+  });
+
   it("Ctrl+C on an idle prompt clears it and only warns; Ctrl+D on an empty prompt exits", async () => {
     h = await startUi();
     h.t.type("черновик");

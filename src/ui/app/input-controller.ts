@@ -129,6 +129,13 @@ export class InputController {
       this.editor.clear();
       this.hint("Ctrl+C again within 2 s exits (Ctrl+D exits too).", "warn");
     }
+    // The hint promises an exit within 2 s: it goes when that is no longer true (unless replaced).
+    const shown = this.app.input.hint;
+    setTimeout(() => {
+      if (this.app.input.hint !== shown) return;
+      this.hint(null);
+      this.app.requestRender();
+    }, EXIT_CONFIRM_MS).unref();
     this.app.requestRender();
   }
 
