@@ -2,6 +2,7 @@
 // /status, Ctrl+Z undo, /auto-apply, /clear, /rewind and Esc Esc, Ctrl+C/Ctrl+D exits, the bell,
 // scrolling with PgUp/PgDn and the mouse wheel, and a loaded session's conversation.
 import { afterEach, describe, expect, it } from "vitest";
+import { IpuaroError } from "../../src/main/errors.js";
 import { KEYS } from "../helpers/headless-terminal.js";
 import { ScriptedBackend, gate, stats } from "./scripted-backend.js";
 import { startUi, type UiHarness } from "./ui-harness.js";
@@ -160,6 +161,19 @@ describe("keys", () => {
     h.t.type(KEYS.ctrlC);
     expect(await h.app.done).toBe(0);
     expect(h.backend.closed).toBe(true);
+  });
+
+  it("a model error that ends the turn is shown once (the notice with its suggestion), not again as the answer", async () => {
+    h = await startUi({ cols: 100 });
+    const error = new IpuaroError("llm", "Cannot reach Ollama at http://127.0.0.1:11434 (ECONNREFUSED)", { suggestion: "Start it: ollama serve" });
+    h.backend.turns.push(async function* () {
+      yield { type: "error", error, choice: "abort" };
+      yield { type: "finished", reason: "aborted", text: `The model request failed: ${error.message}`, stats: stats({ toolCalls: 0 }) };
+    });
+    h.t.type("привет", KEYS.enter);
+    await h.t.waitForText("Start it: ollama serve");
+    await h.t.settle();
+    expect(h.t.text().match(/Cannot reach Ollama/g)).toHaveLength(1);
   });
 
   it("the Ctrl+C exit hint goes away once the 2 s it speaks of are over", async () => {

@@ -30,6 +30,8 @@ export async function playTurn(events: AsyncIterable<TurnEvent>, sink: TurnSink)
   sink.changed();
   let reason: TurnOutcome["reason"] = "failed";
   let timeMs: number | null = null;
+  /** The last error shown as a notice (with its suggestion): a turn it ended need not repeat it. */
+  let errorShown: string | null = null;
   try {
     for await (const e of events) {
       switch (e.type) {
@@ -52,6 +54,7 @@ export async function playTurn(events: AsyncIterable<TurnEvent>, sink: TurnSink)
           break;
         case "error":
           t.notice("error", `${e.error.type} error: ${e.error.message}${e.error.suggestion ? `\n${e.error.suggestion}` : ""} → ${e.choice}`);
+          errorShown = e.error.message;
           break;
         case "context":
           if (e.tokensLimit > 0) sink.setContextPercent((e.tokensUsed / e.tokensLimit) * 100);
@@ -66,7 +69,8 @@ export async function playTurn(events: AsyncIterable<TurnEvent>, sink: TurnSink)
         case "finished": {
           reason = e.reason;
           timeMs = e.stats.timeMs;
-          t.finish(entry, e.reason, e.stats, outcomeNotShown(e.reason, e.text, Transcript.answerText(entry).trim()));
+          const repeatsError = errorShown !== null && e.reason !== "answer" && !!e.text?.includes(errorShown);
+          t.finish(entry, e.reason, e.stats, repeatsError ? undefined : outcomeNotShown(e.reason, e.text, Transcript.answerText(entry).trim()));
           break;
         }
         case "response":
