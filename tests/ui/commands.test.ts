@@ -176,6 +176,22 @@ describe("keys", () => {
     expect(h.t.text().match(/Cannot reach Ollama/g)).toHaveLength(1);
   });
 
+  it("an error and its retry stand in the answer where they happened, before the text that came after", async () => {
+    h = await startUi({ cols: 100 });
+    const error = new IpuaroError("llm", "Cannot reach Ollama at http://127.0.0.1:11434 (ECONNREFUSED)");
+    h.backend.turns.push(async function* () {
+      yield { type: "error", error, choice: "retry" };
+      yield { type: "retry", reason: "the model request failed" };
+      yield { type: "text", text: "Yes, I am back." };
+      yield { type: "finished", reason: "answer", text: "Yes, I am back.", stats: stats({ toolCalls: 0 }) };
+    });
+    h.t.type("are you there?", KEYS.enter);
+    await h.t.waitForText("Yes, I am back.");
+    const screen = h.t.text();
+    expect(screen.indexOf("llm error: Cannot reach Ollama")).toBeGreaterThan(screen.indexOf("Agent:"));
+    expect(screen.indexOf("retrying: the model request failed")).toBeLessThan(screen.indexOf("Yes, I am back."));
+  });
+
   it("the Ctrl+C exit hint goes away once the 2 s it speaks of are over", async () => {
     h = await startUi();
     h.t.type(KEYS.ctrlC);

@@ -10,7 +10,7 @@ import { isIpuaroError } from "../../main/errors.js";
 import { complete } from "../input/completion.js";
 import type { CommandKey, KeyAction } from "../input/keymap.js";
 import type { LineEditor } from "../input/line-editor.js";
-import type { AgentEntry } from "../chat/transcript.js";
+import { Transcript, type AgentEntry } from "../chat/transcript.js";
 import { span } from "../text/styled-text.js";
 import type { TuiApp } from "./tui-app.js";
 import { playTurn } from "./turn-runner.js";
@@ -191,7 +191,7 @@ export class InputController {
     if (this.busy) {
       this.lastEscape = -Infinity;
       const agent = this.turnEntries.agent;
-      if (agent && agent.blocks.length === 0 && !this.cancelledEmpty) {
+      if (agent && !Transcript.hasContent(agent) && !this.cancelledEmpty) {
         this.cancelledEmpty = true;
         this.turn?.abort();
       } else if (!this.cancelledEmpty) this.hint("The answer has started: Ctrl+C interrupts it.", "warn");

@@ -47,24 +47,24 @@ export async function playTurn(events: AsyncIterable<TurnEvent>, sink: TurnSink)
           break;
         }
         case "retry":
-          t.notice("info", `retrying: ${e.reason}`);
+          t.noticeIn(entry, "info", `retrying: ${e.reason}`);
           break;
         case "loop-detected":
-          t.notice("warn", e.reason);
+          t.noticeIn(entry, "warn", e.reason);
           break;
         case "error":
-          t.notice("error", `${e.error.type} error: ${e.error.message}${e.error.suggestion ? `\n${e.error.suggestion}` : ""} → ${e.choice}`);
+          t.noticeIn(entry, "error", `${e.error.type} error: ${e.error.message}${e.error.suggestion ? `\n${e.error.suggestion}` : ""} → ${e.choice}`);
           errorShown = e.error.message;
           break;
         case "context":
           if (e.tokensLimit > 0) sink.setContextPercent((e.tokensUsed / e.tokensLimit) * 100);
           break;
         case "compacted":
-          t.notice("info", `context ${e.report.percentBefore}% → ${e.report.percentAfter}% (compressed: ${e.report.summarisedMessages} messages summarised)`);
+          t.noticeIn(entry, "info", `context ${e.report.percentBefore}% → ${e.report.percentAfter}% (compressed: ${e.report.summarisedMessages} messages summarised)`);
           sink.setContextPercent(e.report.percentAfter);
           break;
         case "compaction-failed":
-          t.notice("warn", `context compression failed: ${e.message}`);
+          t.noticeIn(entry, "warn", `context compression failed: ${e.message}`);
           break;
         case "finished": {
           reason = e.reason;

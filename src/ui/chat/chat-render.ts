@@ -8,7 +8,7 @@ import { formatTurnStats } from "../../main/cli/turn-format.js";
 import { renderMarkdown } from "../text/markdown-render.js";
 import { span, wrapStyled, type StyledLine } from "../text/styled-text.js";
 import type { Role } from "../theme.js";
-import type { AgentBlock, ChatEntry } from "./transcript.js";
+import type { AgentBlock, ChatEntry, NoticeLevel } from "./transcript.js";
 
 /** Width of the label column (`Agent: `), so answers line up under each other. */
 export const LABEL_WIDTH = 8;
@@ -34,10 +34,18 @@ function toolRow(b: Extract<AgentBlock, { kind: "tool" }>, width: number): Style
   return wrapStyled(line, width, [{ text: "  " }]);
 }
 
+const NOTICE_MARK: Record<NoticeLevel, string> = { info: "·", warn: "!", error: "✗" };
+const noticeRole = (level: NoticeLevel): Role => (level === "error" ? "error" : level === "warn" ? "warn" : "muted");
+
+function noticeRows(b: Extract<AgentBlock, { kind: "notice" }>, width: number): StyledLine[] {
+  return b.text.split("\n").flatMap((line, i) => wrapStyled([span(`${i === 0 ? NOTICE_MARK[b.level] : " "} ${line}`, noticeRole(b.level))], width, [{ text: "  " }]));
+}
+
 function agentBody(entry: Extract<ChatEntry, { kind: "agent" }>, width: number, showStats: boolean): StyledLine[] {
   const rows: StyledLine[] = [];
   for (const b of entry.blocks) {
     if (b.kind === "tool") rows.push(...toolRow(b, width));
+    else if (b.kind === "notice") rows.push(...noticeRows(b, width));
     else {
       const text = b.text.replace(/^\n+/, "").trimEnd();
       if (text.trim()) rows.push(...renderMarkdown(text, width));
@@ -66,9 +74,9 @@ export function renderEntry(entry: ChatEntry, width: number, opts: ChatRenderOpt
       return withLabel(label("Agent:", "agent"), agentBody(visible, inner, opts.showStats));
     }
     case "notice": {
-      const role: Role = entry.level === "error" ? "error" : entry.level === "warn" ? "warn" : "muted";
+      const role = noticeRole(entry.level);
       const body = entry.level === "info" ? renderMarkdown(entry.text, inner) : wrapStyled([span(entry.text, role)], inner);
-      return withLabel(label(entry.level === "info" ? "·" : entry.level === "warn" ? "!" : "✗", role), body);
+      return withLabel(label(NOTICE_MARK[entry.level], role), body);
     }
   }
 }

@@ -5,11 +5,13 @@ import type { FinishReason, TurnStats } from "../../main/agent/events.js";
 
 export type ToolCallStatus = "running" | "ok" | "error";
 
+export type NoticeLevel = "info" | "warn" | "error";
+
 export type AgentBlock =
   | { kind: "text"; text: string }
-  | { kind: "tool"; callId: string; title: string; status: ToolCallStatus; summary?: string };
-
-export type NoticeLevel = "info" | "warn" | "error";
+  | { kind: "tool"; callId: string; title: string; status: ToolCallStatus; summary?: string }
+  /** Something the turn reported as it went (an error and the choice made, a retry): in its place in the answer. */
+  | { kind: "notice"; level: NoticeLevel; text: string };
 
 export type ChatEntry =
   | { kind: "user"; id: number; version: number; text: string; command?: string }
@@ -86,6 +88,17 @@ export class Transcript {
   notice(level: NoticeLevel, text: string): void {
     this.list.push({ kind: "notice", id: ++this.seq, version: 0, level, text });
     this.revision++;
+  }
+
+  /** A notice of the turn itself, kept in order with its text and tool calls (see AgentBlock). */
+  noticeIn(entry: AgentEntry, level: NoticeLevel, text: string): void {
+    entry.blocks.push({ kind: "notice", level, text });
+    this.touch(entry);
+  }
+
+  /** Whether the answer has shown anything of its own yet (text or a tool call; notices do not count). */
+  static hasContent(entry: AgentEntry): boolean {
+    return entry.blocks.some((b) => b.kind !== "notice");
   }
 
   appendText(entry: AgentEntry, text: string): void {
