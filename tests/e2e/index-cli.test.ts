@@ -48,6 +48,9 @@ describe("ipuaro index", () => {
     expect(cold.parsed).toBeGreaterThan(15);
     expect(cold.skipped).toMatchObject({ binary: 2, nonUtf8: 1 }); // blob.ts (NUL bytes) and the logo
     expect(cold.skipped.ignored).toBeGreaterThanOrEqual(3);
+    // The same shape whether or not anything failed.
+    expect(cold.errors).toEqual([]);
+    expect(Array.isArray(cold.parseErrorFiles)).toBe(true);
     for (const stage of ["walk", "readHash", "parse", "write", "graph"]) expect(cold.stages[stage]).toBeGreaterThanOrEqual(0);
     expect(cold.totalSeconds).toBeGreaterThan(0);
     expect(cold.filesPerSec).toBeGreaterThan(0);
@@ -96,7 +99,7 @@ describe("ipuaro index", () => {
     const r = await runIpuaro(["index", root, "--bench", "--yes", "--parse-only-baseline=false"], { env: env(), timeoutMs: 120_000 });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(new RegExp(`^indexed \\d+ files of ${projectName()} in [\\d.]+s`, "m"));
-    expect(r.stdout).toMatch(/skipped: \d+ binary \(metadata only\), \d+ non-UTF-8, \d+ ignored/);
+    expect(r.stdout).toMatch(/skipped: \d+ binary \(metadata only\), \d+ non-UTF-8, \d+ ignored, \d+ of other types/);
     for (const row of ["walk", "read+hash", "parse", "redis write", "graph", "files/s", "peak RSS", "event loop", "cpu "]) expect(r.stdout).toContain(row);
     expect(r.stderr).not.toContain("%");
   }, 120_000);

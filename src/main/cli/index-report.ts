@@ -37,7 +37,8 @@ export function indexJson(project: string, stats: IndexStats, bench: BenchExtras
     skipped: { binary: stats.skipped.binary, nonUtf8: stats.skipped.nonUtf8, ignored: stats.skipped.ignored, unsupported: stats.skipped.unsupported, errors: stats.skipped.errors },
     symlinks: stats.symlinks,
     parseErrors: stats.parseErrors,
-    ...(stats.parseErrorPaths.length ? { parseErrorFiles: stats.parseErrorPaths } : {}),
+    // Always present, so a script reads the same shape whether or not anything went wrong.
+    parseErrorFiles: stats.parseErrorPaths,
     schemaReset: stats.schemaReset,
     stages: Object.fromEntries(Object.entries(stats.stages).map(([k, v]) => [k, round(v)])),
     totalSeconds: round(stats.totalSeconds),
@@ -58,7 +59,7 @@ export function indexJson(project: string, stats: IndexStats, bench: BenchExtras
     out.parseOnlyThreadCpuSeconds = roundedSplit(fastest?.threadCpuSeconds ?? null).threads ?? null;
     out.ratioToParseOnly = fastest ? round(stats.totalSeconds / fastest.seconds, 2) : null;
   }
-  if (stats.errors.length) out.errors = stats.errors.slice(0, 20);
+  out.errors = stats.errors.slice(0, 20);
   return out;
 }
 
@@ -67,7 +68,7 @@ export function summaryText(project: string, stats: IndexStats): string {
     `indexed ${stats.files} files of ${project} in ${stats.totalSeconds.toFixed(2)}s`,
     // With the symlinks, the counts add up to the files found (a tree of links read "0 parsed, 0 unchanged").
     `${stats.parsed} parsed, ${stats.unchanged} unchanged${stats.removed ? `, ${stats.removed} removed` : ""}${stats.symlinks ? `, ${stats.symlinks} ${stats.symlinks === 1 ? "symlink" : "symlinks"} (recorded, not followed)` : ""}`,
-    `skipped: ${stats.skipped.binary} binary (metadata only), ${stats.skipped.nonUtf8} non-UTF-8, ${stats.skipped.ignored} ignored`,
+    `skipped: ${stats.skipped.binary} binary (metadata only), ${stats.skipped.nonUtf8} non-UTF-8, ${stats.skipped.ignored} ignored, ${stats.skipped.unsupported} of other types (.md, .css …)`,
   ];
   if (stats.schemaReset) parts.push("the stored index had an older schema and was rebuilt from scratch");
   return [...parts, ...indexProblems(stats)].join("\n");
