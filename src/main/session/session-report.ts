@@ -3,6 +3,7 @@
 import { newEntryId, type SessionSummary } from "./session-store.js";
 import { activePath, repairDanglingCalls } from "./session-tree.js";
 import type { ChatMessage, CompactionRecord, SessionEntry, SessionState, UndoEntry } from "./session-types.js";
+import { counted } from "../plural.js";
 
 function localTime(ms: number, withSeconds = false): string {
   const d = new Date(ms);
@@ -95,7 +96,7 @@ export function formatSession(json: SessionJson): string {
   const out = [
     `session ${json.id} · project ${json.projectName}`,
     `created ${localTime(json.createdAt)} · last activity ${localTime(json.lastActivityAt)} · ${json.history.length} messages`,
-    `${s.turns} turns │ ${s.totalTokens.toLocaleString("en-US")} tokens │ ${(s.totalTime / 1000).toFixed(1)}s │ ${s.toolCalls} tool calls │ edits ${s.editsApplied} applied, ${s.editsRejected} rejected, ${s.undos} undone`,
+    `${counted(s.turns, "turn")} │ ${s.totalTokens.toLocaleString("en-US")} tokens │ ${(s.totalTime / 1000).toFixed(1)}s │ ${s.toolCalls} tool calls │ edits ${s.editsApplied} applied, ${s.editsRejected} rejected, ${s.undos} undone`,
     `context ${pct}% (${json.context.tokensUsed.toLocaleString("en-US")} / ${json.context.tokensLimit.toLocaleString("en-US")} tokens) · undo stack ${json.undoStack.length}`,
   ];
   if (json.repairedCalls > 0) out.push(`${json.repairedCalls} call(s) were left unfinished by an interrupted run; shown as cancelled`);

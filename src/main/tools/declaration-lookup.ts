@@ -7,6 +7,7 @@ import { indexReaderOf, symbolLocations } from "../store/index-queries.js";
 import { rememberRead } from "./read-snapshots.js";
 import { numberLines, toolPath } from "./tool-paths.js";
 import type { ToolContext, ToolOutcome } from "./tool-types.js";
+import { counted } from "../plural.js";
 
 /** Lines printed per declaration; longer ones end with a pointer to get_lines. */
 export const MAX_DECLARATION_LINES = 400;
@@ -161,6 +162,6 @@ export function renderDeclarations(ctx: ToolContext, file: LoadedCodeFile, found
     ok: true,
     llm: blocks.join("\n\n"),
     data: { path: file.rel, total, declarations: found.map((d) => ({ name: d.name, kind: d.kind, start: d.lineStart, end: d.lineEnd })) },
-    display: { summary: found.length === 1 ? `${first.kind} ${first.name}, ${first.lineEnd - first.lineStart + 1} lines` : `${found.length} declarations` },
+    display: { summary: found.length === 1 ? `${first.kind} ${first.name}, ${counted(first.lineEnd - first.lineStart + 1, "line")}` : `${found.length} declarations` },
   };
 }

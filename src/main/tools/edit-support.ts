@@ -13,6 +13,7 @@ import { changedRegion, dominantEol, inFileEols, splitWithEols, textLines, unifi
 import { forgetRead, rememberRead, seenLines } from "./read-snapshots.js";
 import { numberLines, toolPath } from "./tool-paths.js";
 import type { ConflictDecision, EditRecord, ToolContext, ToolOutcome } from "./tool-types.js";
+import { counted } from "../plural.js";
 
 export type ToolFailure = Extract<ToolOutcome, { ok: false }>;
 
@@ -171,7 +172,7 @@ export function regenerateConflict(ctx: ToolContext, rel: string, current: DiskT
   const shown = showLines(current.lines, from, to);
   return fail(
     "CONFLICT",
-    `${why}; nothing was written. Current lines ${from}-${to} of ${rel} (${current.lines.length} lines):\n${shown}\nRedo your edit against these lines.`,
+    `${why}; nothing was written. Current lines ${from}-${to} of ${rel} (${counted(current.lines.length, "line")}):\n${shown}\nRedo your edit against these lines.`,
   );
 }
 

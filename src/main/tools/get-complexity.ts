@@ -8,6 +8,7 @@ import { defineTool } from "./define-tool.js";
 import { fileFlags } from "./graph-neighbours.js";
 import { CODE_LANGUAGES } from "./identifier-occurrences.js";
 import { toolPath } from "./tool-paths.js";
+import { counted } from "../plural.js";
 
 export const TOP_COMPLEXITY_FILES = 20;
 export const LONGEST_FUNCTIONS_SHOWN = 5;
@@ -66,7 +67,7 @@ export const getComplexity = defineTool({
         `  imports ${c.imports} → ${c.imports * 2}`,
         `  ${FORMULA}`,
       ];
-      if (longest.length) lines.push(`longest functions: ${longest.map((f) => `${f.name} :${f.start}-${f.end} (${f.lines} lines)`).join(", ")}`);
+      if (longest.length) lines.push(`longest functions: ${longest.map((f) => `${f.name} :${f.start}-${f.end} (${counted(f.lines, "line")})`).join(", ")}`);
       return { ok: true, llm: lines.join("\n"), data: { path: target, ...c, rank: rank >= 0 ? rank + 1 : null, longest }, display: { summary: `score ${c.score}` } };
     }
     if (target) {

@@ -5,6 +5,7 @@ import { defineTool } from "./define-tool.js";
 import { hashContent } from "../../pipeline/watch/content-hash.js";
 import { rememberRead } from "./read-snapshots.js";
 import { numberLines, toolPath } from "./tool-paths.js";
+import { counted } from "../plural.js";
 
 /** Lines returned in one call when no end is given; the model can page with start/end. */
 export const DEFAULT_LINE_WINDOW = 400;
@@ -69,7 +70,7 @@ export const getLines = defineTool({
       ok: true,
       llm: `${p.rel} (lines ${start}-${end} of ${total})\n${body}${more}`,
       data: { path: p.rel, start, end, total },
-      display: { summary: `${end - start + 1} lines` },
+      display: { summary: counted(end - start + 1, "line") },
     };
   },
 });

@@ -6,6 +6,7 @@ import { errorMessage } from "../../main/errors.js";
 import type { LiveSession } from "../../main/session/live-session.js";
 import type { OpenedProjectStore } from "../../main/store/open-project-store.js";
 import type { IndexState, TuiBackend } from "../app/tui-backend.js";
+import { counted } from "../../main/plural.js";
 
 export interface StatusSources {
   backend: Pick<TuiBackend, "projectName" | "root" | "autoApply">;
@@ -52,7 +53,7 @@ export async function statusRows(s: StatusSources): Promise<Array<[string, strin
     ["Watcher", s.watcherState.text ?? "—"],
     ["Model", `${config.llm.model} at ${config.llm.host}, context window ${int(model.contextWindow)} tokens`],
     ["Context", `${int(ctx.tokensUsed)} / ${int(ctx.tokensLimit)} tokens${pct}, ${ctx.loadedFiles.length} files loaded`],
-    ["Session", `${session.id}: ${st.turns} turns, ${int(st.totalTokens)} tokens, ${(st.totalTime / 1000).toFixed(1)} s`],
+    ["Session", `${session.id}: ${counted(st.turns, "turn")}, ${int(st.totalTokens)} tokens, ${(st.totalTime / 1000).toFixed(1)} s`],
     ["Tools", `${st.toolCalls} calls, ${st.editsApplied} edits applied, ${st.editsRejected} rejected, ${st.undos} undone, ${st.compactions} compactions`],
     ["Auto-apply", s.backend.autoApply() ? "on" : "off"],
   ];
