@@ -1,7 +1,9 @@
 // Blacklist entries are data ("rm -rf", "git push --force"): a program, the subcommand words that must
 // lead its operands, and flags that must all be present. Flags are compared after normalising how they
 // were written: clusters split (`-fr` = `-f -r`), long aliases mapped (`--recursive` = `-r`),
-// abbreviations expanded (`--forc` = `--force`), in any order and position.
+// abbreviations expanded (`--forc` = `--force`), in any order and position. npm's first operand is
+// compared the way npm reads it, so the entry `npm publish` also stops `npm pub` and `npm publ`.
+import { npmCommand } from "./npm-commands.js";
 import { programName, type ShellWord } from "./shell-words.js";
 
 export interface BlacklistEntry {
@@ -24,6 +26,11 @@ const FLAG_ALIASES: Record<string, Record<string, string>> = {
   chmod: { "--recursive": "-R" },
   chown: { "--recursive": "-R" },
 };
+
+/** The subcommand a word names for `program`: npm's aliases and abbreviations resolved, else the word. */
+function canonicalSubcommand(program: string, word: string): string {
+  return program === "npm" ? (npmCommand(word) ?? word) : word;
+}
 
 function aliasKey(program: string, subcommands: readonly string[]): string {
   return subcommands.length > 0 ? `${program} ${subcommands[0]}` : program;
@@ -50,6 +57,7 @@ export function parseBlacklistEntry(text: string): BlacklistEntry | null {
   if (!first) return null;
   const program = first.slice(first.lastIndexOf("/") + 1).toLowerCase();
   const subcommands = tokens.filter((token) => !token.startsWith("-"));
+  if (subcommands[0] !== undefined) subcommands[0] = canonicalSubcommand(program, subcommands[0]);
   const key = aliasKey(program, subcommands);
   const flags = [...new Set(tokens.filter((token) => token.startsWith("-")).flatMap((token) => canonicalFlags(token, key)))];
   return { text: text.trim(), program, subcommands, flags };
@@ -60,13 +68,14 @@ export function parseBlacklistEntry(text: string): BlacklistEntry | null {
  * next word as its value (`git -C dir push`), so such a word is tried both as a value and as the
  * subcommand; the search stops at the first word that can only be an operand.
  */
-function subcommandsMatch(args: readonly ShellWord[], subcommands: readonly string[]): boolean {
+function subcommandsMatch(program: string, args: readonly ShellWord[], subcommands: readonly string[]): boolean {
   for (let i = 0; i < args.length; i++) {
     const word = args[i]!;
     if (word.value === "--") return false;
     if (word.value.startsWith("-")) continue;
     const operands = args.slice(i).filter((arg) => !arg.value.startsWith("-"));
-    if (subcommands.every((sub, index) => operands[index]?.value === sub && !operands[index]!.dynamic)) return true;
+    const written = (index: number): string => (index === 0 ? canonicalSubcommand(program, operands[0]!.value) : operands[index]!.value);
+    if (subcommands.every((sub, index) => operands[index] !== undefined && !operands[index].dynamic && written(index) === sub)) return true;
     const previous = args[i - 1]?.value ?? "";
     const mayBeValue = previous.startsWith("-") && !previous.includes("=");
     if (!mayBeValue) return false;
@@ -95,7 +104,7 @@ export function matchBlacklist(argv: readonly ShellWord[], entries: readonly Bla
   const args = argv.slice(1);
   for (const entry of entries) {
     if (entry.program !== name) continue;
-    if (entry.subcommands.length > 0 && !subcommandsMatch(args, entry.subcommands)) continue;
+    if (entry.subcommands.length > 0 && !subcommandsMatch(name, args, entry.subcommands)) continue;
     const present = presentFlags(args, aliasKey(entry.program, entry.subcommands), entry);
     if (entry.flags.every((flag) => present.has(flag))) return entry;
   }

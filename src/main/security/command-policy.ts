@@ -5,7 +5,8 @@
 import path from "node:path";
 import { matchBlacklist, parseBlacklistEntry, type BlacklistEntry } from "./blacklist.js";
 import { classifyEnvName } from "./env-rules.js";
-import { escapeForDisplay, findHiddenCharacter } from "./hidden-characters.js";
+import { displayInline, findHiddenCharacter } from "./hidden-characters.js";
+import { HARMLESS_DEVICES, outsidePathFindings } from "./path-arguments.js";
 import { resolveInsideRoot } from "./path-guard.js";
 import { programFindings, runsProjectCode, type Finding } from "./program-rules.js";
 import { MAX_COMMAND_LENGTH, parseShell } from "./shell-parser.js";
@@ -27,6 +28,8 @@ export interface CommandPolicy {
   /** When false, a program missing from the whitelist is denied instead of asked about. Default true. */
   askForUnknown?: boolean;
   sessionTaint?: SessionTaint;
+  /** Folders outside the project that ipuaro itself made for the command (e.g. run_tests' report folder). */
+  trustedPaths?: readonly string[];
 }
 
 export interface JudgedCommand {
@@ -52,8 +55,6 @@ export interface CommandJudgement {
 
 /** Absolute program paths that name the system's own binaries, judged by basename. */
 const TRUSTED_BIN_DIRS = new Set(["/bin", "/usr/bin", "/usr/local/bin", "/sbin", "/usr/sbin", "/usr/local/sbin", "/opt/homebrew/bin"]);
-/** Redirection targets that write nowhere that matters. */
-const HARMLESS_DEVICES = new Set(["/dev/null", "/dev/stdout", "/dev/stderr", "/dev/fd/1", "/dev/fd/2", "/dev/stdin", "/dev/fd/0"]);
 const MAX_REASONS_SHOWN = 3;
 
 const blacklistCache = new WeakMap<readonly string[], BlacklistEntry[]>();
@@ -67,10 +68,7 @@ function parsedBlacklist(list: readonly string[]): BlacklistEntry[] {
   return entries;
 }
 
-function shown(text: string): string {
-  const line = escapeForDisplay(text.replace(/\s*\n\s*/g, " ⏎ ").trim());
-  return line.length > 80 ? `${line.slice(0, 77)}…` : line;
-}
+const shown = (text: string): string => displayInline(text);
 
 function judgement(verdict: Verdict, reason: string, commands: JudgedCommand[] = []): CommandJudgement {
   return { verdict, reason, commands };
@@ -97,7 +95,7 @@ class SimpleCommandJudge {
     for (const stage of invocation.stages) {
       const entry = matchBlacklist(stage, this.blacklist);
       if (entry) this.add({ verdict: "deny", reason: `\`${shown(this.command.text)}\` matches blacklist entry \`${entry.text}\`` });
-      for (const finding of programFindings(stage)) this.add(finding);
+      for (const finding of programFindings(stage, this.policy.projectRoot)) this.add(finding);
     }
     for (const redirect of this.command.redirects) this.judgeRedirect(redirect);
     this.judgePrograms();
@@ -197,14 +195,17 @@ class SimpleCommandJudge {
   }
 
   private judgeArguments(): void {
-    for (const word of this.command.words.slice(1)) {
-      if (word.dynamic) {
+    const args = this.command.words.slice(1);
+    for (const word of args) {
+      if (word.dynamic && !(word.tilde && /^~(\/|$)/.test(word.raw))) {
         this.add({ verdict: "ask", reason: `the argument \`${shown(word.raw)}\` is only known at run time` });
       } else if (word.glob && (word.literalPrefix === "" || word.literalPrefix.startsWith("-"))) {
         // `src/*.ts` can only expand to paths; `*` could expand to a file named like an option.
         this.add({ verdict: "ask", reason: `the glob \`${shown(word.raw)}\` could expand to file names that read as options` });
       }
     }
+    // Paths named in arguments must stay inside the project, as paths given to the tools must.
+    for (const finding of outsidePathFindings(args, this.policy.projectRoot, this.policy.trustedPaths)) this.add(finding);
     if (this.command.invocation.openEndedArgs) {
       this.add({ verdict: "ask", reason: `\`${shown(this.command.text)}\` appends arguments only known at run time` });
     }

@@ -72,3 +72,51 @@ export function findOptionValues(args: readonly ShellWord[], long: readonly stri
   }
   return values;
 }
+
+export interface GitOptionSyntax {
+  /** Short options that take a value, attached (`-bname`) or as the next word (`-b name`). */
+  shortWithValue?: string;
+  /** The subcommand's long options; an unambiguous prefix (`--for`) is expanded, as git does. */
+  long?: readonly string[];
+  /** Long options among `long` that take the next word as their value when written without `=`. */
+  longWithValue?: readonly string[];
+}
+
+export interface ScannedGitArguments {
+  /** Options present, canonical: `--force` for `--for`; one `-x` per letter of a short cluster. */
+  options: Set<string>;
+  /** Operands before `--`, wherever options sit between them (git reads them in any order). */
+  operands: ShellWord[];
+  /** Words after `--`: always pathspecs. */
+  pathspecs: ShellWord[];
+}
+
+/** Reads a subcommand's arguments the way git's parse-options does: options and operands intermixed. */
+export function scanGitOptions(args: readonly ShellWord[], syntax: GitOptionSyntax): ScannedGitArguments {
+  const options = new Set<string>();
+  const operands: ShellWord[] = [];
+  const long = syntax.long ?? [];
+  for (let i = 0; i < args.length; i++) {
+    const word = args[i]!;
+    const text = word.value;
+    if (text === "--" && !word.dynamic) return { options, operands, pathspecs: args.slice(i + 1) };
+    if (word.dynamic || !text.startsWith("-") || text === "-") {
+      operands.push(word);
+    } else if (text.startsWith("--")) {
+      const given = text.split("=", 1)[0]!;
+      const matches = long.filter((name) => name.startsWith(given));
+      const name = long.includes(given) ? given : matches.length === 1 ? matches[0]! : given;
+      options.add(name);
+      if (!text.includes("=") && syntax.longWithValue?.includes(name)) i++;
+    } else {
+      for (let j = 1; j < text.length; j++) {
+        options.add(`-${text[j]}`);
+        if (syntax.shortWithValue?.includes(text[j]!)) {
+          if (j === text.length - 1) i++;
+          break;
+        }
+      }
+    }
+  }
+  return { options, operands, pathspecs: [] };
+}

@@ -46,3 +46,9 @@ export function escapeForDisplay(text: string): string {
   }
   return out;
 }
+
+/** Text for one line of a reason: hidden characters escaped, line breaks shown as ⏎, at most `max` characters. */
+export function displayInline(text: string, max = 80): string {
+  const line = escapeForDisplay(text.replace(/\s*\n\s*/g, " ⏎ ").trim());
+  return line.length > max ? `${line.slice(0, max - 3)}…` : line;
+}

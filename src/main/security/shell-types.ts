@@ -82,3 +82,9 @@ export interface ParsedShell {
   commands: SimpleCommand[];
   issues: ShellIssue[];
 }
+
+/** What a rule found wrong with a command: deny outright, or ask the user first. */
+export interface Finding {
+  verdict: "deny" | "ask";
+  reason: string;
+}

@@ -23,7 +23,7 @@ export type CommandApproval = { ok: true; judgement: CommandJudgement; decision:
  * Judges a command line with the configured lists plus this session's "always" answers, and asks the
  * user when the verdict is ask. "always" remembers the programs that were not on the whitelist.
  */
-export async function approveCommand(command: string, ctx: ToolContext): Promise<CommandApproval> {
+export async function approveCommand(command: string, ctx: ToolContext, trustedPaths: readonly string[] = []): Promise<CommandApproval> {
   let lists: CommandLists;
   try {
     lists = loadCommandLists();
@@ -37,6 +37,7 @@ export async function approveCommand(command: string, ctx: ToolContext): Promise
     projectRoot: ctx.root,
     askForUnknown: lists.askForUnknown,
     sessionTaint: { taintedFiles: [...ctx.session.taintedFiles] },
+    trustedPaths,
   });
   if (judgement.verdict === "deny") {
     return { ok: false, code: "DENIED", message: `${judgement.reason}. It was not run; do it another way or ask the user to run it.` };

@@ -80,7 +80,8 @@ export const runTests = defineTool({
     try {
       const reportFile = path.join(reportDir, "report.json");
       const built = buildTestCommand(runner, { ...(rel !== undefined ? { path: rel } : {}), ...(args.filter !== undefined ? { filter: args.filter } : {}), reportFile });
-      const approval = await approveCommand(built.command, ctx);
+      // The report folder is ours: naming it is not the command reaching outside the project.
+      const approval = await approveCommand(built.command, ctx, [reportDir]);
       if (!approval.ok) return approval;
       const r = await runApprovedCommand(built.command, ctx);
       const interrupted = interruptedOutcome(r, ctx);

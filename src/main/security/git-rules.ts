@@ -1,0 +1,65 @@
+// Rules for git: options and subcommands that make it run other programs (-c, --exec-path, config
+// writes, send-email …), write files named on the command line, or throw work away (git-data-loss.ts).
+import { gitDataLossFindings } from "./git-data-loss.js";
+import { parseGitArguments } from "./git-arguments.js";
+import type { ShellWord } from "./shell-words.js";
+import type { Finding } from "./shell-types.js";
+
+const GIT_CONFIG_WRITE_OPTIONS = new Set(["--add", "--replace-all", "--unset", "--unset-all", "--rename-section", "--remove-section", "-e", "--edit"]);
+const GIT_CONFIG_READ_OPTIONS = new Set(["--get", "--get-all", "--get-regexp", "--get-urlmatch", "--get-color", "--get-colorbool", "-l", "--list"]);
+const GIT_CONFIG_VALUE_OPTIONS = new Set(["-f", "--file", "--blob", "--type", "--default", "--comment", "--value"]);
+const GIT_CONFIG_WRITE_SUBCOMMANDS = new Set(["set", "unset", "rename-section", "remove-section", "edit"]);
+
+/** `git config` that only reads (`--get`, `--list`, `get`, a lone key); anything else may write. */
+function isReadOnlyGitConfig(args: readonly ShellWord[]): boolean {
+  if (args.some((word) => word.dynamic || word.glob)) return false;
+  const values = args.map((word) => word.value);
+  const operands: string[] = [];
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i]!;
+    const name = value.split("=", 1)[0]!;
+    if (GIT_CONFIG_WRITE_OPTIONS.has(name)) return false;
+    if (GIT_CONFIG_VALUE_OPTIONS.has(value)) i++;
+    else if (!value.startsWith("-")) operands.push(value);
+  }
+  if (operands[0] === "get" || operands[0] === "list") return true;
+  if (operands[0] !== undefined && GIT_CONFIG_WRITE_SUBCOMMANDS.has(operands[0])) return false;
+  return values.some((value) => GIT_CONFIG_READ_OPTIONS.has(value.split("=", 1)[0]!)) || operands.length <= 1;
+}
+
+// Subcommands that run programs, serve or send data, or touch credentials.
+const GIT_ASK_SUBCOMMANDS = new Set([
+  "send-email", "daemon", "instaweb", "web--browse", "imap-send", "credential", "credential-store", "credential-cache",
+  "upload-pack", "receive-pack", "shell", "p4", "svn", "cvsimport", "cvsserver", "archimport", "quiltimport",
+  "http-backend", "http-push", "remote-ext", "remote-fd", "hook", "filter-branch", "mergetool", "difftool",
+]);
+
+/** Deny/ask findings for git's arguments (after `git`); `root` is the project root. */
+export function gitFindings(args: readonly ShellWord[], root: string): Finding[] {
+  const findings: Finding[] = [];
+  const git = parseGitArguments(args);
+  for (const option of git.globals) {
+    if (option.name === "-c" || option.name === "--config-env") {
+      findings.push({ verdict: "deny", reason: `\`git ${option.name}\` sets configuration that can make git run commands (core.pager, core.fsmonitor, alias.* …)` });
+    } else if (option.name === "--exec-path" && option.value) {
+      findings.push({ verdict: "deny", reason: "`git --exec-path=…` changes where git finds the programs it runs" });
+    } else if (["-C", "--git-dir", "--work-tree"].includes(option.name)) {
+      findings.push({ verdict: "ask", reason: `\`git ${option.name}\` points git at another repository, whose config could run commands` });
+    }
+  }
+  if (git.subcommand === "config" && !isReadOnlyGitConfig(git.args)) {
+    findings.push({ verdict: "deny", reason: "`git config` can set keys that make git run commands (core.fsmonitor, core.pager, alias.* …)" });
+  }
+  if (git.subcommand !== null && GIT_ASK_SUBCOMMANDS.has(git.subcommand)) {
+    findings.push({ verdict: "ask", reason: `\`git ${git.subcommand}\` can run other programs or send data` });
+  }
+  const writesFile =
+    git.args.some((word) => /^--output(-directory)?(=|$)/.test(word.value)) ||
+    ((git.subcommand === "archive" || git.subcommand === "format-patch") && git.args.some((word) => /^-o/.test(word.value)));
+  if (writesFile) findings.push({ verdict: "ask", reason: `\`git ${git.subcommand}\` writes a file named on the command line` });
+  if ((git.subcommand === "clone" || git.subcommand === "init") && git.args.some((word) => /^--template(=|$)/.test(word.value))) {
+    findings.push({ verdict: "ask", reason: "`--template` installs hooks from a directory into the new repository" });
+  }
+  if (git.subcommand !== null) findings.push(...gitDataLossFindings(git.subcommand, git.args, root));
+  return findings;
+}

@@ -1,0 +1,153 @@
+// Rules for npm, pnpm, yarn and bun (and the npx family's options): options and config writes that
+// change which programs they run, global installs (they write outside the project and run install
+// scripts), `link` through the global folder, and registry changes. Publishing itself is on the
+// blacklist (`npm publish`, `yarn npm publish` …); npm's spellings of it are resolved in blacklist.ts.
+import { displayInline } from "./hidden-characters.js";
+import { npmCommand } from "./npm-commands.js";
+import type { ShellWord } from "./shell-words.js";
+import type { Finding } from "./shell-types.js";
+
+export const NPM_FAMILY = new Set(["npm", "pnpm", "yarn", "npx", "pnpx", "bun", "bunx"]);
+/** Real npm options that only look like abbreviations of dangerous ones (`--global` of `--globalconfig`). */
+const EXACT_SAFE_OPTIONS = new Set(["--global"]);
+const DANGEROUS_OPTIONS = ["--script-shell", "--node-options", "--userconfig", "--globalconfig", "--shell", "--git", "--editor", "--browser", "--viewer", "--init-module", "--onload-script"];
+
+/** Options that take the next word as their value, so that word is not the subcommand. */
+const VALUE_OPTIONS = new Set([
+  "-w", "--workspace", "--registry", "--prefix", "-C", "--cache", "--loglevel", "--tag", "--userconfig", "--globalconfig",
+  "--filter", "-F", "--dir", "--cwd", "--otp", "--access", "--location", "--scope", "--before", "--omit", "--include",
+  "--install-strategy", "--script-shell", "--node-options", "--reporter",
+]);
+/** Options known to take no value: the word after one of them is an operand. */
+const FLAG_OPTIONS = new Set([
+  "--global", "--save", "--save-dev", "--save-exact", "--save-optional", "--save-peer", "--dry-run", "--force", "--silent",
+  "--quiet", "--json", "--ignore-scripts", "--legacy-peer-deps", "--recursive", "--frozen-lockfile", "--production", "--dev",
+  "--verbose", "--yes", "--workspaces", "--include-workspace-root", "--if-present", "--offline", "--prefer-offline",
+]);
+
+/** Subcommands that only read, even with `-g` (`npm ls -g`). npm's are canonical names (see npm-commands.ts). */
+const GLOBAL_READS: Record<string, ReadonlySet<string>> = {
+  npm: new Set(["ls", "ll", "root", "prefix", "outdated", "view", "explain", "help", "help-search", "search", "fund", "doctor", "query", "sbom", "config", "bugs", "docs", "repo", "ping", "whoami"]),
+  pnpm: new Set(["list", "ls", "ll", "la", "root", "bin", "outdated", "why", "view", "info", "show", "help", "search", "config"]),
+  yarn: new Set(["list", "info", "why", "bin", "dir", "help", "config", "outdated"]),
+  bun: new Set([]),
+};
+const YARN_GLOBAL_READS = new Set(["list", "ls", "bin", "dir"]);
+
+/** npm commands that change packages or the account on the registry; a read action (`ls`) is exempt. */
+const NPM_REGISTRY_WRITES = new Set(["deprecate", "undeprecate", "dist-tag", "owner", "access", "team", "org", "token", "star", "unstar", "adduser", "login", "logout", "profile", "trust", "stage"]);
+const REGISTRY_READ_ACTIONS = new Set(["ls", "list", "get", "view", "info"]);
+/** Registry commands whose first operand is an action (`npm owner add`), not a package. */
+const REGISTRY_COMMANDS_WITH_ACTIONS = new Set(["dist-tag", "owner", "access", "team", "org", "token", "profile", "trust"]);
+
+const MANAGERS = new Set(["npm", "pnpm", "yarn", "bun"]);
+
+const shown = (text: string): string => displayInline(text);
+
+function operandsOf(args: readonly ShellWord[]): string[] {
+  return args.filter((word) => !word.value.startsWith("-")).map((word) => word.value);
+}
+
+/**
+ * Where the subcommand may sit. The word after an option this module does not know may be that
+ * option's value or the subcommand, so both are returned (npm itself reads unknown options as flags).
+ */
+export function subcommandPositions(args: readonly ShellWord[]): number[] {
+  const positions: number[] = [];
+  let mayBeValue = false;
+  for (let i = 0; i < args.length; i++) {
+    const text = args[i]!.value;
+    if (text === "--") break;
+    if (text.startsWith("-") && text !== "-") {
+      const name = text.split("=", 1)[0]!;
+      if (text.includes("=")) mayBeValue = false;
+      else if (VALUE_OPTIONS.has(name) || /^-[a-zA-Z]*[wCF]$/.test(text)) i++;
+      else mayBeValue = !FLAG_OPTIONS.has(name) && !name.startsWith("--no-") && !/^-[a-zA-Z]+$/.test(text);
+      continue;
+    }
+    positions.push(i);
+    if (!mayBeValue) break;
+    mayBeValue = false;
+  }
+  return positions;
+}
+
+/** The option that makes the command global (`-g`, `--global`, `--location=global` …), as written. */
+function globalFlag(args: readonly ShellWord[]): string | null {
+  for (let i = 0; i < args.length; i++) {
+    const text = args[i]!.value;
+    if (text === "--") break;
+    const eq = text.indexOf("=");
+    const name = eq === -1 ? text : text.slice(0, eq);
+    const value = eq === -1 ? null : text.slice(eq + 1);
+    // npm expands unambiguous abbreviations (`--glob`); counting every prefix is the safe side.
+    if (name.length >= 4 && "--global".startsWith(name) && value !== "false") return text;
+    if (name === "--location" && (value ?? args[i + 1]?.value) === "global") return value === null ? `${text} global` : text;
+    if (/^-[a-zA-Z]+$/.test(text) && text.includes("g")) return text;
+  }
+  return null;
+}
+
+function dangerousOptionFindings(name: string, args: readonly ShellWord[]): Finding[] {
+  const findings: Finding[] = [];
+  for (const word of args) {
+    if (word.value === "--") break;
+    const option = word.value.split("=", 1)[0]!;
+    // npm expands abbreviations (`--script-sh`), so a long enough prefix counts.
+    const abbreviates = (danger: string): boolean => option.length >= 5 && !EXACT_SAFE_OPTIONS.has(option) && danger.startsWith(option);
+    const hit = option.startsWith("--config.") ? option : DANGEROUS_OPTIONS.find(abbreviates);
+    if (hit) findings.push({ verdict: "deny", reason: `\`${name} ${option}\` changes which programs ${name} runs` });
+  }
+  const [sub, action] = operandsOf(args);
+  if (sub === "set" || ((sub === "config" || sub === "c") && ["set", "delete", "rm", "edit", "fix"].includes(action ?? ""))) {
+    findings.push({ verdict: "deny", reason: `\`${name} config\` writes settings that can change what ${name} runs (script-shell, node-options …)` });
+  }
+  return findings;
+}
+
+/** Findings for one possible subcommand position of a package manager. */
+function subcommandFindings(manager: string, args: readonly ShellWord[], position: number): Finding[] {
+  const findings: Finding[] = [];
+  const word = args[position]!;
+  if (word.dynamic || word.glob) return findings;
+  const written = word.value;
+  const sub = manager === "npm" ? (npmCommand(written) ?? written) : written;
+  const rest = operandsOf(args.slice(position + 1));
+  const flag = globalFlag(args);
+  const spelled = `${manager} ${shown(written)}`;
+  if (flag !== null && !GLOBAL_READS[manager]!.has(sub)) {
+    findings.push({
+      verdict: "ask",
+      reason: `\`${spelled} ${shown(flag)}\` changes globally installed packages: it writes outside the project and runs their install scripts`,
+    });
+  }
+  if (manager === "yarn" && sub === "global" && !YARN_GLOBAL_READS.has(rest[0] ?? "list")) {
+    findings.push({
+      verdict: "ask",
+      reason: `\`yarn global ${shown(rest[0]!)}\` changes globally installed packages: it writes outside the project and runs their install scripts`,
+    });
+  }
+  if (manager === "npm" && sub === "link") {
+    findings.push({ verdict: "ask", reason: `\`${spelled}\` links packages through npm's global folder, outside the project` });
+  } else if ((manager === "yarn" || manager === "bun") && sub === "link" && rest.length === 0) {
+    findings.push({ verdict: "ask", reason: `\`${manager} link\` registers this package in ${manager}'s global link folder, outside the project` });
+  }
+  if (manager === "npm" && NPM_REGISTRY_WRITES.has(sub) && !REGISTRY_READ_ACTIONS.has(rest[0] ?? "")) {
+    const action = rest[0] !== undefined && REGISTRY_COMMANDS_WITH_ACTIONS.has(sub) ? ` ${shown(rest[0])}` : "";
+    findings.push({ verdict: "ask", reason: `\`${spelled}${action}\` changes packages or your account on the npm registry` });
+  }
+  // `yarn workspace pkg publish` (yarn 1), `yarn workspace pkg npm publish`, `yarn workspaces foreach … npm publish`.
+  const publishes = rest.some((operand, index) => operand === "publish" && (rest[index - 1] === "npm" || (sub === "workspace" && index === 1)));
+  if (manager === "yarn" && (sub === "workspace" || sub === "workspaces") && publishes) {
+    findings.push({ verdict: "deny", reason: `\`yarn ${sub} … publish\` publishes workspaces to the registry, like the blacklisted \`yarn publish\`` });
+  }
+  return findings;
+}
+
+/** Deny/ask findings for one npm-family argv (`name` is the program's basename). */
+export function packageManagerFindings(name: string, args: readonly ShellWord[]): Finding[] {
+  const findings = dangerousOptionFindings(name, args);
+  if (!MANAGERS.has(name)) return findings;
+  for (const position of subcommandPositions(args)) findings.push(...subcommandFindings(name, args, position));
+  return findings.filter((finding, index) => findings.findIndex((other) => other.reason === finding.reason) === index);
+}

@@ -1,0 +1,100 @@
+// git commands that lose uncommitted or committed work are denied like `git reset --hard` (or asked
+// about when the loss depends on the ref); the everyday forms next to them stay allowed.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Verdict } from "../../../src/main/security/index.js";
+import { makePolicyFixture, type PolicyFixture } from "./policy-fixture.js";
+
+let fixture: PolicyFixture;
+beforeAll(() => {
+  fixture = makePolicyFixture();
+});
+afterAll(() => fixture.cleanup());
+
+type Row = [command: string, verdict: Verdict, reasonIncludes?: string];
+
+const LOSING: Row[] = [
+  ["git checkout -- .", "deny", "overwrites uncommitted changes to `.`"],
+  ["git checkout .", "deny", "overwrites uncommitted changes to `.`"],
+  ["git checkout -f", "deny", "throws away uncommitted changes"],
+  ["git checkout --force main", "deny", "throws away uncommitted changes"],
+  ["git checkout -qf main", "deny", "throws away uncommitted changes"],
+  ["git checkout src/a.ts", "deny", "`src/a.ts`"],
+  ["git checkout HEAD~1 src/a.ts", "deny", "`src/a.ts`"],
+  ["git checkout main -- src/a.ts", "deny", "`src/a.ts`"],
+  ["git checkout --theirs missing.ts", "deny", "`missing.ts`"],
+  ["git checkout 'src/*.ts'", "deny", "overwrites uncommitted changes"],
+  ["git -C . checkout .", "deny", "overwrites uncommitted changes"],
+  ["bash -c 'git checkout -- .'", "deny", "overwrites uncommitted changes"],
+  ["git switch --discard-changes main", "deny", "throws away uncommitted changes"],
+  ["git switch -f main", "deny", "throws away uncommitted changes"],
+  ["git restore .", "deny", "in the working tree"],
+  ["git restore src/a.ts", "deny", "`src/a.ts` in the working tree"],
+  ["git restore --source=HEAD~2 src/a.ts", "deny", "in the working tree"],
+  ["git restore --staged --worktree src/a.ts", "deny", "in the working tree"],
+  ["git restore -SW src/a.ts", "deny", "in the working tree"],
+  ["git branch -D topic", "deny", "deletes a branch even when its commits are merged nowhere else"],
+  ["git branch -d -f topic", "deny", "deletes a branch"],
+  ["git branch --delete --force topic", "deny", "deletes a branch"],
+  ["git stash clear", "deny", "deletes every stash"],
+  ["git stash drop", "deny", "deletes a stash"],
+  ["git stash drop stash@{1}", "deny", "deletes a stash"],
+  ["git update-ref -d HEAD", "deny", "deletes a ref"],
+  ["git clean -fd", "deny", "blacklist entry `git clean -fd`"],
+  ["git clean -f", "deny", "deletes untracked files"],
+  ["git clean --force -x", "deny", "deletes untracked files"],
+  ["git rm -f src/a.ts", "deny", "uncommitted changes"],
+  ["git reset --hard", "deny", "blacklist entry `git reset --hard`"],
+  ["git push --force", "deny", "blacklist entry `git push --force`"],
+  ["git push -f", "deny", "blacklist entry `git push --force`"],
+  ["git push --force-with-lease", "deny", "blacklist entry `git push --force`"],
+  ["git checkout -B topic", "ask", "resets an existing branch"],
+  ["git switch -C topic", "ask", "resets an existing branch"],
+  ["git branch -M old new", "ask", "overwrites an existing branch"],
+  ["git branch -f topic HEAD~3", "ask", "moves an existing branch"],
+  ["git update-ref refs/heads/topic HEAD~3", "ask", "moves a ref directly"],
+  ["git push origin --delete topic", "ask", "deletes branches or tags on the remote"],
+  ["git push origin :topic", "ask", "deletes branches or tags on the remote"],
+  ["git push --prune origin", "ask", "--prune"],
+  ["git reflog expire --expire=now --all", "ask", "drops reflog entries"],
+];
+
+const NEIGHBOURS: Row[] = [
+  ["git checkout -b x", "allow"],
+  ["git checkout -b x origin/x", "allow"],
+  ["git checkout main", "allow"],
+  ["git checkout -", "allow"],
+  ["git checkout HEAD~1", "allow"],
+  ["git switch main", "allow"],
+  ["git switch -c topic", "allow"],
+  ["git restore --staged a.ts", "allow"],
+  ["git restore -S src/a.ts", "allow"],
+  ["git branch topic", "allow"],
+  ["git branch -d topic", "allow"],
+  ["git branch -m old new", "allow"],
+  ["git branch --list", "allow"],
+  ["git stash", "allow"],
+  ["git stash list", "allow"],
+  ["git stash pop", "allow"],
+  ["git clean -n", "allow"],
+  ["git clean -fn", "allow"],
+  ["git rm --cached src/a.ts", "allow"],
+  ["git rm src/a.ts", "allow"],
+  ["git push", "allow"],
+  ["git push origin main", "allow"],
+  ["git push -u origin topic", "allow"],
+  ["git reset --soft HEAD~1", "allow"],
+  ["git reflog", "allow"],
+];
+
+describe("git commands that lose work", () => {
+  it.each([...LOSING, ...NEIGHBOURS])("%j → %s", (command, verdict, reasonIncludes) => {
+    const result = fixture.judge(command);
+    expect(result.verdict, result.reason).toBe(verdict);
+    if (reasonIncludes) expect(result.reason).toContain(reasonIncludes);
+  });
+
+  it("reads a checkout operand as a path only when it names one in the project", () => {
+    expect(fixture.judge("git checkout scripts").verdict).toBe("deny");
+    expect(fixture.judge("git checkout feature/login").verdict).toBe("allow");
+  });
+});

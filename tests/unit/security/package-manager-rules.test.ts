@@ -1,0 +1,107 @@
+// npm/pnpm/yarn/bun: publishing under every spelling is denied like `npm publish`; global installs,
+// `npm link` and registry changes are asked about; everyday installs stay allowed.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { npmCommand } from "../../../src/main/security/npm-commands.js";
+import type { Verdict } from "../../../src/main/security/index.js";
+import { makePolicyFixture, type PolicyFixture } from "./policy-fixture.js";
+
+let fixture: PolicyFixture;
+beforeAll(() => {
+  fixture = makePolicyFixture();
+});
+afterAll(() => fixture.cleanup());
+
+type Row = [command: string, verdict: Verdict, reasonIncludes?: string];
+
+const PUBLISH: Row[] = [
+  ["npm pub", "deny", "blacklist entry `npm publish`"],
+  ["npm publ .", "deny", "blacklist entry `npm publish`"],
+  ["npm publish --tag x", "deny", "blacklist entry `npm publish`"],
+  ["npm --tag x publish", "deny", "blacklist entry `npm publish`"],
+  ["npm -w pkg pub", "deny", "blacklist entry `npm publish`"],
+  ["npx npm pub", "deny", "blacklist entry `npm publish`"],
+  ["npm unpub pkg@1.0.0", "deny", "blacklist entry `npm unpublish`"],
+  ["yarn publish", "deny", "blacklist entry `yarn publish`"],
+  ["yarn npm publish", "deny", "blacklist entry `yarn npm publish`"],
+  ["yarn workspace pkg publish", "deny", "publishes workspaces"],
+  ["yarn workspaces foreach -A npm publish", "deny", "publishes workspaces"],
+  ["pnpm publish", "deny", "blacklist entry `pnpm publish`"],
+  ["pnpm -r publish", "deny", "blacklist entry `pnpm publish`"],
+  ["pnpm --filter web publish", "deny", "blacklist entry `pnpm publish`"],
+  ["bun publish", "deny", "blacklist entry `bun publish`"],
+];
+
+const GLOBAL: Row[] = [
+  ["npm i -g x", "ask", "`npm i -g` changes globally installed packages"],
+  ["npm install --global x", "ask", "`npm install --global` changes globally installed packages"],
+  ["npm install --location=global x", "ask", "globally installed"],
+  ["npm rm -g x", "ask", "`npm rm -g` changes globally installed packages"],
+  ["npm uninstall -g x", "ask", "globally installed"],
+  ["npm update -g", "ask", "globally installed"],
+  ["pnpm add -g x", "ask", "`pnpm add -g` changes globally installed packages"],
+  ["yarn global add x", "ask", "`yarn global add` changes globally installed packages"],
+  ["yarn global remove x", "ask", "globally installed"],
+  ["bun add -g x", "ask", "`bun add -g` changes globally installed packages"],
+  ["npm link", "ask", "npm's global folder"],
+  ["npm ln some-pkg", "ask", "npm's global folder"],
+  ["yarn link", "ask", "global link folder"],
+  ["npm owner add bob pkg", "ask", "`npm owner add` changes packages or your account"],
+  ["npm dist-tag add pkg@1.0.0 latest", "ask", "registry"],
+  ["npm deprecate pkg 'old'", "ask", "`npm deprecate` changes packages"],
+];
+
+const NEIGHBOURS: Row[] = [
+  ["npm i lodash", "allow"],
+  ["npm install -D vitest", "allow"],
+  ["npm i --tag latest lodash", "allow"],
+  ["npm install --registry=https://registry.npmjs.org lodash", "allow"],
+  ["npm i @scope/pkg", "allow"],
+  ["pnpm add lodash", "allow"],
+  ["yarn add lodash", "allow"],
+  ["npm ls -g", "allow"],
+  ["npm ls --global --depth=0", "allow"],
+  ["yarn global list", "allow"],
+  ["npm pack", "allow"],
+  ["npm dist-tag ls pkg", "allow"],
+  ["npm run publish-docs", "allow"],
+  ["yarn workspace web run publish", "allow"],
+];
+
+describe("package managers", () => {
+  it.each([...PUBLISH, ...GLOBAL, ...NEIGHBOURS])("%j → %s", (command, verdict, reasonIncludes) => {
+    const result = fixture.judge(command);
+    expect(result.verdict, result.reason).toBe(verdict);
+    if (reasonIncludes) expect(result.reason).toContain(reasonIncludes);
+  });
+
+  it("keeps denying npm options that really change what runs, but not `--global`", () => {
+    expect(fixture.judge("npm i --globalconfig=./x lodash").verdict).toBe("deny");
+    expect(fixture.judge("npm i --script-sh=./x lodash").verdict).toBe("deny");
+    expect(fixture.judge("npm install --global x").reason).not.toContain("changes which programs");
+  });
+});
+
+describe("npmCommand", () => {
+  it.each([
+    ["publish", "publish"],
+    ["pub", "publish"],
+    ["publis", "publish"],
+    ["i", "install"],
+    ["isntall", "install"],
+    ["add", "install"],
+    ["rm", "uninstall"],
+    ["unpub", "unpublish"],
+    ["ln", "link"],
+    ["installTest", "install-test"],
+    ["ls", "ls"],
+  ])("reads %s as %s", (word, command) => {
+    expect(npmCommand(word)).toBe(command);
+  });
+
+  it("returns null for ambiguous prefixes and unknown words", () => {
+    expect(npmCommand("p")).toBeNull();
+    expect(npmCommand("sta")).toBeNull();
+    expect(npmCommand("frobnicate")).toBeNull();
+    expect(npmCommand("")).toBeNull();
+  });
+});
