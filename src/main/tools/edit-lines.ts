@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { defineTool } from "./define-tool.js";
 import { askAboutStaleRead, confirmAndWrite, withRiskNote, describeUserEdit, readDiskText, regenerateConflict, resolveWriteTarget, RESULT_CONTEXT_LINES, showLines, skippedAfterConflict } from "./edit-support.js";
-import { contentLines, looksLineNumbered, mapRange, spliceText, type LineRange } from "./edit-text.js";
+import { contentLines, lineChangeCounts, looksLineNumbered, mapRange, spliceText, type LineRange } from "./edit-text.js";
 import type { ToolOutcome } from "./tool-types.js";
 
 /** Problem with the range against a file of `total` lines, or null. An empty file is one empty line. */
@@ -12,6 +12,8 @@ function rangeProblem(rel: string, total: number, { start, end }: LineRange): st
   if (end > total) return `${rel} has ${total} lines; end ${end} is past the end`;
   return null;
 }
+
+const changeSummary = (c: { added: number; removed: number }) => `+${c.added} -${c.removed}`;
 
 function changeHeadline(rel: string, range: LineRange, added: number, total: number): string {
   const { start, end } = range;
@@ -91,7 +93,8 @@ export const editLines = defineTool({
       ok: true,
       llm: `${headline}; the file now has ${lines.length} lines:\n${showLines(lines, from, to)}`,
       data: { path: target.rel, start: range.start, end: range.end, added: inserted.length, total: lines.length },
-      display: { summary: `+${inserted.length} -${range.end - range.start + 1}` },
+      // What the diff shows (a replaced range that keeps some lines changes fewer than it spans).
+      display: { summary: changeSummary(lineChangeCounts(current.lines, lines)) },
     });
   },
 });

@@ -146,6 +146,17 @@ export function changedRegion(before: readonly string[], after: readonly string[
   return { oldStart: head + 1, oldEnd: before.length - tail, newStart: head + 1, newEnd: after.length - tail };
 }
 
+/** Lines added and removed between two versions, as the diff shown to the user counts them. */
+export function lineChangeCounts(before: readonly string[], after: readonly string[]): { added: number; removed: number } {
+  let added = 0;
+  let removed = 0;
+  for (const part of diffArrays(before as string[], after as string[])) {
+    if (part.added) added += part.value.length;
+    else if (part.removed) removed += part.value.length;
+  }
+  return { added, removed };
+}
+
 /** Lines of context around each hunk in the diffs shown to the user. */
 export const DIFF_CONTEXT_LINES = 3;
 

@@ -46,6 +46,8 @@ describe("edit_lines", () => {
     expect(r.success).toBe(true);
     expect(r.data).toMatch(new RegExp(`^edited ${STRINGS} lines 9-11 → 9-14 \\(\\+3\\); the file now has 14 lines:\n 6│`));
     expect(r.data).toContain("14│ export const ellipsis = \"…\";");
+    // The diff's count: the three lines kept from the range are not "removed and added".
+    expect(r.display.summary).toBe("+3 -0");
     const after = h.read(STRINGS);
     expect(after).toBe(`${before.split("\n").slice(0, 8).join("\n")}\n${content}\n`);
 
