@@ -47,6 +47,11 @@ export const KEY_HELP: ReadonlyArray<[string, string]> = [
   ["Ctrl+D", "exit (the session is saved)"],
   ["Ctrl+Z", "undo the last edit"],
   ["PgUp/PgDn, mouse wheel", "scroll the chat"],
+  ["Ctrl+A / Ctrl+E", "start / end of the line"],
+  ["Alt+B / Alt+F, Ctrl+←/→", "word left / right"],
+  ["Ctrl+W, Alt+Backspace", "delete the word before the cursor"],
+  ["Ctrl+K / Ctrl+U", "delete to the end / start of the line"],
+  ["Ctrl+L", "redraw the screen"],
   ["Esc", "close a dialog; stop an answer that has not started (the message returns); Esc Esc: rewind"],
 ];
 
