@@ -93,9 +93,15 @@ describe("ipuaro check-command", () => {
   it("documents the exit codes and needs a command", async () => {
     const help = await check(["--help"]);
     expect(help.code).toBe(0);
-    expect(help.stdout).toContain("Exit code: 0 allow, 3 ask, 4 deny (1 usage error, 52 invalid list file).");
+    expect(help.stdout).toContain("Exit code: 0 allow, 3 ask, 4 deny (2 usage error, 52 invalid list file).");
     const none = await check([]);
-    expect(none.code).toBe(1);
+    expect(none.code).toBe(2);
     expect(none.stderr).toContain("missing required argument");
+    const noRoot = await check(["--root", "/nonexistent/project", "--", "ls"]);
+    expect(noRoot.code).toBe(2);
+    expect(noRoot.stderr).toContain("no such directory: /nonexistent/project");
+    const jsonUsage = await check(["--json"]);
+    expect(jsonUsage.code).toBe(2);
+    expect(JSON.parse(jsonUsage.stdout)).toMatchObject({ error: { type: "usage" } });
   });
 });

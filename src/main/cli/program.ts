@@ -4,6 +4,7 @@ import fs from "node:fs";
 import { Command, CommanderError } from "commander";
 import { packageFile } from "../../pipeline/package-files.js";
 import { FatalError, IpuaroError } from "../errors.js";
+import { CONFIG_EXIT_CODE } from "../config/loader.js";
 import { Interrupted, INTERRUPTED_EXIT_CODE } from "./interrupts.js";
 
 const { version } = JSON.parse(fs.readFileSync(packageFile("package.json"), "utf8")) as { version: string };
@@ -58,36 +59,53 @@ export async function buildProgram(argv: readonly string[] = process.argv): Prom
     .name("ipuaro")
     .description("A local AI coding agent for TypeScript/JavaScript codebases of any size")
     .version(version, "-v, --version")
-    .showHelpAfterError("(run `ipuaro --help` for usage)");
+    .showHelpAfterError("(run `ipuaro --help` for usage)")
+    // Before the subcommands are added: they copy it, and runCli maps what it throws to exit codes.
+    .exitOverride();
   const wanted = new Set(commandsFor(argv));
   const registers = await Promise.all(COMMANDS.filter(([name]) => wanted.has(name)).map(([, load]) => load()));
   for (const register of registers) register(program);
   return program;
 }
 
+/** Exit code of a usage error, commander's (an unknown option) and ipuaro's own (no message to send) alike. */
+export const USAGE_EXIT_CODE = 2;
+
+/**
+ * With --json a failure is also one JSON object on stdout, `{"error": {type, message, suggestion?}}`, so
+ * a script that parses stdout gets an answer either way (the text still goes to stderr for people).
+ */
+function reportFailure(json: boolean, text: string, error: { type: string; message: string; suggestion?: string | undefined }): void {
+  process.stderr.write(text);
+  if (json) process.stdout.write(`${JSON.stringify({ error: { type: error.type, message: error.message, ...(error.suggestion ? { suggestion: error.suggestion } : {}) } })}\n`);
+}
+
 export async function runCli(argv: string[]): Promise<void> {
   const program = await buildProgram(argv);
-  program.exitOverride();
+  const json = argv.slice(2).includes("--json");
   try {
     await program.parseAsync(argv);
   } catch (err) {
     if (err instanceof CommanderError) {
-      process.exitCode = err.exitCode;
+      // Help and version exit 0; commander has already printed what was wrong.
+      process.exitCode = err.exitCode === 0 ? 0 : USAGE_EXIT_CODE;
+      if (json && err.exitCode !== 0) process.stdout.write(`${JSON.stringify({ error: { type: "usage", message: err.message.replace(/^error: /, "") } })}\n`);
       return;
     }
     if (err instanceof FatalError) {
-      process.stderr.write(`ipuaro: ${err.message}\n`);
+      const type = err.exitCode === USAGE_EXIT_CODE ? "usage" : err.exitCode === CONFIG_EXIT_CODE ? "config" : "fatal";
+      reportFailure(json, `ipuaro: ${err.message}\n`, { type, message: err.message });
       process.exitCode = err.exitCode;
       return;
     }
     // Ctrl+C where a command did not stop more gracefully itself (a question, a model download).
     if (err instanceof Interrupted) {
-      process.stderr.write("ipuaro: cancelled (Ctrl+C)\n");
+      reportFailure(json, "ipuaro: cancelled (Ctrl+C)\n", { type: "interrupted", message: "cancelled (Ctrl+C)" });
       process.exitCode = INTERRUPTED_EXIT_CODE;
       return;
     }
     if (err instanceof IpuaroError) {
-      process.stderr.write(`ipuaro: ${err.type} error: ${err.message}\n${err.suggestion ? `  ${err.suggestion}\n` : ""}`);
+      reportFailure(json, `ipuaro: ${err.type} error: ${err.message}\n${err.suggestion ? `  ${err.suggestion}\n` : ""}`, err);
       process.exitCode = 1;
       return;
     }

@@ -1,11 +1,11 @@
 // `ipuaro check-command -- CMD [--json]`: the verdict run_command would give, for users tuning their
 // black- and whitelists. Nothing is run. The exit code carries the verdict for scripts.
-import path from "node:path";
 import type { Command } from "commander";
 import { loadCommandLists } from "../../config/command-lists.js";
 import { escapeForDisplay, judgeCommand, type Verdict } from "../../security/index.js";
+import { resolveProjectRoot } from "../project-root.js";
 
-/** 1 stays commander's usage error and 52 an invalid list file. */
+/** 2 stays a usage error and 52 an invalid list file. */
 export const CHECK_EXIT_CODES: Record<Verdict, number> = { allow: 0, ask: 3, deny: 4 };
 
 interface CheckOptions {
@@ -32,13 +32,14 @@ export function registerCheckCommand(program: Command): void {
         "Lists: the package's config/blacklist.json and whitelist.json, and your ~/.config/ipuaro/whitelist.json",
         '({"user": [...]}, where "always" answers are added).',
         "",
-        `Exit code: ${CHECK_EXIT_CODES.allow} allow, ${CHECK_EXIT_CODES.ask} ask, ${CHECK_EXIT_CODES.deny} deny (1 usage error, 52 invalid list file).`,
+        `Exit code: ${CHECK_EXIT_CODES.allow} allow, ${CHECK_EXIT_CODES.ask} ask, ${CHECK_EXIT_CODES.deny} deny (2 usage error, 52 invalid list file).`,
       ].join("\n"),
     )
     .action((words: string[], opts: CheckOptions) => {
       const command = words.join(" ");
       const lists = loadCommandLists();
-      const projectRoot = path.resolve(opts.root ?? ".");
+      // A root that does not exist would make every path look outside it: say so instead.
+      const projectRoot = resolveProjectRoot(opts.root);
       const judgement = judgeCommand(command, {
         blacklist: lists.blacklist,
         whitelist: lists.whitelist,
