@@ -2,8 +2,10 @@
 // overwritten, and the cursor drifts. This makes blessed use text-width.ts for every width decision:
 // `charWidth` (the screen skips the cell after a wide character), the `combining` table (zero-width code
 // points join the previous cell), and `chars.all` (content gets a filler cell after each wide character,
-// BMP emoji such as ✅ included). Characters joined by a ZWJ are put into one cell by paint.ts, which
-// writes the screen's cells itself; the screen then only needs the width of the cell's first character.
+// BMP emoji such as ✅ included). paint.ts writes the screen's cells itself, one terminal cell each, so
+// the width of a cell's first code point is the cell's width (a wide character is followed by one
+// filler), except for an emoji sequence (flag, skin tone, keycap, VS16, ZWJ): its cells start with an
+// escape sequence, width 0 here, and position the cursor themselves.
 import blessed from "blessed";
 import { codePointWidth } from "./text-width.js";
 

@@ -1,9 +1,14 @@
 // Terminal cell widths of text, as a modern terminal (tmux, xterm with wcwidth from Unicode 9+) draws it:
 // East Asian wide/fullwidth and emoji-presentation characters take 2 cells, combining marks and format
 // characters none. A non-ASCII character right after a zero width joiner joins the cell before it, as
-// tmux draws it: 👨‍👩‍👧 and 🧑‍💻 take 2 cells, 🏳️‍🌈 one (its flag is narrow), while a skin tone is a
-// character of its own (👍🏽 is 4). The cursor moves by grapheme cluster, so an emoji with its modifiers
-// is one step. blessed is patched (blessed-unicode-patch.ts) to agree with these numbers.
+// tmux draws it: 👨‍👩‍👧 and 🧑‍💻 take 2 cells. The cursor moves by grapheme cluster, so an emoji with its
+// modifiers is one step.
+//
+// Emoji sequences (a skin tone, a flag, a keycap, VS16, a ZWJ sequence) are drawn differently by each
+// terminal: tmux 3.3a sums its code points (👍🏽 4 cells, 🇺🇦 two 1-cell halves, ❤️ and 1️⃣ 1 cell), tmux 3.4+
+// and grapheme-aware terminals (kitty, WezTerm, iTerm2, Ghostty) draw each in 2 cells. Such a cluster
+// gets the larger of the two: paint.ts clears that many cells, draws the cluster and puts the cursor
+// after them itself, so whichever way the terminal draws it, nothing shifts and nothing stale is left.
 
 /** Ranges of East Asian Wide (W) and Fullwidth (F) characters outside the emoji set. */
 const WIDE_RANGES: ReadonlyArray<readonly [number, number]> = [
@@ -69,11 +74,10 @@ export function joinsPrevious(previous: number, cp: number): boolean {
 }
 
 /**
- * Width of a string as the sum of its code points, a character joined by a ZWJ counting none (how
- * paint.ts lays cells out, and how tmux draws them). `previous` is the code point before
- * the text, when it continues a line.
+ * Width as tmux 3.3a lays the code points out: the sum of their widths, a character joined by a ZWJ
+ * counting none. `previous` is the code point before the text, when it continues a line.
  */
-export function stringWidth(text: string, previous = 0): number {
+function codePointsWidth(text: string, previous = 0): number {
   let width = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
@@ -90,12 +94,94 @@ export function stringWidth(text: string, previous = 0): number {
   return width;
 }
 
+const VS16 = 0xfe0f;
+const COMBINING_KEYCAP = 0x20e3;
+const isSkinTone = (cp: number) => cp >= 0x1f3fb && cp <= 0x1f3ff;
+const isRegionalIndicator = (cp: number) => cp >= REGIONAL_INDICATOR_FIRST && cp <= REGIONAL_INDICATOR_LAST;
+/** Tag characters: the subdivision flags (🏴󠁧󠁢󠁳󠁣󠁴󠁿). */
+const isTag = (cp: number) => cp >= 0xe0020 && cp <= 0xe007f;
+/** Text without these has no emoji sequence and no ZWJ: its width is the sum of its code points. */
+const MAY_HOLD_SEQUENCE = /[\ud800-\udfff\u200d\ufe0f\u20e3]/;
+
 /**
- * Cells grapheme `g` takes right after grapheme `before` ("" at the start of a line): none when a ZWJ
- * ends `before` and `g` is joined to it (a ZWJ is part of the grapheme before it, not of the next one).
+ * An emoji sequence, whose width terminals disagree on (see the top of the file): a regional indicator
+ * (a flag, or half of one), a skin tone after something, VS16, a keycap, tags, or a ZWJ that joins two
+ * characters inside the cluster.
+ */
+export function isEmojiSequence(g: string): boolean {
+  if (!MAY_HOLD_SEQUENCE.test(g)) return false;
+  let first = true;
+  for (let i = 0; i < g.length; i++) {
+    const cp = g.codePointAt(i)!;
+    if (cp > 0xffff) i++;
+    if (isRegionalIndicator(cp) || cp === VS16 || cp === COMBINING_KEYCAP || isTag(cp)) return true;
+    if (isSkinTone(cp) && !first) return true;
+    if (cp === ZWJ && i < g.length - 1 && g.charCodeAt(i + 1) !== ZWJ) return true;
+    first = false;
+  }
+  return false;
+}
+
+/** A ZWJ that ends a cluster joins the next one to it (tmux); an emoji sequence's trailing ZWJ is not drawn. */
+function endsWithJoiner(g: string): boolean {
+  return g.charCodeAt(g.length - 1) === ZWJ && !isEmojiSequence(g);
+}
+
+/**
+ * Cells grapheme `g` takes right after grapheme `before` ("" at the start of a line). None when a ZWJ
+ * ends `before` and `g` is joined to it (Intl.Segmenter puts a ZWJ into the grapheme before it); an
+ * emoji sequence takes the larger of its widths in tmux 3.3a and in grapheme-aware terminals.
  */
 export function graphemeWidth(g: string, before = ""): number {
-  return stringWidth(g, before.charCodeAt(before.length - 1) === ZWJ ? ZWJ : 0);
+  if (endsWithJoiner(before)) return codePointsWidth(g, ZWJ);
+  if (isEmojiSequence(g)) return Math.max(2, codePointsWidth(g));
+  return codePointsWidth(g);
+}
+
+/** Width of a string: the sum of its graphemes' widths, as paint.ts lays the cells out. */
+export function stringWidth(text: string): number {
+  if (!MAY_HOLD_SEQUENCE.test(text)) return codePointsWidth(text);
+  let width = 0;
+  let before = "";
+  for (const g of graphemes(text)) {
+    width += graphemeWidth(g, before);
+    before = g;
+  }
+  return width;
+}
+
+/**
+ * One terminal cell of a grapheme. `width` 0: drawn into the cell before it (a combining mark, or a
+ * character joined by the ZWJ that ended the grapheme before). `sequence`: an emoji sequence that gets
+ * `width` cells however the terminal draws it (paint.ts positions the cursor after it).
+ */
+export interface TerminalCell {
+  text: string;
+  width: number;
+  sequence?: true;
+}
+
+/**
+ * How grapheme `g` (after grapheme `before`) is laid into terminal cells: an emoji sequence as one cell
+ * of its reserved width; anything else as tmux splits it, one cell per code point with a width, the
+ * zero-width ones inside the cell before them. The widths add up to graphemeWidth(g, before).
+ */
+export function terminalCells(g: string, before = ""): TerminalCell[] {
+  const afterJoiner = endsWithJoiner(before);
+  if (!afterJoiner && isEmojiSequence(g)) return [{ text: g, width: Math.max(2, codePointsWidth(g)), sequence: true }];
+  const cells: TerminalCell[] = [];
+  let previous = afterJoiner ? ZWJ : 0;
+  for (let i = 0; i < g.length; i++) {
+    const cp = g.codePointAt(i)!;
+    const ch = String.fromCodePoint(cp);
+    if (cp > 0xffff) i++;
+    const width = joinsPrevious(previous, cp) ? 0 : codePointWidth(cp);
+    const last = cells[cells.length - 1];
+    if (width === 0 && last) last.text += ch;
+    else cells.push({ text: ch, width });
+    previous = cp;
+  }
+  return cells;
 }
 
 const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });

@@ -1,9 +1,16 @@
 // Paints styled lines straight into blessed's cell buffer. ipuaro's widgets do their own wrapping and
 // widths (text-width.ts), so blessed's content parser (tags, its own wrapping, which counts UTF-16 units)
 // is bypassed; blessed still diffs the buffer and writes only the changed cells.
+//
+// Each buffer cell holds one terminal cell, as tmux splits text: a character with its combining marks,
+// a wide one followed by a filler that blessed skips. An emoji sequence, whose width depends on the
+// terminal, is written so that it cannot shift the row: its first cell erases all the cells reserved for
+// it, draws it and moves the cursor to the next cell; its other cells only move the cursor on. blessed
+// writes every cell as if it advanced the cursor by one, so after any of them, drawn or skipped, the
+// cursor is where blessed thinks it is.
 import blessed from "blessed";
 import type { Widgets } from "blessed";
-import { graphemeWidth, graphemes } from "../text/text-width.js";
+import { graphemes, terminalCells, ZWJ } from "../text/text-width.js";
 import type { Span, StyledLine } from "../text/styled-text.js";
 import type { Role, RoleStyle, Theme } from "../theme.js";
 
@@ -56,7 +63,7 @@ export class Painter {
 
   /**
    * Writes `lines` into the rectangle, one per row, padding each row with the base style. Cells past
-   * the rectangle are never touched; a wide character that would straddle the edge becomes a space.
+   * the rectangle are never touched; a character that would straddle the edge ends the row.
    */
   paint(screen: Widgets.Screen, rect: Rect, lines: readonly StyledLine[], base?: Role): void {
     const rows = (screen as unknown as { lines: CellRow[] }).lines;
@@ -67,34 +74,57 @@ export class Painter {
       const end = Math.min(rect.x + rect.width, row.length);
       let x = rect.x;
       let before = "";
-      /** Where the last character drawn starts (a wide one's second cell is blessed's filler). */
-      let lastX = -1;
-      for (const s of lines[dy] ?? []) {
+      /** The last cell drawn: a zero-width character after it goes into it. */
+      let last: { x: number; text: string; width: number; sequence: boolean } | null = null;
+      spans: for (const s of lines[dy] ?? []) {
         const attr = this.attr(s, base);
         for (const raw of graphemes(s.text)) {
           // Control characters would move the real cursor: they are shown as a space.
           const g = raw.charCodeAt(0) < 0x20 || raw === "\x7f" ? " " : raw;
-          const w = graphemeWidth(g, before);
+          for (const cell of terminalCells(g, before)) {
+            if (cell.width === 0) {
+              // A stray combining mark, or a character joined by a ZWJ: drawn in the previous cell.
+              if (!last) continue;
+              last.text += cell.text;
+              row[last.x]![1] = last.sequence ? sequenceCell(last.text, last.x, last.width) : last.text;
+              continue;
+            }
+            // A character that would straddle the edge is left out; the padding below covers its place.
+            if (x + cell.width > end) break spans;
+            if (cell.sequence) {
+              row[x] = [attr, sequenceCell(cell.text, x, cell.width)];
+              for (let i = 1; i < cell.width; i++) row[x + i] = [attr, cursorToColumn(x + i + 1)];
+            } else {
+              row[x] = [attr, cell.text];
+              if (cell.width === 2) row[x + 1] = [attr, " "];
+            }
+            last = { x, text: cell.text, width: cell.width, sequence: !!cell.sequence };
+            x += cell.width;
+          }
           before = g;
-          if (w === 0) {
-            // A stray combining mark, or a character joined by a ZWJ: drawn in the previous character's cell.
-            if (lastX !== -1) row[lastX]![1] += g;
-            continue;
-          }
-          if (x + w > end) {
-            x = end;
-            break;
-          }
-          row[x] = [attr, g];
-          lastX = x;
-          if (w === 2) row[x + 1] = [attr, " "];
-          x += w;
         }
       }
       for (; x < end; x++) row[x] = [fill, " "];
       row.dirty = true;
     }
   }
+}
+
+/** CHA: moves the cursor to a 0-based screen column. */
+function cursorToColumn(x: number): string {
+  return `\x1b[${x + 1}G`;
+}
+
+/**
+ * The first cell of an emoji sequence at column `x`, `width` cells reserved: ECH erases them (in the
+ * cell's colours), the sequence is drawn, CHA puts the cursor on the next cell. A trailing ZWJ is left
+ * out: tmux would join the next character to the sequence. Starting with ESC, the cell has width 0 for
+ * blessed, which then skips no filler after it.
+ */
+function sequenceCell(text: string, x: number, width: number): string {
+  let end = text.length;
+  while (end > 0 && text.charCodeAt(end - 1) === ZWJ) end--;
+  return `\x1b[${width}X${text.slice(0, end)}${cursorToColumn(x + 1)}`;
 }
 
 function stripUndefined(style: RoleStyle): RoleStyle {
