@@ -134,6 +134,15 @@ describe("ipuaro run (headless) against a fake Ollama", () => {
     expect(out.toolCalls).toHaveLength(3);
   });
 
+  it("a model failure mid-answer is said once, and the streamed part still ends its line", async () => {
+    await startFake();
+    fake.reply().text("The answer starts here and").streamError("the runner crashed", 1);
+    const r = await runIpuaro(["run", "-p", "hi", root], { env: env(fake.url) });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^The [^\n]*\n$/);
+    expect(r.stderr.match(/the runner crashed/g)).toHaveLength(1);
+  });
+
   it("says which URL it tried and how to start Ollama when it is down", async () => {
     const url = await unusedLoopbackUrl();
     const r = await runIpuaro(["run", "-p", "hi", root], { env: env(url) });

@@ -74,7 +74,7 @@ type Step =
 /** One scripted answer to one /api/chat request. Methods chain. */
 export class ScriptedTurn {
   readonly steps: Step[] = [];
-  mode: { kind: "normal" } | { kind: "hang" } | { kind: "disconnect"; afterChunks: number } |
+  mode: { kind: "normal" } | { kind: "hang" } | { kind: "disconnect"; afterChunks: number } | { kind: "stall"; afterChunks: number } |
     { kind: "http-error"; status: number; message: string } | { kind: "stream-error"; afterChunks: number; message: string } =
     { kind: "normal" };
   firstTokenDelayMs = 0;
@@ -91,6 +91,11 @@ export class ScriptedTurn {
   }
   /** Never answers (not even headers, like a model still loading) until the client goes away. */
   hang(): this { this.mode = { kind: "hang" }; return this; }
+  /**
+   * Sends the headers and `afterChunks` streamed chunks, then nothing more while keeping the connection open
+   * (a stuck runner). A non-streamed request gets nothing at all, as with hang().
+   */
+  stallAfter(afterChunks = 1): this { this.mode = { kind: "stall", afterChunks }; return this; }
   /** Destroys the socket after `afterChunks` streamed chunks. */
   disconnectMidStream(afterChunks = 2): this { this.mode = { kind: "disconnect", afterChunks }; return this; }
   /** Sends an `{"error":…}` line mid-stream, as Ollama does when the runner fails during generation. */
@@ -356,7 +361,7 @@ class ChatResponder {
 
   async run(): Promise<void> {
     const { turn, res } = this;
-    if (turn.mode.kind === "hang") return new Promise((resolve) => res.on("close", () => resolve()));
+    if (turn.mode.kind === "hang") return this.untilClosed();
     await sleep(turn.firstTokenDelayMs);
     if (this.closed) return;
     const promptDoneAt = process.hrtime.bigint();
@@ -366,10 +371,13 @@ class ChatResponder {
     const stats = () => this.stats(promptDoneAt, text + JSON.stringify(chunks.flatMap((c) => c.tool_calls ?? [])));
     if (!this.seen.stream) {
       if (turn.mode.kind === "disconnect") return void res.socket?.destroy();
+      if (turn.mode.kind === "stall") return this.untilClosed();
       const message = { role: "assistant", content: text, ...toolCallsOf(chunks) };
       return sendJson(res, 200, { ...this.base(), message, done: true, ...stats() });
     }
     res.writeHead(200, { "Content-Type": "application/x-ndjson" });
+    // Headers go out now even if no chunk follows (stallAfter(0)).
+    res.flushHeaders();
     if (turn.writeAtOnce && turn.mode.kind === "normal") {
       const lines = chunks.map((c) => ({ ...this.base(), message: { role: "assistant", ...c }, done: false }));
       lines.push({ ...this.base(), message: { role: "assistant", content: "" }, done: true, ...stats() });
@@ -378,6 +386,7 @@ class ChatResponder {
     for (const [i, chunk] of chunks.entries()) {
       if (this.closed) return;
       if (turn.mode.kind === "disconnect" && i === turn.mode.afterChunks) return void res.socket?.destroy();
+      if (turn.mode.kind === "stall" && i === turn.mode.afterChunks) return this.untilClosed();
       if (turn.mode.kind === "stream-error" && i === turn.mode.afterChunks) {
         return void res.end(`${JSON.stringify({ error: turn.mode.message })}\n`);
       }
@@ -386,8 +395,14 @@ class ChatResponder {
     }
     if (this.closed) return;
     if (turn.mode.kind === "disconnect") return void res.socket?.destroy();
+    if (turn.mode.kind === "stall") return this.untilClosed();
     if (turn.mode.kind === "stream-error") return void res.end(`${JSON.stringify({ error: turn.mode.message })}\n`);
     res.end(`${JSON.stringify({ ...this.base(), message: { role: "assistant", content: "" }, done: true, ...stats() })}\n`);
+  }
+
+  /** Resolves when the client goes away (hang, stall). */
+  private untilClosed(): Promise<void> {
+    return this.closed ? Promise.resolve() : new Promise((resolve) => this.res.on("close", () => resolve()));
   }
 
   private chunks(): Array<{ content?: string; tool_calls?: ChatMessage["tool_calls"] }> {

@@ -3,6 +3,10 @@
 // (ioredis waits up to 2 s to destroy a socket the server already closed).
 import { runCli } from "./program.js";
 
+// ipuaro writes its own output with process.stdout.write; a library's console.log/info (the ollama
+// package logs "Getting text from response") must not corrupt stdout or `--json` output.
+console.log = console.info = console.error;
+
 // `ipuaro … | head`: the reader went away, so there is no one left to write to. Quiet, like any CLI tool.
 for (const stream of [process.stdout, process.stderr]) {
   stream.on("error", (err: NodeJS.ErrnoException) => {

@@ -2,7 +2,7 @@
 // merged result is validated, so an error names both the bad key and the file that introduced it.
 import fs from "node:fs";
 import path from "node:path";
-import { FatalError } from "../errors.js";
+import { FatalError, IpuaroError } from "../errors.js";
 import { normalizeOllamaHost } from "../llm/ollama-host.js";
 import { ConfigSchema, type IpuaroConfig } from "./schema.js";
 import { packageConfigDir, PROJECT_CONFIG_FILE, userConfigDir } from "./paths.js";
@@ -45,8 +45,18 @@ function readJsonLayer(file: string): Json | null {
 function envLayer(env: NodeJS.ProcessEnv): Json {
   const layer: Json = {};
   if (env.IPUARO_REDIS_URL) layer.redis = { url: env.IPUARO_REDIS_URL };
-  if (env.OLLAMA_HOST) layer.llm = { host: normalizeOllamaHost(env.OLLAMA_HOST) };
+  if (env.OLLAMA_HOST) layer.llm = { host: ollamaHostFromEnv(env.OLLAMA_HOST) };
   return layer;
+}
+
+/** A bad OLLAMA_HOST is a config error like any other bad value, not a `TypeError: Invalid URL` stack. */
+function ollamaHostFromEnv(value: string): string {
+  try {
+    return normalizeOllamaHost(value);
+  } catch (err) {
+    const why = err instanceof IpuaroError ? `${err.message}${err.suggestion ? `. ${err.suggestion}` : ""}` : `${JSON.stringify(value)} is not valid`;
+    throw new FatalError(`invalid configuration in environment variable OLLAMA_HOST:\n  OLLAMA_HOST: ${why}`, CONFIG_EXIT_CODE);
+  }
 }
 
 function formatIssues(error: { issues: { path: PropertyKey[]; message: string }[] }): string {

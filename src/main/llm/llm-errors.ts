@@ -15,6 +15,69 @@ export function isLlmCancelled(err: unknown): err is LlmCancelledError {
   return err instanceof LlmCancelledError;
 }
 
+/**
+ * A non-OK (or HTML) answer, screened by our fetch before the ollama package sees it: the package would
+ * console.log onto stdout and keep a whole HTML page as the message. `status_code` as on the package's
+ * own ResponseError, so code that checks for a status works with both.
+ */
+export class OllamaHttpError extends Error {
+  override readonly name = "OllamaHttpError";
+  constructor(
+    readonly status_code: number,
+    /** The `error` of an Ollama-shaped JSON body (`{"error":"model 'x' not found"}`); null when the body was anything else. */
+    readonly serverError: string | null,
+    /** The body cut to a short one-line excerpt (an HTML page's title when it has one). */
+    readonly excerpt: string,
+  ) {
+    super(serverError ?? `HTTP ${status_code}${excerpt ? ` (${excerpt})` : ""}`);
+  }
+
+  static fromBody(status: number, body: string): OllamaHttpError {
+    let serverError: string | null = null;
+    try {
+      const parsed: unknown = JSON.parse(body);
+      const error = parsed && typeof parsed === "object" ? (parsed as { error?: unknown }).error : undefined;
+      if (typeof error === "string" && error) serverError = error;
+    } catch {
+      // not JSON: not from Ollama's API
+    }
+    return new OllamaHttpError(status, serverError, serverError !== null ? oneLine(serverError, SERVER_ERROR_CHARS) : bodyExcerpt(body));
+  }
+}
+
+/** The server went silent: nothing before `firstByteMs`, or nothing between two chunks for `betweenChunksMs`. */
+export class LlmIdleTimeoutError extends Error {
+  override readonly name = "LlmIdleTimeoutError";
+  constructor(
+    readonly phase: "first-byte" | "between-chunks",
+    readonly limitMs: number,
+  ) {
+    super(`no data from the server for ${formatSeconds(limitMs)} (${phase})`);
+  }
+}
+
+/** A body that is not Ollama's is only evidence of what answered: a short excerpt is enough. */
+const EXCERPT_CHARS = 160;
+/** Ollama's own error texts are worth more room ("llama runner process has terminated: error loading model: …"). */
+const SERVER_ERROR_CHARS = 400;
+
+/** One short line of a response body: an HTML page's <title>, or its text without tags. */
+export function bodyExcerpt(body: string, max = EXCERPT_CHARS): string {
+  const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(body)?.[1];
+  return oneLine(title ?? body.replace(/<(script|style)[\s\S]*?<\/\1>/gi, " ").replace(/<[^>]*>/g, " "), max);
+}
+
+/** Whitespace and control characters collapsed (a hostile body must not reach the terminal raw), cut at `max`. */
+function oneLine(text: string, max: number): string {
+  const line = text.replace(/[\u0000-\u001f\u007f-\u009f]/g, " ").replace(/\s+/g, " ").trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+/** "300 s", "0.25 s". */
+export function formatSeconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(2))} s`;
+}
+
 /** Socket-level failures where nothing answered at all. */
 const UNREACHABLE_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "ETIMEDOUT"]);
 /** Failures after a response had started: the connection went away under us. */
@@ -34,6 +97,9 @@ export const START_OLLAMA_SUGGESTION =
   "Start Ollama with `ollama serve` (install it from https://ollama.com/download), " +
   "or point llm.host / OLLAMA_HOST at the server you use.";
 
+/** Ollama's own 404 for an unknown model: `model 'x' not found` (older servers: `model "x" not found, try pulling it first`). */
+const MODEL_NOT_FOUND = /\bmodel\b.*\bnot found\b/i;
+
 function causeCode(err: unknown): string | undefined {
   let e: unknown = err;
   // undici nests: TypeError("fetch failed").cause = Error{code} (sometimes one level deeper)
@@ -45,17 +111,70 @@ function causeCode(err: unknown): string | undefined {
   return undefined;
 }
 
-/** An error that says Ollama is not there at all (nothing listening, bad host name). */
+/** fetch refuses some ports outright (1, 22, 25, 6000…) with a code-less `cause: Error("bad port")`. */
+function isBadPort(err: unknown): boolean {
+  const cause = (err as { cause?: unknown } | null)?.cause;
+  return err instanceof TypeError && cause instanceof Error && cause.message === "bad port";
+}
+
+/** An error that says Ollama is not there at all (nothing listening, bad host name, a port fetch will not use). */
 export function isUnreachable(err: unknown): boolean {
   const code = causeCode(err);
-  return code !== undefined && UNREACHABLE_CODES.has(code);
+  return (code !== undefined && UNREACHABLE_CODES.has(code)) || isBadPort(err);
 }
 
 export function unreachableError(ctx: LlmErrorContext, err: unknown, recoverable: boolean): IpuaroError {
+  if (isBadPort(err)) {
+    const port = portOf(ctx.host);
+    return new IpuaroError("llm", `Cannot reach Ollama at ${ctx.host} (bad port: fetch refuses to connect to port ${port}) while ${ctx.action}.`, {
+      recoverable: false,
+      suggestion: "Point OLLAMA_HOST / llm.host at the port Ollama listens on (11434 unless OLLAMA_HOST was changed for `ollama serve`).",
+      cause: err,
+    });
+  }
   const code = causeCode(err) ?? "no answer";
   return new IpuaroError("llm", `Cannot reach Ollama at ${ctx.host} (${code}) while ${ctx.action}: is it running?`, {
     recoverable,
     suggestion: START_OLLAMA_SUGGESTION,
+    cause: err,
+  });
+}
+
+function portOf(host: string): string {
+  try {
+    return new URL(host).port || "?";
+  } catch {
+    return "?";
+  }
+}
+
+function notOllamaError(ctx: LlmErrorContext, status: number, excerpt: string, err: unknown): IpuaroError {
+  const what = status >= 200 && status < 300 ? "answered with a web page" : `answered HTTP ${status}`;
+  return new IpuaroError(
+    "llm",
+    `${ctx.host} does not look like an Ollama server: it ${what}${excerpt ? ` (${excerpt})` : ""} while ${ctx.action}.`,
+    {
+      recoverable: false,
+      suggestion: `Check OLLAMA_HOST / llm.host: it must be the Ollama API's base URL (http://127.0.0.1:11434 by default), and \`curl ${ctx.host}/api/tags\` should list models.`,
+      cause: err,
+    },
+  );
+}
+
+function idleTimeoutError(ctx: LlmErrorContext, err: LlmIdleTimeoutError): IpuaroError {
+  const seconds = formatSeconds(err.limitMs);
+  if (err.phase === "first-byte") {
+    return new IpuaroError("llm", `Ollama at ${ctx.host} sent nothing for ${seconds} while ${ctx.action}; the request was given up.`, {
+      recoverable: true,
+      suggestion:
+        "The first load of a large model or a huge prompt on a CPU can take minutes: check `ollama ps` and the Ollama server log, " +
+        "or lower llm.contextWindow / use a smaller model.",
+      cause: err,
+    });
+  }
+  return new IpuaroError("llm", `Ollama at ${ctx.host} sent nothing for ${seconds} in the middle of ${ctx.action}; the request was given up.`, {
+    recoverable: true,
+    suggestion: "The model runner may be stuck or out of memory: check the Ollama server log (or restart Ollama), then retry.",
     cause: err,
   });
 }
@@ -69,16 +188,25 @@ export function toLlmError(err: unknown, ctx: LlmErrorContext, aborted: boolean)
   if (aborted) return new LlmCancelledError(err);
   if (isUnreachable(err)) return unreachableError(ctx, err, true);
 
+  if (err instanceof LlmIdleTimeoutError) return idleTimeoutError(ctx, err);
+
   const status = (err as { status_code?: unknown } | null)?.status_code;
-  const message = err instanceof Error ? err.message : String(err);
+  const rawMessage = err instanceof Error ? err.message : String(err);
   if (typeof status === "number") {
-    if (status === 404) {
-      return new IpuaroError("llm", `Ollama at ${ctx.host} does not have the model '${ctx.model}': ${message}`, {
+    // Our fetch screens answers into OllamaHttpError; the package's own ResponseError carries the JSON
+    // `error` or the whole body as its message, so it is cut the same way.
+    const serverError = err instanceof OllamaHttpError ? err.serverError : rawMessage.trimStart().startsWith("<") ? null : rawMessage;
+    const excerpt = err instanceof OllamaHttpError ? err.excerpt : serverError !== null ? oneLine(serverError, SERVER_ERROR_CHARS) : bodyExcerpt(rawMessage);
+    if (status === 404 && serverError !== null && MODEL_NOT_FOUND.test(serverError)) {
+      return new IpuaroError("llm", `Ollama at ${ctx.host} does not have the model '${ctx.model}': ${excerpt}`, {
         recoverable: false,
         suggestion: `Download it with \`ollama pull ${ctx.model}\`, or set llm.model to an installed model (\`ollama list\`).`,
         cause: err,
       });
     }
+    // Any other 404 (a web server's "Not Found" page, a proxy, another API), or a web page where JSON belongs.
+    if (status === 404 || (status >= 200 && status < 300)) return notOllamaError(ctx, status, excerpt, err);
+    const message = excerpt;
     // 5xx (runner crashed, out of memory, busy) and 429 may pass; other 4xx are our request's fault.
     const recoverable = status >= 500 || status === 429 || status === 408;
     return new IpuaroError("llm", `Ollama at ${ctx.host} answered HTTP ${status} while ${ctx.action}: ${message}`, {
@@ -89,6 +217,7 @@ export function toLlmError(err: unknown, ctx: LlmErrorContext, aborted: boolean)
       cause: err,
     });
   }
+  const message = rawMessage;
   const code = causeCode(err);
   if (code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT") {
     // Node's fetch gives up after 300 s without a byte: a huge prompt on a CPU can take that long to evaluate.
@@ -106,7 +235,7 @@ export function toLlmError(err: unknown, ctx: LlmErrorContext, aborted: boolean)
       cause: err,
     });
   }
-  // fetch says only "fetch failed"; why is in its cause (e.g. "bad port": OLLAMA_HOST on a port fetch refuses).
+  // fetch says only "fetch failed"; why is in its cause.
   const cause = (err as { cause?: unknown } | null)?.cause;
   const why = message === "fetch failed" && cause instanceof Error && cause.message ? ` (${cause.message})` : "";
   return new IpuaroError("llm", `Ollama at ${ctx.host} failed while ${ctx.action}: ${message}${why}`, { recoverable: true, cause: err });

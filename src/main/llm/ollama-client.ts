@@ -3,10 +3,12 @@
 import { Ollama, type ChatResponse, type Message, type Tool } from "ollama";
 import { errorMessage, IpuaroError } from "../errors.js";
 import { isUnreachable, LlmCancelledError, toLlmError, unreachableError, type LlmErrorContext } from "./llm-errors.js";
+import { DEFAULT_IDLE_TIMEOUTS, ollamaFetch, type IdleTimeouts } from "./ollama-fetch.js";
 import { normalizeOllamaHost } from "./ollama-host.js";
 import type { TokenEstimator } from "./token-estimator.js";
 
 export { normalizeOllamaHost } from "./ollama-host.js";
+export { DEFAULT_IDLE_TIMEOUTS, type IdleTimeouts } from "./ollama-fetch.js";
 
 export interface NativeToolCall {
   name: string;
@@ -101,12 +103,15 @@ export interface OllamaClientOptions {
   keepAlive?: string | number;
   /** Calibrated from every response's prompt_eval_count. */
   tokenEstimator?: TokenEstimator;
+  /** How long the server may stay silent before a request is given up (DEFAULT_IDLE_TIMEOUTS). */
+  timeouts?: Partial<IdleTimeouts>;
 }
 
 export class OllamaClient implements LlmClient {
   readonly host: string;
   readonly model: string;
   private window: number;
+  private readonly timeouts: IdleTimeouts;
 
   constructor(private readonly options: OllamaClientOptions) {
     if (!Number.isInteger(options.contextWindow) || options.contextWindow <= 0) {
@@ -114,7 +119,18 @@ export class OllamaClient implements LlmClient {
         recoverable: false,
       });
     }
-    this.host = normalizeOllamaHost(options.host);
+    this.timeouts = { ...DEFAULT_IDLE_TIMEOUTS, ...options.timeouts };
+    for (const [name, ms] of Object.entries(this.timeouts)) {
+      if (!(Number.isFinite(ms) && ms > 0)) {
+        throw new IpuaroError("config", `the ${name} timeout must be a positive number of milliseconds, got ${ms}`, { recoverable: false });
+      }
+    }
+    try {
+      this.host = normalizeOllamaHost(options.host);
+    } catch (err) {
+      if (err instanceof IpuaroError) throw new IpuaroError("config", `llm.host ${err.message}`, { recoverable: false, suggestion: err.suggestion, cause: err });
+      throw err;
+    }
     this.model = options.model;
     this.window = options.contextWindow;
   }
@@ -181,7 +197,9 @@ export class OllamaClient implements LlmClient {
     const controller = linkedController(signal);
     const ctx = { ...this.context(`pulling ${model}`), model };
     try {
-      const stream = await this.ollamaFor(controller.signal).pull({ model, stream: true });
+      // Verifying a multi-GB blob sends no progress for a while: the first-byte limit applies throughout.
+      const patient = { ...this.timeouts, betweenChunksMs: Math.max(this.timeouts.betweenChunksMs, this.timeouts.firstByteMs) };
+      const stream = await this.ollamaFor(controller.signal, patient).pull({ model, stream: true });
       for await (const part of stream) {
         throwIfAborted(controller.signal);
         onProgress?.({
@@ -265,13 +283,9 @@ export class OllamaClient implements LlmClient {
     return stats;
   }
 
-  /** A client per request whose fetch also obeys our signal: the package's own abort only exists once headers arrived. */
-  private ollamaFor(signal?: AbortSignal): Ollama {
-    const wrapped: typeof fetch = (url, init) => {
-      const signals = [init?.signal, signal].filter((s): s is AbortSignal => s instanceof AbortSignal);
-      return fetch(url, { ...init, ...(signals.length > 0 ? { signal: AbortSignal.any(signals) } : {}) });
-    };
-    return new Ollama({ host: this.host, fetch: wrapped });
+  /** A client per request: its fetch obeys our signal, gives up on a silent server and screens non-Ollama answers. */
+  private ollamaFor(signal?: AbortSignal, timeouts: IdleTimeouts = this.timeouts): Ollama {
+    return new Ollama({ host: this.host, fetch: ollamaFetch(signal, timeouts) });
   }
 
   private context(action: string): LlmErrorContext {

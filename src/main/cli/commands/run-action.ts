@@ -56,9 +56,15 @@ export async function runAction(target: string, opts: RunOptions, choice: Sessio
     const calls: { name: string; title: string; success?: boolean; error?: string }[] = [];
     const compactions: CompactionReport[] = [];
     let final: Extract<AgentEvent, { type: "finished" }> | null = null;
+    // The headless port prints an error (with its fix) when it happens: the turn's end need not repeat it.
+    let errorShown = false;
+    let streamed = false;
     const turn = opts.eval ? runtime.evaluate(stop.signal) : runtime.orchestrator.runTurn(opts.prompt!, stop.signal);
     for await (const event of turn) {
-      if (event.type === "text" && !opts.json) process.stdout.write(event.text);
+      if (event.type === "text" && !opts.json) {
+        process.stdout.write(event.text);
+        streamed ||= event.text.length > 0;
+      } else if (event.type === "error") errorShown = true;
       else if (event.type === "tool-call") {
         calls.push({ name: event.name, title: event.title });
         if (!opts.json) log(`[${event.title}]`);
@@ -89,8 +95,9 @@ export async function runAction(target: string, opts: RunOptions, choice: Sessio
       };
       process.stdout.write(`${JSON.stringify(out)}\n`);
     } else {
-      if (final.reason !== "answer") log(final.text);
-      else process.stdout.write("\n");
+      // The streamed part of an answer cut short still ends its line on stdout.
+      if (final.reason === "answer" || streamed) process.stdout.write("\n");
+      if (final.reason !== "answer" && !errorShown) log(final.text);
       if (config.display.showStats) log(formatTurnStats(stats));
     }
     if (guard.interrupted) return INTERRUPTED_EXIT_CODE;
