@@ -44,6 +44,8 @@ describe("ipuaro run (headless) against a fake Ollama", () => {
     const chats = fake.chatRequests;
     expect(chats).toHaveLength(3);
     for (const c of chats) expect(c.numCtxSent).toBe(32768); // 128000 capped by the model's own context length
+    // The default window cut to the model's is not said before every headless turn (doctor and the TUI say it).
+    expect(r.stderr).not.toContain("llm.contextWindow is");
     const system = chats[0]!.messages[0]!.content;
     expect(system).toContain("get_lines");
     expect(system).toContain("Money");
@@ -54,6 +56,19 @@ describe("ipuaro run (headless) against a fake Ollama", () => {
     const structure = chats[1]!.messages.at(-1)!.content;
     expect(structure).toContain("money.ts (");
     expect(fake.violations).toEqual([]);
+  });
+
+  it("says when a context window the user chose is more than the model has", async () => {
+    fs.writeFileSync(path.join(root, ".ipuaro.json"), JSON.stringify({ llm: { contextWindow: 65536 } }));
+    try {
+      await startFake();
+      fake.reply().text("ok");
+      const r = await runIpuaro(["run", "-p", "hi", root], { env: env(fake.url) });
+      expect(r.code).toBe(0);
+      expect(r.stderr).toContain("llm.contextWindow is 65536 tokens but qwen2.5-coder:7b-instruct supports 32768; using 32768.");
+    } finally {
+      fs.rmSync(path.join(root, ".ipuaro.json"), { force: true });
+    }
   });
 
   it("takes the message piped in when there is no -p", async () => {

@@ -1,6 +1,7 @@
 // Start-up checks for commands that talk to the model (seed 000 onboarding): Ollama reachable, the
 // model installed (offer `ollama pull` with a progress bar on a terminal), the context window capped.
 import { FatalError } from "../errors.js";
+import { packageDefaults } from "../config/loader.js";
 import type { IpuaroConfig } from "../config/schema.js";
 import { OllamaClient } from "../llm/ollama-client.js";
 import { TokenEstimator } from "../llm/token-estimator.js";
@@ -13,7 +14,17 @@ export interface ReadyModel {
   contextWindow: number;
 }
 
-export async function prepareModel(config: IpuaroConfig, opts: { interactive: boolean; log: (line: string) => void }): Promise<ReadyModel> {
+export interface PrepareModelOptions {
+  interactive: boolean;
+  log: (line: string) => void;
+  /**
+   * Whether to say that the default llm.contextWindow is more than the model has. The TUI says it once
+   * as it opens; a headless run would say it before every turn (`ipuaro doctor` shows it too).
+   */
+  sayDefaultWindowCut?: boolean;
+}
+
+export async function prepareModel(config: IpuaroConfig, opts: PrepareModelOptions): Promise<ReadyModel> {
   const estimator = new TokenEstimator();
   const llm = new OllamaClient({
     host: config.llm.host,
@@ -39,6 +50,13 @@ export async function prepareModel(config: IpuaroConfig, opts: { interactive: bo
     check = await llm.checkModel();
     if (check.status !== "ready") throw new FatalError(`pulling ${config.llm.model} did not make it available`, 3);
   }
-  if (check.notice) opts.log(`ipuaro: ${check.notice}`);
+  // A window the user chose and the model cannot give is always said.
+  const chosen = config.llm.contextWindow !== defaultContextWindow();
+  if (check.notice && (chosen || opts.sayDefaultWindowCut !== false)) opts.log(`ipuaro: ${check.notice}`);
   return { llm, estimator, contextWindow: check.contextWindow };
+}
+
+function defaultContextWindow(): number | undefined {
+  const llm = packageDefaults().llm as { contextWindow?: number } | undefined;
+  return llm?.contextWindow;
 }

@@ -82,13 +82,18 @@ export interface LoadedConfig {
   sources: string[];
 }
 
+/** ipuaro's own defaults (config/default.json), before any user, project or env layer. */
+export function packageDefaults(): Json {
+  const file = path.join(packageConfigDir(), "default.json");
+  const base = readJsonLayer(file);
+  if (!base) throw new FatalError(`ipuaro's default config is missing: ${file}`, CONFIG_EXIT_CODE);
+  return base;
+}
+
 export function loadConfig(opts: LoadConfigOptions = {}): LoadedConfig {
   const env = opts.env ?? process.env;
   const layers: ConfigSource[] = [];
-  const defaultFile = path.join(packageConfigDir(), "default.json");
-  const base = readJsonLayer(defaultFile);
-  if (!base) throw new FatalError(`ipuaro's default config is missing: ${defaultFile}`, CONFIG_EXIT_CODE);
-  layers.push({ name: defaultFile, layer: base });
+  layers.push({ name: path.join(packageConfigDir(), "default.json"), layer: packageDefaults() });
   const userFile = path.join(userConfigDir(env), "config.json");
   const user = readJsonLayer(userFile);
   if (user) layers.push({ name: userFile, layer: user });

@@ -30,7 +30,7 @@ export async function runAction(target: string, opts: RunOptions, choice: Sessio
     // A warm re-index costs little and means the model never reads a stale copy.
     await indexer.scanAndIndex({ signal: stop.signal });
     await indexer.close();
-    const model = await prepareModel(config, { interactive: !!process.stdin.isTTY && !opts.json, log });
+    const model = await prepareModel(config, { interactive: !!process.stdin.isTTY && !opts.json, log, sayDefaultWindowCut: false });
     const ui = new HeadlessUi(!!opts.autoApply, log);
     const { session, created, repairedCalls } = await openSession({ redis: opened.redis, projectName: opened.store.projectName, root, config, choice });
     if (!opts.json) {
