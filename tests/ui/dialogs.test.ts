@@ -204,6 +204,19 @@ describe("edit confirmation", () => {
   });
 });
 
+describe("narrow terminals", () => {
+  it("a dialog title wider than the dialog ends in … instead of being cut mid-word", async () => {
+    h = await startUi({ cols: 50, rows: 20 });
+    const path = "packages/core/src/utils/very-long-module-name/strings.ts";
+    const r = askInTurn<EditDecision>(h, (port) => port.confirmEdit(proposal({ path })));
+    await h.t.waitForText("[Y] apply");
+    const titleRow = h.t.lines().find((l) => l.includes("edit_lines"))!;
+    expect(titleRow).toContain("…");
+    h.t.type("n");
+    await r;
+  });
+});
+
 describe("choice dialogs", () => {
   it("error: [R] retry [S] skip [A] abort, Esc aborts", async () => {
     h = await startUi();

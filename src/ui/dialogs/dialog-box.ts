@@ -3,7 +3,7 @@
 import blessed from "blessed";
 import type { Widgets } from "blessed";
 import type { KeyAction } from "../input/keymap.js";
-import { span, type StyledLine } from "../text/styled-text.js";
+import { span, truncateStyled, type StyledLine } from "../text/styled-text.js";
 import { innerRect, type Painter } from "../widgets/paint.js";
 
 export interface DialogContent {
@@ -109,7 +109,8 @@ export class DialogBox {
       if (this.scroll > 0 && visible.length) visible[0] = [span(` ↑ ${this.scroll} more (PgUp/↑) `, "selected")];
     }
     while (visible.length < this.bodyHeight) visible.push([]);
-    const rows: StyledLine[] = [this.content.title, [], ...visible, [], ...footer];
+    // A title wider than the dialog (a long path in a narrow terminal) ends in … rather than mid-word.
+    const rows: StyledLine[] = [truncateStyled(this.content.title, rect.width), [], ...visible, [], ...footer];
     this.painter.paint(this.screen, rect, rows);
     this.bodyOrigin = { x: rect.x, y: rect.y + 2 };
   }
