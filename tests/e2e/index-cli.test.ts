@@ -38,7 +38,9 @@ describe("ipuaro index", () => {
   it("prints --version and lists every subcommand in --help", async () => {
     const pkg = JSON.parse(fs.readFileSync("package.json", "utf8")) as { version: string };
     expect((await runIpuaro(["--version"])).stdout.trim()).toBe(pkg.version);
+    expect((await runIpuaro(["-V"])).stdout.trim()).toBe(pkg.version);
     const help = (await runIpuaro(["--help"])).stdout;
+    expect(help).toContain("`ipuaro [path] [--new | --session ID]` opens the full-screen UI");
     for (const cmd of ["index", "run", "analyze", "memory", "check-command"]) expect(help).toMatch(new RegExp(`^\\s+${cmd}\\b`, "m"));
   });
 

@@ -38,7 +38,7 @@ const COMMANDS: ReadonlyArray<readonly [name: string, load: () => Promise<Regist
  */
 export function commandsFor(argv: readonly string[]): string[] {
   const first = argv[2];
-  if (first === "-v" || first === "--version") return [];
+  if (first === "-v" || first === "-V" || first === "--version") return [];
   if (first !== undefined && first !== "tui" && COMMANDS.some(([name]) => name === first)) return [first];
   const help = argv.slice(2).some((a) => a === "-h" || a === "--help");
   if (!help && (first === undefined || first.startsWith("-") || isFolder(first))) return ["tui"];
@@ -60,6 +60,7 @@ export async function buildProgram(argv: readonly string[] = process.argv): Prom
     .description("A local AI coding agent for TypeScript/JavaScript codebases of any size")
     .version(version, "-v, --version")
     .showHelpAfterError("(run `ipuaro --help` for usage)")
+    .addHelpText("after", "\nWith no command, `ipuaro [path] [--new | --session ID]` opens the full-screen UI (`ipuaro tui --help`).")
     // Before the subcommands are added: they copy it, and runCli maps what it throws to exit codes.
     .exitOverride();
   const wanted = new Set(commandsFor(argv));
@@ -81,6 +82,8 @@ function reportFailure(json: boolean, text: string, error: { type: string; messa
 }
 
 export async function runCli(argv: string[]): Promise<void> {
+  // -V is commander's usual spelling of --version; ours is -v, and both work.
+  if (argv[2] === "-V") argv = [...argv.slice(0, 2), "-v", ...argv.slice(3)];
   const program = await buildProgram(argv);
   const json = argv.slice(2).includes("--json");
   try {
