@@ -41,6 +41,9 @@ describe("ipuaro index", () => {
     expect((await runIpuaro(["-V"])).stdout.trim()).toBe(pkg.version);
     const help = (await runIpuaro(["--help"])).stdout;
     expect(help).toContain("`ipuaro [path] [--new | --session ID]` opens the full-screen UI");
+    const badBool = await runIpuaro(["index", ".", "--bench", "--parse-only-baseline=maybe"]);
+    expect(badBool.code).toBe(2);
+    expect(badBool.stderr).toContain('expected true or false, got "maybe"');
     for (const cmd of ["index", "run", "analyze", "memory", "check-command"]) expect(help).toMatch(new RegExp(`^\\s+${cmd}\\b`, "m"));
   });
 
