@@ -217,6 +217,19 @@ describe("keys", () => {
     expect(h.backend.closed).toBe(true);
   });
 
+  it("a draft cleared with Ctrl+C comes back with ↑", async () => {
+    h = await startUi({ cols: 100 });
+    h.t.type("длинный черновик 👍🏽");
+    await h.t.waitForText("> длинный черновик");
+    h.t.type(KEYS.ctrlC);
+    await h.t.waitForText("↑ brings the draft back.");
+    expect(h.app.input.editor.text).toBe("");
+    h.t.type(KEYS.up);
+    await h.t.settle();
+    expect(h.app.input.editor.text).toBe("длинный черновик 👍🏽");
+    expect(h.backend.inputs).toEqual([]); // not saved as something sent
+  });
+
   it("exits with 1 and reports it after the screen is gone when closing the backend fails", async () => {
     const reports: string[] = [];
     h = await startUi({ reportError: (t) => reports.push(t) });

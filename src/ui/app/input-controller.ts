@@ -126,8 +126,11 @@ export class InputController {
       this.abortAll();
       this.hint("Interrupted. Ctrl+C again within 2 s exits.", "warn");
     } else {
+      // The cleared draft stays reachable with ↑ (this run only; only sent messages are saved).
+      const draft = this.editor.text;
+      if (draft.trim()) this.app.input.history.push(draft);
       this.editor.clear();
-      this.hint("Ctrl+C again within 2 s exits (Ctrl+D exits too).", "warn");
+      this.hint(`Ctrl+C again within 2 s exits (Ctrl+D exits too).${draft.trim() ? " ↑ brings the draft back." : ""}`, "warn");
     }
     // The hint promises an exit within 2 s: it goes when that is no longer true (unless replaced).
     const shown = this.app.input.hint;
