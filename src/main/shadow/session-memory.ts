@@ -43,6 +43,12 @@ const SECTIONS: Array<{ category: MemoryCategory; title: string }> = [
   { category: "ARCHITECTURE", title: "Architecture" },
 ];
 const DECISION_CHARS = 200;
+/**
+ * Reminders come first but may not crowd out the rules and decisions: a backlog of due notes (hundreds
+ * written by the model) surfaces a few per session, within a share of the budget; the rest stay active.
+ */
+const MAX_REMINDERS = 8;
+const REMINDER_BUDGET_SHARE = 0.3;
 /** How long session start waits for the git history import. */
 export const GIT_SYNC_WAIT_MS = 2_000;
 
@@ -75,8 +81,8 @@ function reminderLine(note: NoteEntry, because: string): string {
 /**
  * Called once when a session starts: records the start, brings git history up to date (best-effort),
  * and returns the memory block. Lines are added by priority — due reminders, rules, constraints,
- * naming, config values, architecture, accepted decisions — while they fit the budget; reminders that
- * did not fit stay active for the next time.
+ * naming, config values, architecture, accepted decisions — while they fit the budget (reminders only
+ * a few, in a share of it); reminders that did not fit stay active for the next time.
  */
 export async function sessionStartMemory(opts: SessionMemoryOptions): Promise<SessionMemory> {
   const scope = shadowScope(opts.store, opts.root, opts.now ? { now: opts.now } : {});
@@ -106,16 +112,22 @@ export async function sessionStartMemory(opts: SessionMemoryOptions): Promise<Se
   const shown: Array<{ note: NoteEntry; because: string }> = [];
   for (const group of groups) {
     let titled = false;
+    const reminders = group.title === "Reminders";
+    let heldBack = 0;
     for (const item of group.lines) {
       const addition = `${titled ? "" : `\n${group.title}:`}\n${item.line}`;
-      if (opts.estimateTokens(text + addition) > opts.budgetTokens) {
-        omitted++;
+      const limit = reminders ? opts.budgetTokens * REMINDER_BUDGET_SHARE : opts.budgetTokens;
+      if ((reminders && shown.length >= MAX_REMINDERS) || opts.estimateTokens(text + addition) > limit) {
+        if (reminders) heldBack++;
+        else omitted++;
         continue;
       }
       text += addition;
       titled = true;
       if (item.note) shown.push(item.note);
     }
+    const more = `\n- (${heldBack} more due reminders wait for the next sessions: memory_search or \`ipuaro memory list\` shows them)`;
+    if (heldBack && titled && opts.estimateTokens(text + more) <= opts.budgetTokens) text += more;
   }
   if (text === header) text = "";
   const notes = await markSurfaced(scope, shown);

@@ -149,6 +149,23 @@ describe("for the orchestrator", () => {
     expect(small.omitted).toBeGreaterThan(0);
   });
 
+  it("a backlog of due reminders surfaces a few per session and leaves room for the rules and decisions", async () => {
+    for (let i = 1; i <= 20; i++) await call(memoryNote, { content: `Напоминание номер ${i}: check the cents migration step ${i}.` }, fx.ctx);
+    const first = await sessionStartMemory({ store: fx.project.store, root: fx.root, sessionId: "S20", budgetTokens: 2000, estimateTokens: words });
+    const shownNow = (first.text.match(/Напоминание номер/g) ?? []).length;
+    expect(shownNow).toBeGreaterThan(0);
+    expect(shownNow).toBeLessThanOrEqual(8);
+    expect(first.notes).toHaveLength(shownNow);
+    expect(first.text).toMatch(/\(\d+ more due reminders wait for the next sessions/);
+    expect(first.text).toContain("Rules:\n");
+    expect(first.text).toContain("Accepted decisions:\n- #4 Events in a sorted set");
+    // The ones held back are still active: the next session shows the next ones, none twice.
+    const second = await sessionStartMemory({ store: fx.project.store, root: fx.root, sessionId: "S21", budgetTokens: 2000, estimateTokens: words });
+    const again = second.notes.map((n) => n.id);
+    expect(again.length).toBeGreaterThan(0);
+    for (const id of again) expect(first.notes.map((n) => n.id)).not.toContain(id);
+  });
+
   it("warns before editing high- and critical-risk files; critical needs explicit confirmation", async () => {
     const engine = await riskWarningFor(fx.project.store, fx.root, ENGINE);
     expect(engine).toMatchObject({ level: "critical", requiresConfirmation: true });
