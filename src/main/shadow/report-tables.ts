@@ -1,5 +1,6 @@
 // Readable text for `ipuaro analyze`, `ipuaro memory` and `ipuaro decisions`: aligned tables and
 // key-value lines made from the same results the model gets as JSON.
+import { escapeForDisplay } from "../security/hidden-characters.js";
 import type { AnalyzeQuery } from "./analyze.js";
 import type { CodeErrorsResult, DecisionsListResult } from "./code-errors.js";
 import type { DependencyGraphResult } from "./dependency-graph.js";
@@ -13,8 +14,10 @@ import type { TeamPulseResult } from "./team-pulse.js";
 
 export const MAX_CELL = 60;
 
+/** One cell: whitespace runs as one space, and control characters (a note's ESC or BEL, written by a
+ * model or an injected file) shown escaped instead of reaching the terminal. */
 function cell(value: unknown): string {
-  const text = value === null || value === undefined ? "-" : String(value).replace(/\s+/g, " ");
+  const text = value === null || value === undefined ? "-" : escapeForDisplay(String(value).replace(/\s+/g, " "));
   return text.length > MAX_CELL ? `${text.slice(0, MAX_CELL - 1)}…` : text;
 }
 
