@@ -41,7 +41,7 @@ function resultOf(change: FileChange): string {
   return kind === "fix_commit" ? "needed a fix" : `caused a ${kind.replace("_", " ")}`;
 }
 
-function recommendation(level: RiskLevel, target: string, breakage: number, affected: string[], dependents: number): string {
+export function recommendation(level: RiskLevel, target: string, breakage: number, affected: string[], dependents: number): string {
   const pct = Math.round(breakage * 100);
   const history = pct > 0 ? `${pct}% of past changes to ${target} were followed by errors` : `no past change to ${target} was followed by an error`;
   const list = affected.length ? ` Check ${affected.slice(0, 5).join(", ")}${affected.length > 5 ? " and the rest of affected_files" : ""}.` : "";
@@ -53,7 +53,10 @@ function recommendation(level: RiskLevel, target: string, breakage: number, affe
     case "medium":
       return `MEDIUM RISK: ${history}. Tell the user and run the related tests after the change.${list}`;
     default:
-      return `LOW RISK: ${history}. Safe to change; run its own tests.`;
+      // A file that broke before is low risk only because little depends on it: not "safe".
+      return pct > 0
+        ? `LOW RISK (little depends on it), but ${history}: run its own tests after the change.`
+        : `LOW RISK: ${history}. Safe to change; run its own tests.`;
   }
 }
 

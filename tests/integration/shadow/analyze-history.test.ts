@@ -2,6 +2,7 @@
 // through the AnalyticsEvents recorder. Expected numbers are worked out from the script in the fixture.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readCommits } from "../../../src/main/shadow/git-history.js";
+import { recommendation } from "../../../src/main/shadow/predict-change.js";
 import { analyze } from "../../../src/main/tools/analyze.js";
 import { useRedisServer } from "../../helpers/redis-server.js";
 import { call, type Json } from "./shadow-calls.js";
@@ -56,6 +57,16 @@ describe("predict_change", () => {
     const levels: Record<string, string> = {};
     for (const f of [ENGINE, PRICE, FORMAT, CART, DISCOUNT]) levels[f] = (await run({ query: "predict_change", target: f })).risk_level;
     expect(levels).toEqual({ [ENGINE]: "critical", [PRICE]: "high", [FORMAT]: "low", [CART]: "low", [DISCOUNT]: "low" });
+  });
+
+  it("never calls a file that broke before 'safe to change', however little depends on it", async () => {
+    for (const f of [FORMAT, CART, DISCOUNT]) {
+      const r = await run({ query: "predict_change", target: f });
+      if (r.historical_breakage_rate > 0) expect(r.recommendation).toMatch(/^LOW RISK \(little depends on it\), but \d+% of past changes/);
+      else expect(r.recommendation).toContain("Safe to change");
+    }
+    // The fixture's low files never broke; the wording for one that did:
+    expect(recommendation("low", "src/a.ts", 0.33, [], 0)).toBe("LOW RISK (little depends on it), but 33% of past changes to src/a.ts were followed by errors: run its own tests after the change.");
   });
 
   it("gives the breakage rate, what broke with it first among the affected files, and the recent outcomes", async () => {
