@@ -5,7 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { CliResult } from "../helpers/cli.js";
+import { runIpuaro, type CliResult } from "../helpers/cli.js";
 import { FakeOllama } from "../helpers/fake-ollama.js";
 import { buildAcmeShop } from "../helpers/indexed-project.js";
 import { useRedisServer } from "../helpers/redis-server.js";
@@ -179,6 +179,16 @@ describe("ipuaro doctor and sessions prune", () => {
     expect(r.code).toBe(1);
     const out = JSON.parse(r.stdout);
     expect(out.checks.find((c: { name: string }) => c.name === "ollama").status).toBe("fail");
+  });
+
+  it("doctor says how to fix an unreachable Redis", async () => {
+    const dead = path.join(home, "nobody.sock");
+    const r = await runIpuaro(["doctor", root, "--json"], { env: { IPUARO_REDIS_URL: `unix://${dead}`, OLLAMA_HOST: "http://127.0.0.1:9", XDG_CONFIG_HOME: path.join(home, "xdg"), IPUARO_HOME: home } });
+    expect(r.code).toBe(1);
+    const redis = JSON.parse(r.stdout).checks.find((c: { name: string }) => c.name === "redis");
+    expect(redis.status).toBe("fail");
+    expect(redis.detail).toContain(dead);
+    expect(redis.detail).toContain("unset IPUARO_REDIS_URL");
   });
 
   it("sessions prune reports what it freed and keeps what sessions need", async () => {

@@ -5,7 +5,7 @@ import type { Command } from "commander";
 import { fileHistoryUsage, formatBytes, type FileHistoryUsage } from "../../checkpoints/index.js";
 import { loadConfig } from "../../config/loader.js";
 import type { IpuaroConfig } from "../../config/schema.js";
-import { errorMessage } from "../../errors.js";
+import { errorMessage, IpuaroError } from "../../errors.js";
 import { OllamaClient } from "../../llm/ollama-client.js";
 import { openProjectStore, type OpenedProjectStore } from "../../store/open-project-store.js";
 import { resolveProjectRoot } from "../project-root.js";
@@ -22,7 +22,9 @@ async function redisCheck(config: IpuaroConfig, root: string): Promise<{ check: 
     await opened.redis.ping();
     return { check: { name: "redis", status: "ok", detail: opened.description }, opened };
   } catch (error) {
-    return { check: { name: "redis", status: "fail", detail: errorMessage(error) }, opened: null };
+    // With its fix (start Redis, unset the URL …), as the other commands print it.
+    const fix = error instanceof IpuaroError && error.suggestion ? ` — ${error.suggestion}` : "";
+    return { check: { name: "redis", status: "fail", detail: `${errorMessage(error)}${fix}` }, opened: null };
   }
 }
 
