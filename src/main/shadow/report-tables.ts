@@ -100,6 +100,9 @@ function graph(r: DependencyGraphResult): string {
       ["totals", `${r.total_dependencies} dependencies, ${r.total_dependents} dependents`],
     ]),
   ];
+  // Levels 2..depth: the totals count them, so the text lists them too.
+  const further = [...(r.transitive?.imports ?? []).map((x) => ["imports", x.depth, x.file]), ...(r.transitive?.imported_by ?? []).map((x) => ["imported by", x.depth, x.file])];
+  if (further.length) parts.push(table(["FURTHER", "DEPTH", "FILE"], further));
   if (r.co_changed_with.length) parts.push(table(["CHANGES WITH", "FREQUENCY", "COUPLING", "SHARED", "LAST"], r.co_changed_with.map((c) => [c.file, c.frequency, c.coupling, c.shared_commits, c.last_together])));
   if (r.causes_bugs_in.length) parts.push(table(["BREAKS", "TIMES"], r.causes_bugs_in.map((c) => [c.file, c.count])));
   return parts.join("\n\n");

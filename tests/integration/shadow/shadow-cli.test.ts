@@ -75,6 +75,13 @@ describe("ipuaro analyze", () => {
     const graph = await ipuaro("analyze", "dependency_graph", fx.root, "--target", PRICE);
     expect(graph.out).toMatch(/CHANGES WITH\s+FREQUENCY\s+COUPLING\s+SHARED\s+LAST\n/);
     expect(graph.out).toMatch(new RegExp(`${DISCOUNT.replace(/[./]/g, "\\$&")}\\s+0\\.71\\s+0\\.83\\s+5`));
+    // With --depth, the files further away that the totals count are listed too.
+    const deep = await json("analyze", "dependency_graph", fx.root, "-t", PRICE, "--depth", "3", "--json");
+    const further = [...(deep.transitive?.imports ?? []), ...(deep.transitive?.imported_by ?? [])] as Array<{ file: string; depth: number }>;
+    const text = (await ipuaro("analyze", "dependency_graph", fx.root, "--target", PRICE, "--depth", "3")).out;
+    expect(further.length).toBeGreaterThan(0);
+    expect(text).toMatch(/FURTHER\s+DEPTH\s+FILE\n/);
+    for (const f of further) expect(text).toMatch(new RegExp(`\\s${f.depth}\\s+${f.file.replace(/[./]/g, "\\$&")}\\n?`));
   });
 
   it("reports bad arguments with the seed's envelope and exit code 1", async () => {
