@@ -108,9 +108,23 @@ function graph(r: DependencyGraphResult): string {
   return parts.join("\n\n");
 }
 
+/** One decision in full (`ipuaro decisions --id N`): what the table leaves out. */
+export function decisionDetail(d: DecisionsListResult["decisions"][number]): string {
+  const text = (t: string) => escapeForDisplay(t);
+  const lines = [`#${d.id} ${text(d.title)}  [${d.status}, ${d.decided_at}]`];
+  if (d.tags.length) lines.push(`tags: ${text(d.tags.join(", "))}`);
+  if (d.context) lines.push("", "context:", text(d.context));
+  lines.push("", "decision:", text(d.decision));
+  if (d.alternatives.length) lines.push("", "alternatives considered:", ...d.alternatives.map((a) => `  - ${text(a)}`));
+  if (d.related_files.length) lines.push("", `related files: ${text(d.related_files.join(", "))}`);
+  if (d.supersedes !== undefined) lines.push(`supersedes: #${d.supersedes}`);
+  if (d.superseded_by !== undefined) lines.push(`superseded by: #${d.superseded_by}`);
+  return lines.join("\n");
+}
+
 export function decisionsTable(r: DecisionsListResult): string {
   if (!r.decisions.length) return "no decisions match";
-  return `${table(["ID", "STATUS", "DATE", "TITLE", "TAGS"], r.decisions.map((d) => [d.id, d.status, d.decided_at, d.title, d.tags.join(", ")]))}\n\n${r.decisions.length} of ${r.total}`;
+  return `${table(["ID", "STATUS", "DATE", "TITLE", "TAGS"], r.decisions.map((d) => [d.id, d.status, d.decided_at, d.title, d.tags.join(", ")]))}\n\n${r.decisions.length} of ${r.total} (ipuaro decisions --id N shows one in full)`;
 }
 
 function errors(r: CodeErrorsResult): string {

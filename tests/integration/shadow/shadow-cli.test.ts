@@ -135,4 +135,16 @@ describe("ipuaro decisions", () => {
     const bad = await ipuaro("decisions", fx.root, "--status", "done", "--json");
     expect(JSON.parse(bad.out).code).toBe("SHADOW_ERR_INVALID_STATUS");
   });
+
+  it("shows one decision in full with --id", async () => {
+    const one = await ipuaro("decisions", fx.root, "--id", "1");
+    expect(one.code).toBe(0);
+    expect(one.out).toMatch(/^#1 Money as integer cents {2}\[accepted, \d{4}-\d{2}-\d{2}\]\ntags: money\n/);
+    expect(one.out).toContain("\ndecision:\n");
+    const asJson = await json("decisions", fx.root, "--id", "#1", "--json");
+    expect(asJson).toMatchObject({ id: 1, title: "Money as integer cents" });
+    const missing = await ipuaro("decisions", fx.root, "--id", "99");
+    expect(missing.code).toBe(1);
+    expect(missing.err).toContain("no decision 99");
+  });
 });

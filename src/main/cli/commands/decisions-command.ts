@@ -1,10 +1,10 @@
-// `ipuaro decisions [path] [--status S] [--limit N] [--json]`: the project's architecture decisions
+// `ipuaro decisions [path] [--status S] [--limit N] [--id N] [--json]`: the project's architecture decisions
 // (recorded by the model's decide tool), newest first.
 import type { Command } from "commander";
 import { decisionsList } from "../../shadow/code-errors.js";
 import { DECISION_STATUSES, listDecisions } from "../../shadow/memory-store.js";
 import { processIo, reportShadowError, withShadowScope, type ShadowCliIo } from "../../shadow/open-shadow.js";
-import { decisionsTable } from "../../shadow/report-tables.js";
+import { decisionDetail, decisionsTable } from "../../shadow/report-tables.js";
 import { isShadowError } from "../../shadow/shadow-errors.js";
 import { parseChoice, parseLimit } from "../../shadow/shadow-validate.js";
 import { resolveProjectRoot } from "../project-root.js";
@@ -12,6 +12,7 @@ import { resolveProjectRoot } from "../project-root.js";
 interface DecisionsOptions {
   status?: string;
   limit?: string;
+  id?: string;
   json?: boolean;
 }
 
@@ -22,6 +23,7 @@ export function registerDecisionsCommand(program: Command, io: ShadowCliIo = pro
     .argument("[path]", "project root", ".")
     .option("--status <status>", DECISION_STATUSES.join(" | "))
     .option("--limit <n>", "most decisions to show (1-100)", "100")
+    .option("--id <n>", "show this decision in full: context, decision, alternatives, related files")
     .option("--json", 'print {"decisions": [...], "total": n}')
     .action(async (target: string, opts: DecisionsOptions) => {
       const root = resolveProjectRoot(target);
@@ -30,7 +32,16 @@ export function registerDecisionsCommand(program: Command, io: ShadowCliIo = pro
         async (scope) => {
           try {
             const status = opts.status ? parseChoice(opts.status, DECISION_STATUSES, "status", "SHADOW_ERR_INVALID_STATUS") : null;
-            const result = decisionsList(await listDecisions(scope), status, parseLimit(opts.limit, 100));
+            const all = await listDecisions(scope);
+            if (opts.id !== undefined) {
+              const one = decisionsList(all, null, all.length || 1).decisions.find((d) => String(d.id) === opts.id!.replace(/^#/, ""));
+              if (!one) {
+                io.err(`ipuaro: no decision ${opts.id} (ipuaro decisions lists them)`);
+                return io.exit(1);
+              }
+              return io.out(opts.json ? JSON.stringify(one) : decisionDetail(one));
+            }
+            const result = decisionsList(all, status, parseLimit(opts.limit, 100));
             io.out(opts.json ? JSON.stringify(result) : decisionsTable(result));
           } catch (error) {
             if (!isShadowError(error)) throw error;
