@@ -9,7 +9,7 @@ import { hotspotOf, levelOf, type RiskLevel } from "./hotspots.js";
 import { loadIndexView } from "./index-view.js";
 import { listDecisions, listMemories, listNotes, saveNote, type MemoryCategory, type NoteEntry } from "./memory-store.js";
 import { ConditionFacts, conditionHolds, type ConditionTrigger } from "./note-conditions.js";
-import { predictChange } from "./predict-change.js";
+import { predictChange, type PredictChangeResult } from "./predict-change.js";
 import { shadowScope, type ShadowScope } from "./shadow-scope.js";
 import { DAY_MS } from "./shadow-validate.js";
 
@@ -173,6 +173,16 @@ export const WARNING_WINDOW_DAYS = 30;
  * The warning to show before an edit of `path` (project-relative), or null when neither its hotspot
  * score (last 30 days) nor its predict_change risk is high or critical. Reads only stored history.
  */
+/**
+ * The explanation of the measure that raised a warning to `level`: a "LOW RISK … safe to change"
+ * prediction under a high hotspot score would contradict the warning it explains.
+ */
+export function riskExplanation(level: RiskLevel, hotspotExplanation: string | null, prediction: Pick<PredictChangeResult, "risk_level" | "recommendation"> | null): string {
+  const predictionRaised = prediction !== null && RANK[prediction.risk_level] >= RANK[level];
+  if (predictionRaised || !hotspotExplanation) return prediction?.recommendation ?? hotspotExplanation ?? "";
+  return hotspotExplanation;
+}
+
 export async function riskWarningFor(store: ProjectStore, root: string, path: string, opts: { now?: () => number } = {}): Promise<RiskWarning | null> {
   const scope = shadowScope(store, root, opts.now ? { now: opts.now } : {});
   const [history, view] = await Promise.all([loadHistory(scope), loadIndexView(store)]);
@@ -183,7 +193,7 @@ export async function riskWarningFor(store: ProjectStore, root: string, path: st
   const level = levels.reduce((a, b) => (RANK[b] > RANK[a] ? b : a), "low");
   if (level !== "high" && level !== "critical") return null;
   const scores = [hotspot ? `hotspot score ${hotspot.score}` : null, prediction ? `change risk ${prediction.risk_score}` : null].filter(Boolean).join(", ");
-  const why = prediction?.recommendation ?? hotspot?.explanation ?? "";
+  const why = riskExplanation(level, hotspot?.explanation ?? null, prediction);
   return {
     path,
     level,

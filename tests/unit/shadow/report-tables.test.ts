@@ -12,3 +12,12 @@ it("shows control characters in memories and notes escaped, never raw", () => {
   expect(out).toContain("files \\x1b[31mred\\x1b[0m");
   expect(out).toContain("ring \\x07 the bell");
 });
+
+it("a risk warning is explained by the measure that raised it, never by a 'safe to change' beside it", async () => {
+  const { riskExplanation } = await import("../../../src/main/shadow/session-memory.js");
+  const low = { risk_level: "low" as const, recommendation: "LOW RISK: no past change to a.ts was followed by an error. Safe to change; run its own tests." };
+  const high = { risk_level: "high" as const, recommendation: "HIGH RISK: 46% of past changes to a.ts were followed by errors" };
+  expect(riskExplanation("high", "edited 20 times in 3 days", low)).toBe("edited 20 times in 3 days");
+  expect(riskExplanation("high", "edited 20 times in 3 days", high)).toBe(high.recommendation);
+  expect(riskExplanation("high", null, high)).toBe(high.recommendation);
+});
