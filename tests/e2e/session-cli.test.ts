@@ -169,6 +169,8 @@ describe("sessions from the command line", () => {
     const nothing = await cli("undo", root, "--session", second);
     expect(nothing.code).toBe(1);
     expect(nothing.stderr).toContain("Nothing to undo");
+    // Where the older edits went: the stack's size and the way further back.
+    expect(nothing.stderr).toContain("(it keeps the newest 10, undo.stackSize). Earlier edits can be taken back with rewind.");
   });
 
   it("deletes a session", async () => {

@@ -69,7 +69,10 @@ export function changedSinceDiff(rel: string, expected: string | null, actual: s
 
 export async function undoLastEdit(deps: UndoDeps): Promise<UndoOutcome> {
   const entry = await deps.stack.peek();
-  if (!entry) return { status: "empty", message: "Nothing to undo: this session has no applied edits left on its undo stack." };
+  if (!entry) {
+    // Older edits may still be applied: the stack keeps the newest undo.stackSize; rewind reaches further.
+    return { status: "empty", message: `Nothing to undo: this session has no applied edits left on its undo stack (it keeps the newest ${deps.stack.stackSize}, undo.stackSize). Earlier edits can be taken back with rewind.` };
+  }
   const rel = entry.filePath;
   const abs = resolveInside(deps.root, rel);
   const previous = textOf(entry.previousContent);
