@@ -106,6 +106,11 @@ describe("ipuaro rewind", () => {
   it("previews with --dry-run, then rewinds: a file changed by hand is a conflict, left alone", async () => {
     const dry = await json("rewind", "2", root, "--dry-run");
     expect(dry).toEqual({ restored: [MONEY, STRINGS], deleted: [], conflicts: [], skipped: [] });
+    const said = await cli("rewind", "2", root, "--dry-run");
+    expect(said.stdout).toContain(`would restore ${MONEY}`);
+    expect(said.stdout).toContain("Would rewind the conversation to before message 2.");
+    const conversationOnly = await cli("rewind", "2", root, "--dry-run", "--mode", "conversation");
+    expect(conversationOnly.stdout.trim()).toBe("Would rewind the conversation to before message 2.");
     expect(read(MONEY)).not.toBe(money);
 
     const byHand = `${read(STRINGS)}// by hand\n`;
@@ -126,7 +131,7 @@ describe("ipuaro rewind", () => {
     const r = await cli("rewind", "1", root, "--mode", "code", "--on-conflict", "overwrite");
     expect(r.code).toBe(0);
     // From the hand-edited file back to the original: slugify comes back, slugifyText and the hand line go.
-    expect(r.stdout).toContain(`restore ${STRINGS} (+1 −2)`);
+    expect(r.stdout).toContain(`restored ${STRINGS} (+1 −2)`);
     expect(read(STRINGS)).toBe(strings);
     const shown = await json("sessions", "show", session, root);
     expect(shown.history.map((m: { content: string }) => m.content).slice(0, 2)).toEqual(["Where is Money?", "Money is in packages/core/src/money.ts."]);

@@ -41,15 +41,20 @@ function listText(points: RewindPointStats[]): string {
   return [...rows, "", "`ipuaro rewind N` goes back to just before message N (--mode both|conversation|code, --dry-run to preview)."].join("\n");
 }
 
+const DONE: Record<RewindResult["changes"][number]["action"], string> = { restore: "restored", create: "recreated", delete: "deleted" };
+
 function resultText(r: RewindResult): string {
   const lines: string[] = [];
   if (r.mode !== "conversation") {
-    for (const c of r.changes) lines.push(`${r.dryRun ? "would " : ""}${c.action} ${c.path} (+${c.insertions} −${c.deletions})`);
-    if (r.changes.length === 0) lines.push(r.conflicts.length || r.skipped.length ? "No file could be restored." : "The files already are as they were: no code changes.");
+    for (const c of r.changes) lines.push(`${r.dryRun ? `would ${c.action}` : DONE[c.action]} ${c.path} (+${c.insertions} −${c.deletions})`);
+    if (r.changes.length === 0) {
+      const blocked = r.dryRun ? "No file would be restored." : "No file could be restored.";
+      lines.push(r.conflicts.length || r.skipped.length ? blocked : "The files already are as they were: no code changes.");
+    }
     for (const p of r.conflicts) lines.push(`conflict: ${p} changed outside ipuaro since; left as it is (--on-conflict overwrite to restore it anyway)`);
     for (const s of r.skipped) lines.push(`not restored: ${describeSkip(s)}`);
   }
-  if (!r.dryRun && r.mode !== "code") lines.push(`Conversation rewound to before message ${r.point.n}.`);
+  if (r.mode !== "code") lines.push(r.dryRun ? `Would rewind the conversation to before message ${r.point.n}.` : `Conversation rewound to before message ${r.point.n}.`);
   if (r.draft !== null) lines.push(`Your message, to edit and send again:\n${r.draft}`);
   if (r.git) lines.push(`git HEAD moved since this checkpoint (ipuaro does not change git). You could run:\n${r.git.commands.map((c) => `  ${c}`).join("\n")}`);
   return lines.join("\n");
