@@ -7,6 +7,7 @@ import { escapeForDisplay } from "../../security/hidden-characters.js";
 import { ProjectIndexer } from "../../indexing/project-indexer.js";
 import { openSession } from "../../session/open-session.js";
 import { openProjectStore } from "../../store/open-project-store.js";
+import { createSessionCheckpoints } from "../../checkpoints/index.js";
 import { markReadAsOnDisk } from "../../tools/edit-support.js";
 import { ToolRegistry } from "../../tools/registry.js";
 import type { ToolPorts } from "../../tools/tool-types.js";
@@ -85,7 +86,15 @@ export function registerToolCommand(program: Command): void {
         // Whoever runs an edit here sees the file as it is on disk; the read-first rule is for the model.
         const editPath = tool.category === "edit" && args && typeof args === "object" ? (args as { path?: unknown }).path : undefined;
         if (typeof editPath === "string") await markReadAsOnDisk(ctx, editPath);
-        const result = await tool.run("cli", args, ctx);
+        // Writes are recorded as ipuaro's own, as in a session's turns, so a later rewind does not take
+        // them for changes made by hand.
+        const checkpoints = createSessionCheckpoints({ session, root, config, store: opened.store, index: { refreshIndex: async () => void (await indexer.scanAndIndex()) } });
+        let result;
+        try {
+          result = await tool.run("cli", args, ctx);
+        } finally {
+          checkpoints.close();
+        }
         if (opts.json) process.stdout.write(`${JSON.stringify(result)}\n`);
         else if (result.success) process.stdout.write(`${result.display.details ?? result.data ?? ""}\n`);
         else process.stderr.write(`${result.code}: ${result.error}\n`);

@@ -8,6 +8,7 @@ import { findSession } from "../../session/open-session.js";
 import type { UndoOutcome } from "../../session/undo-edit.js";
 import { openProjectStore } from "../../store/open-project-store.js";
 import { resolveProjectRoot } from "../project-root.js";
+import { createSessionCheckpoints } from "../../checkpoints/index.js";
 
 interface UndoOptions {
   session?: string;
@@ -43,9 +44,16 @@ export function registerUndoCommand(program: Command): void {
       const indexer = new ProjectIndexer(root, config, opened.store);
       try {
         const session = await findSession({ redis: opened.redis, projectName: opened.store.projectName, root, config, id: opts.session ?? null });
-        const outcome: UndoOutcome = session
-          ? await session.undo({ refreshIndex: async () => void (await indexer.scanAndIndex()) })
-          : { status: "empty", message: `No sessions in project ${opened.store.projectName}: nothing to undo.` };
+        const refreshIndex = async () => void (await indexer.scanAndIndex());
+        // Attached so the content undo writes is recorded as ipuaro's own: a later rewind must not take
+        // it for a change made by hand (the TUI's /undo has them attached already).
+        const checkpoints = session ? createSessionCheckpoints({ session, root, config, store: opened.store, index: { refreshIndex }, onNotice: (m) => process.stderr.write(`ipuaro: ${m}\n`) }) : null;
+        let outcome: UndoOutcome;
+        try {
+          outcome = session ? await session.undo({ refreshIndex }) : { status: "empty", message: `No sessions in project ${opened.store.projectName}: nothing to undo.` };
+        } finally {
+          checkpoints?.close();
+        }
         if (session && outcome.status === "undone") {
           await analyticsEventsFor(opened.store, root).editReverted({ sessionId: session.id, file: outcome.entry.filePath, via: "undo" });
         }
