@@ -72,7 +72,8 @@ export function applyRecord(r: IndexedRecord, prev: KnownFileState | undefined, 
     case "nonUtf8":
     case "missing":
     case "error": {
-      if (!prev) return {};
+      // A new file that cannot be indexed is still said (a log line), so it is not silently missing.
+      if (!prev) return r.kind === "nonUtf8" ? { update: { type: "ignored", path: r.path, hash: null, previousHash: null, reason: "nonUtf8" } } : {};
       batch.remove.push(r.path);
       const reason = r.kind === "nonUtf8" ? "nonUtf8" : r.kind === "error" ? "unreadable" : undefined;
       return {

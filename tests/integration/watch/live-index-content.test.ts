@@ -36,6 +36,14 @@ describe("live index: what a file is", () => {
     expect(await w.waitUpdate((e) => e.path === rel, from)).toMatchObject({ type: "deleted", reason: "nonUtf8" });
   });
 
+  it("a new file that is not UTF-8 is not indexed, and says so", async () => {
+    const rel = "packages/core/src/latin1-notes.ts";
+    const from = w.events.length;
+    w.write(rel, Buffer.concat([Buffer.from('export const s = "'), Buffer.from([0xe9, 0xe8]), Buffer.from('";\n')]));
+    expect(await w.waitUpdate((e) => e.path === rel, from)).toMatchObject({ type: "ignored", reason: "nonUtf8", hash: null });
+    expect(await project.store.getFile(rel)).toBeNull();
+  });
+
   it("ignored paths (node_modules, dist, a nested .gitignore, *.log) never appear", async () => {
     w.write("node_modules/leftpad/index.js", "module.exports = 1;");
     w.write("packages/ui/node_modules/x/index.ts", "export const x = 1;");
