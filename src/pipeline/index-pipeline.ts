@@ -43,6 +43,8 @@ export interface IndexStats {
   parseErrors: number;
   /** The first PARSE_ERRORS_NAMED of them, so a summary can say which. */
   parseErrorPaths: string[];
+  /** The first few files skipped as not UTF-8 (their count is skipped.nonUtf8). */
+  nonUtf8Paths: string[];
   schemaReset: boolean;
   graphRebuilt: boolean;
   /** Seconds. readHash/parse are worker thread time divided by the pool size (wall-equivalent). */
@@ -139,6 +141,7 @@ async function indexHeld(opts: IndexRunOptions, asked: { ms: number }): Promise<
     symlinks: 0,
     parseErrors: 0,
     parseErrorPaths: [],
+    nonUtf8Paths: [],
     schemaReset: false,
     graphRebuilt: false,
     stages: { walk: 0, readHash: 0, parse: 0, write: 0, graph: 0 },
@@ -356,7 +359,7 @@ function applyRecord(
       batch.stat.push([r.path, encodeStat({ size: 0, mtimeMs: 0, hash: symlinkHash(r.target) })]);
       return;
     case "nonUtf8":
-      stats.skipped.nonUtf8++;
+      if (stats.skipped.nonUtf8++ < PARSE_ERRORS_NAMED) stats.nonUtf8Paths.push(r.path);
       drop.push(r.path);
       return;
     case "missing":

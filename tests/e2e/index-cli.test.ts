@@ -52,6 +52,7 @@ describe("ipuaro index", () => {
     expect(cold.project).toBe(projectName());
     expect(cold.parsed).toBeGreaterThan(15);
     expect(cold.skipped).toMatchObject({ binary: 2, nonUtf8: 1 }); // blob.ts (NUL bytes) and the logo
+    expect(cold.nonUtf8Files).toEqual(["packages/core/src/legacy-cp1251.ts"]);
     expect(cold.skipped.ignored).toBeGreaterThanOrEqual(3);
     // The same shape whether or not anything failed.
     expect(cold.errors).toEqual([]);
@@ -105,6 +106,7 @@ describe("ipuaro index", () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(new RegExp(`^indexed \\d+ files of ${projectName()} in [\\d.]+s`, "m"));
     expect(r.stdout).toMatch(/skipped: \d+ binary \(metadata only\), \d+ non-UTF-8, \d+ ignored, \d+ of types not indexed/);
+    expect(r.stdout).toContain("not UTF-8, skipped: packages/core/src/legacy-cp1251.ts");
     for (const row of ["walk", "read+hash", "parse", "redis write", "graph", "files/s", "peak RSS", "event loop", "cpu "]) expect(r.stdout).toContain(row);
     expect(r.stderr).not.toContain("%");
   }, 120_000);

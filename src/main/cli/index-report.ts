@@ -39,6 +39,7 @@ export function indexJson(project: string, stats: IndexStats, bench: BenchExtras
     parseErrors: stats.parseErrors,
     // Always present, so a script reads the same shape whether or not anything went wrong.
     parseErrorFiles: stats.parseErrorPaths,
+    nonUtf8Files: stats.nonUtf8Paths,
     schemaReset: stats.schemaReset,
     stages: Object.fromEntries(Object.entries(stats.stages).map(([k, v]) => [k, round(v)])),
     totalSeconds: round(stats.totalSeconds),
@@ -81,6 +82,10 @@ export function indexProblems(stats: IndexStats): string[] {
     const more = stats.parseErrors - stats.parseErrorPaths.length;
     const named = `${stats.parseErrorPaths.join(", ")}${more > 0 ? ` and ${more} more` : ""}`;
     lines.push(`${stats.parseErrors} ${stats.parseErrors === 1 ? "file" : "files"} with syntax errors (indexed as far as they parse): ${named}`);
+  }
+  if (stats.nonUtf8Paths.length) {
+    const more = stats.skipped.nonUtf8 - stats.nonUtf8Paths.length;
+    lines.push(`not UTF-8, skipped: ${stats.nonUtf8Paths.join(", ")}${more > 0 ? ` and ${more} more` : ""}`);
   }
   for (const e of stats.errors.slice(0, 5)) lines.push(`error: ${e.path}: ${e.message}`);
   if (stats.errors.length > 5) lines.push(`… and ${stats.errors.length - 5} more errors`);
