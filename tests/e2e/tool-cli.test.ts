@@ -35,6 +35,10 @@ it("edit_lines --yes applies without a get_lines first, and without --yes off a 
   expect(after[1]).toBe("export function slugify(input: string): string { // edited");
   expect(after.length).toBe(before.split("\n").length);
 
+  // The session the edit joined (for undo) says what it is rather than showing a blank first message.
+  const listed = await runIpuaro(["sessions", "list", root], { env: env(), timeoutMs: 120_000 });
+  expect(listed.stdout).toContain("(no messages: opened, or edits by ipuaro tool)");
+
   const undone = await runIpuaro(["undo", root], { env: env(), timeoutMs: 120_000 });
   expect(undone.code, undone.stderr).toBe(0);
   expect(fs.readFileSync(file, "utf8")).toBe(before);

@@ -14,7 +14,8 @@ function localTime(ms: number, withSeconds = false): string {
 
 export function formatSessionList(projectName: string, sessions: readonly SessionSummary[]): string {
   if (sessions.length === 0) return `No sessions in project ${projectName} yet. \`ipuaro run -p …\` starts one.`;
-  const rows = sessions.map((s) => [s.id, localTime(s.createdAt), localTime(s.lastActivityAt), String(s.messages), s.title]);
+  // A session with no messages holds only `ipuaro tool` edits (kept for undo) or was opened and left.
+  const rows = sessions.map((s) => [s.id, localTime(s.createdAt), localTime(s.lastActivityAt), String(s.messages), s.title || (s.messages === 0 ? "(no messages: opened, or edits by ipuaro tool)" : "")]);
   const head = ["ID", "CREATED", "LAST ACTIVITY", "MESSAGES", "FIRST MESSAGE"];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join("  ");
