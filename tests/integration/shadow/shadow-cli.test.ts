@@ -109,8 +109,15 @@ describe("ipuaro memory", () => {
     const list = await json("memory", "list", fx.root, "--json");
     expect(list.memories.map((m: Json) => m.content)).toEqual(["Prices are stored as integer cents."]);
     expect(list.notes.map((n: Json) => [n.content, n.status])).toEqual([["Check the cents migration next time.", "active"]]);
+    expect(list.total).toEqual({ memories: 1, notes: 1 });
     const table = await ipuaro("memory", "list", fx.root);
     expect(table.out).toMatch(/^ID\s+CATEGORY\s+UPDATED\s+CONTENT\nmemory:[0-9a-f]{12}\s+CONFIG_VALUES\s+\d{4}-\d{2}-\d{2}\s+Prices are stored as integer cents\./);
+    expect(table.out).not.toContain("showing");
+    // A limit the lists fit in leaves no footer; a bad one is the seed's INVALID_LIMIT.
+    const cut = await ipuaro("memory", "list", fx.root, "--limit", "1");
+    expect(cut.out).not.toContain("showing");
+    const badLimit = await ipuaro("memory", "list", fx.root, "--limit", "0", "--json");
+    expect(JSON.parse(badLimit.out).code).toBe("SHADOW_ERR_INVALID_LIMIT");
     const found = await json("memory", "search", "cents", fx.root, "--sources", "memory,decisions", "--json");
     expect(found.results.map((x: Json) => x.source).sort()).toEqual(["decision", "memory", "memory"]);
     const id = list.memories[0].id;

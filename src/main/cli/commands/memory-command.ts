@@ -36,16 +36,22 @@ export function registerMemoryCommand(program: Command, io: ShadowCliIo = proces
 
   memory
     .command("list", { isDefault: true })
-    .description("facts (newest first) and notes")
+    .description("facts and notes, newest first")
     .argument("[path]", "project root", ".")
     .option("--category <category>", MEMORY_CATEGORIES.join(" | "))
+    .option("--limit <n>", "most facts and most notes to show (1-100)", "50")
     .option("--json", 'print {"memories": [...], "notes": [...]}')
-    .action(async (target: string, opts: JsonOption & { category?: string }) => {
+    .action(async (target: string, opts: JsonOption & { category?: string; limit?: string }) => {
       await run(io, target, !!opts.json, async (scope) => {
         const category = opts.category ? parseChoice(opts.category.toUpperCase(), MEMORY_CATEGORIES, "category", "SHADOW_ERR_UNKNOWN_CATEGORY") : null;
+        const limit = parseLimit(opts.limit, 50);
         const memories = (await listMemories(scope)).filter((m) => !category || m.category === category);
-        const notes = category ? [] : await listNotes(scope);
-        io.out(opts.json ? JSON.stringify({ memories, notes }) : memoryTable(memories, notes));
+        // Stored oldest first (the order they surface in); listed newest first like the facts.
+        const notes = category ? [] : (await listNotes(scope)).reverse();
+        if (opts.json) return io.out(JSON.stringify({ memories: memories.slice(0, limit), notes: notes.slice(0, limit), total: { memories: memories.length, notes: notes.length } }));
+        const cut = memories.length > limit || notes.length > limit;
+        const footer = cut ? `\n\nshowing ${Math.min(limit, memories.length)} of ${memories.length} facts and ${Math.min(limit, notes.length)} of ${notes.length} notes (--limit, or memory search)` : "";
+        io.out(`${memoryTable(memories.slice(0, limit), notes.slice(0, limit))}${footer}`);
       });
     });
 
