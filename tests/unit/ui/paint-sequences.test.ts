@@ -11,13 +11,8 @@ import { codePointWidth, stringWidth, ZWJ } from "../../../src/ui/text/text-widt
 import { createTheme } from "../../../src/ui/theme.js";
 import { Painter, type Rect } from "../../../src/ui/widgets/paint.js";
 import { createHeadlessTerminal, type HeadlessTerminal } from "../../helpers/headless-terminal.js";
+import { FAMILY, FLAG_UA, HEART, KEYCAP_ONE, RAINBOW_FLAG, THUMBS_MEDIUM } from "./emoji-samples.js";
 
-const THUMBS_MEDIUM = "👍🏽";
-const FLAG_UA = "🇺🇦";
-const KEYCAP_ONE = "1\ufe0f\u20e3";
-const HEART = "\u2764\ufe0f";
-const FAMILY = "👨\u200d👩\u200d👧";
-const RAINBOW_FLAG = "🏳\ufe0f\u200d🌈";
 const SEQUENCES = [THUMBS_MEDIUM, FLAG_UA, KEYCAP_ONE, HEART, FAMILY, RAINBOW_FLAG, "日本", "e\u0301", "ж"];
 
 type TerminalModel = "tmux-3.3a" | "grapheme-aware";

@@ -15,13 +15,8 @@ import {
   truncateToWidth,
   wrapText,
 } from "../../../src/ui/text/text-width.js";
+import { FAMILY, FLAG_UA, HEART, KEYCAP_ONE, RAINBOW_FLAG, THUMBS_MEDIUM } from "./emoji-samples.js";
 
-const THUMBS_MEDIUM = "👍🏽";
-const FLAG_UA = "🇺🇦";
-const KEYCAP_ONE = "1\ufe0f\u20e3";
-const HEART = "\u2764\ufe0f";
-const FAMILY = "👨\u200d👩\u200d👧";
-const RAINBOW_FLAG = "🏳\ufe0f\u200d🌈";
 const SCOTLAND = "🏴\u{e0067}\u{e0062}\u{e0073}\u{e0063}\u{e0074}\u{e007f}";
 
 /** Σ graphemeWidth over the graphemes, each measured after the one before (how the painter walks). */
