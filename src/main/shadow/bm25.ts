@@ -13,7 +13,26 @@ const STOPWORDS = new Set(
   ).split(" "),
 );
 
+/**
+ * Russian inflection endings, longest first: "копейках", "копейки" and "копейка" all fold to "копейк",
+ * "сервисы" to "сервис". A light suffix strip (no dictionary): a stem keeps at least 4 letters.
+ */
+const RU_ENDINGS = [
+  "иями", "ями", "ами", "ого", "его", "ому", "ему", "ыми", "ими", "ией", "иях", "ях", "ах", "ов", "ев", "ей", "ой", "ий", "ый", "ая",
+  "яя", "ое", "ее", "ые", "ие", "ую", "юю", "ым", "им", "ом", "ем", "ам", "ям", "а", "я", "ы", "и", "у", "ю", "е", "о", "ь",
+];
+const MIN_RU_STEM = 4;
+
+function foldRussian(term: string): string {
+  const word = term.replace(/ё/g, "е");
+  for (const ending of RU_ENDINGS) {
+    if (word.endsWith(ending) && word.length - ending.length >= MIN_RU_STEM) return word.slice(0, -ending.length);
+  }
+  return word;
+}
+
 function fold(term: string): string {
+  if (/[а-яё]/.test(term)) return foldRussian(term);
   if (term.length > 4 && term.endsWith("ies")) return `${term.slice(0, -3)}y`;
   if (term.length > 3 && term.endsWith("s") && !term.endsWith("ss") && !term.endsWith("us")) return term.slice(0, -1);
   return term;

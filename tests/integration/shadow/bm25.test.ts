@@ -16,7 +16,19 @@ describe("tokenize", () => {
     expect(tokenize("getUserTokens in src/auth/refresh_token.ts")).toEqual(["get", "user", "token", "getusertoken", "src", "auth", "refresh", "token", "refreshtoken", "ts"]);
     expect(tokenize("HTTPServer")).toEqual(["http", "server", "httpserver"]);
     expect(tokenize("the of а и")).toEqual([]);
-    expect(tokenize("Токены и сессии")).toEqual(["токены", "сессии"]);
+    expect(tokenize("Токены и сессии")).toEqual(["токен", "сесси"]);
+  });
+
+  it("folds Russian word forms to one stem, so a search finds the other cases", () => {
+    expect(new Set(["копейки", "копейках", "копейка"].flatMap((w) => tokenize(w)))).toEqual(new Set(["копейк"]));
+    expect(new Set(["сервис", "Сервисы", "сервисов"].flatMap((w) => tokenize(w)))).toEqual(new Set(["сервис"]));
+    expect(tokenize("ёлка")).toEqual(tokenize("елка"));
+    const ru = new Bm25Index([
+      { id: "money", name: "Деньги", text: "Суммы хранятся в копейках, не в рублях." },
+      { id: "other", name: "Логи", text: "Сервисы пишут логи в JSON." },
+    ]);
+    expect(ru.search("копейки").map((h) => h.id)).toEqual(["money"]);
+    expect(ru.search("сервис").map((h) => h.id)).toEqual(["other"]);
   });
 });
 
