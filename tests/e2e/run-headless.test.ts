@@ -156,6 +156,11 @@ describe("ipuaro run (headless) against a fake Ollama", () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/^The [^\n]*\n$/);
     expect(r.stderr.match(/the runner crashed/g)).toHaveLength(1);
+    // The session keeps how the turn ended, for showing it again (never sent to the model).
+    const sessions = JSON.parse((await runIpuaro(["sessions", "list", root, "--json"], { env: env(fake.url) })).stdout).sessions as Array<{ id: string; lastActivityAt: number }>;
+    const newest = sessions.sort((a, b) => b.lastActivityAt - a.lastActivityAt)[0]!;
+    const shown = JSON.parse((await runIpuaro(["sessions", "show", newest.id, root, "--json"], { env: env(fake.url) })).stdout);
+    expect(shown.history[0]).toMatchObject({ role: "user", content: "hi", outcome: expect.stringContaining("the runner crashed") });
   });
 
   it("says which URL it tried and how to start Ollama when it is down", async () => {

@@ -66,6 +66,25 @@ describe("a continued session", () => {
   });
 });
 
+describe("a continued session with a failed turn", () => {
+  it("shows how a turn without an answer ended, under its message, in order", async () => {
+    const now = Date.now();
+    const backend = new ScriptedBackend({
+      messages: [
+        { role: "user", content: "are you there?", timestamp: now, outcome: "The model request failed: Cannot reach Ollama at http://127.0.0.1:11434" },
+        { role: "user", content: "and now?", timestamp: now },
+        { role: "assistant", content: "Yes.", timestamp: now },
+      ],
+    });
+    h = await startUi({ backend, cols: 100 });
+    await h.t.waitForText("The model request failed: Cannot reach Ollama");
+    const failed = h.t.find("The model request failed")!.y;
+    expect(failed).toBeGreaterThan(h.t.find("User: are you there?")!.y);
+    expect(failed).toBeLessThan(h.t.find("User: and now?")!.y);
+    expect(h.t.find("Agent: Yes.")).not.toBeNull();
+  });
+});
+
 describe("a streamed answer", () => {
   it("appears as it arrives, with the tool call line, then the stats line; the state mark goes ⟳ → ✓", async () => {
     h = await startUi();

@@ -91,7 +91,7 @@ export class Orchestrator {
     const finish = async (reason: FinishReason, text: string): Promise<AgentEvent> => {
       stats.timeMs = performance.now() - started;
       stats.tokens = stats.promptTokens + stats.completionTokens;
-      await recorder?.turnFinished({ reason, timeMs: stats.timeMs });
+      await recorder?.turnFinished({ reason, timeMs: stats.timeMs, ...(reason !== "answer" ? { text } : {}) });
       await this.opts.onTurnEnd?.(this.turnTools);
       return { type: "finished", reason, text, stats };
     };

@@ -39,6 +39,8 @@ export type ContextEvent =
 export interface TurnOutcome {
   reason: string;
   timeMs: number;
+  /** The turn's closing text when it did not end with an answer. */
+  text?: string;
 }
 
 export interface PreparedRequest {

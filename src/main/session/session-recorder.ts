@@ -48,6 +48,8 @@ class CompactionCancelled extends Error {}
 export class SessionRecorder implements ConversationRecorder {
   /** The tool message of the round in progress, completed one result at a time. */
   private pendingTool: { entryId: string; message: ChatMessage } | null = null;
+  /** The user message that started the current turn (its outcome is written on it). */
+  private turnUser: { entryId: string; message: ChatMessage } | null = null;
 
   constructor(private readonly opts: SessionRecorderOptions) {}
 
@@ -65,7 +67,8 @@ export class SessionRecorder implements ConversationRecorder {
 
   async userMessage(text: string, opts: { command?: "eval" } = {}): Promise<void> {
     this.pendingTool = null;
-    await this.session.appendMessage({ role: "user", content: text, timestamp: Date.now(), ...(opts.command ? { command: opts.command } : {}) });
+    const message: ChatMessage = { role: "user", content: text, timestamp: Date.now(), ...(opts.command ? { command: opts.command } : {}) };
+    this.turnUser = { entryId: await this.session.appendMessage(message), message };
   }
 
   async assistantReply(reply: AssistantReplyRecord): Promise<void> {
@@ -121,6 +124,13 @@ export class SessionRecorder implements ConversationRecorder {
 
   async turnFinished(outcome: TurnOutcome): Promise<void> {
     this.pendingTool = null;
+    const user = this.turnUser;
+    this.turnUser = null;
+    // A turn that ended without an answer (the model down, interrupted) says so when the session is shown again.
+    // (Unless a rewind during the turn took the message away.)
+    if (user && outcome.reason !== "answer" && outcome.text && this.session.state.entries.has(user.entryId)) {
+      await this.session.updateMessage(user.entryId, { ...user.message, outcome: outcome.text });
+    }
     this.stats.totalTime += Math.round(outcome.timeMs);
     this.stats.turns++;
     await this.session.saveState();

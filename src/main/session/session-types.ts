@@ -72,6 +72,11 @@ export interface ChatMessage {
    * rewind point; UIs show it as a notice.
    */
   note?: "rewind";
+  /**
+   * On a user message: how the turn it started ended when that was not with an answer ("The model
+   * request failed: …", "[interrupted]"), for showing the session again. Never sent to the model.
+   */
+  outcome?: string;
 }
 
 /** How a compaction rewrote what the model sees; the entries themselves stay untouched in the tree. */

@@ -11,9 +11,15 @@ function visible(content: string): string {
 
 export function replaySession(transcript: Transcript, messages: readonly ChatMessage[], titleFor: (name: string, args: Record<string, unknown>) => string): void {
   let agent: AgentEntry | null = null;
+  /** How the turn of the last user message ended, when not with an answer. */
+  let outcome: string | undefined;
   const close = () => {
-    if (agent) transcript.finish(agent, "answer", undefined);
+    if (outcome) {
+      agent ??= transcript.startAgent();
+      transcript.finish(agent, "error", undefined, outcome);
+    } else if (agent) transcript.finish(agent, "answer", undefined);
     agent = null;
+    outcome = undefined;
   };
   for (const m of messages) {
     if (m.role === "user" && m.note) {
@@ -25,6 +31,7 @@ export function replaySession(transcript: Transcript, messages: readonly ChatMes
     if (m.role === "user") {
       close();
       transcript.addUser(m.command === "eval" ? "/eval" : m.content, m.command);
+      outcome = m.outcome;
       continue;
     }
     if (m.role === "tool") {
