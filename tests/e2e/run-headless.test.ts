@@ -161,6 +161,8 @@ describe("ipuaro run (headless) against a fake Ollama", () => {
     const newest = sessions.sort((a, b) => b.lastActivityAt - a.lastActivityAt)[0]!;
     const shown = JSON.parse((await runIpuaro(["sessions", "show", newest.id, root, "--json"], { env: env(fake.url) })).stdout);
     expect(shown.history[0]).toMatchObject({ role: "user", content: "hi", outcome: expect.stringContaining("the runner crashed") });
+    const text = (await runIpuaro(["sessions", "show", newest.id, root], { env: env(fake.url) })).stdout;
+    expect(text).toMatch(/── \(no answer: .*the runner crashed/);
   });
 
   it("says which URL it tried and how to start Ollama when it is down", async () => {

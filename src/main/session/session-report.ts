@@ -88,7 +88,8 @@ function formatMessage(m: ChatMessage): string[] {
   }
   const calls = (m.toolCalls ?? []).map((c) => `${c.name}${c.malformed ? " (malformed)" : ""}`);
   const head = `── ${m.role}${m.command ? ` (/${m.command})` : ""} · ${when}${calls.length ? ` · calls: ${calls.join(", ")}` : ""}`;
-  return [head, m.content.trim()];
+  // A turn that ended without an answer: how (kept on its message, never sent to the model).
+  return m.outcome ? [head, m.content.trim(), `── (no answer: ${m.outcome.trim()})`] : [head, m.content.trim()];
 }
 
 export function formatSession(json: SessionJson): string {
@@ -112,6 +113,7 @@ export function formatSession(json: SessionJson): string {
       out.push(`── context compressed (${c.trigger}, ${c.method}): ${before}% → ${after}%${c.focus ? ` · focus: ${c.focus}` : ""}`);
     }
   }
-  if (json.history.length > 0 && json.history[json.history.length - 1]!.role === "user") out.push("── (no reply: the run was interrupted or is still going)");
+  const last = json.history[json.history.length - 1];
+  if (last?.role === "user" && !last.outcome) out.push("── (no reply: the run was interrupted or is still going)");
   return out.join("\n");
 }
