@@ -32,6 +32,8 @@ interface ConnectionState {
   socketPath: string | null;
   lastError: Error | null;
   managedLogFile?: string;
+  /** ipuaro's own server: starts it again if it is gone, before a reconnect (see setRevive). */
+  revive?: () => Promise<void>;
 }
 
 const states = new WeakMap<Redis, ConnectionState>();
@@ -110,7 +112,7 @@ export function resolveRedisTarget(target: RedisTarget): ResolvedTarget {
 
 function connectionSuggestion(state: Pick<ConnectionState, "socketPath" | "description" | "managedLogFile">): string {
   if (state.managedLogFile) {
-    return `ipuaro's own redis-server stopped (its log: ${state.managedLogFile}). Run the command again: ipuaro starts it again, and what it had stored is kept in its AOF.`;
+    return `ipuaro's own redis-server stopped (its log: ${state.managedLogFile}). Retry, or run the command again: ipuaro starts it again, and what it had stored is kept in its AOF.`;
   }
   if (state.socketPath) {
     return `Check that redis-server is running with unixsocket ${state.socketPath}, or unset IPUARO_REDIS_URL / redis.url so ipuaro starts its own redis-server.`;
@@ -148,11 +150,23 @@ export function toRedisError(err: unknown, redis: Redis | null, action: string):
   });
 }
 
-/** Runs one store operation, converting every failure into a typed redis error. */
+/**
+ * Runs one store operation, converting every failure into a typed redis error. With ipuaro's own server,
+ * a lost connection first brings the server back (setRevive) and runs the operation once more: a
+ * server killed under a running TUI or watcher does not fail every later operation.
+ */
 export async function redisOp<T>(redis: Redis, action: string, fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (err) {
+    if (!isReplyError(err) && !(err instanceof IpuaroError) && states.get(redis)?.revive) {
+      try {
+        await reconnectRedis(redis);
+        return await fn();
+      } catch {
+        // Still down: the first failure is the one to report.
+      }
+    }
     throw toRedisError(err, redis, action);
   }
 }
@@ -221,11 +235,44 @@ export async function connectRedis(opts: ConnectOptions): Promise<Redis> {
   return redis;
 }
 
+/**
+ * For ipuaro's own server: what brings it back when it died (killed, crashed) while this process still
+ * uses it, so a Retry in the TUI or the watcher's retry loop carries on instead of failing for good.
+ */
+export function setRevive(redis: Redis, revive: () => Promise<void>): void {
+  const state = states.get(redis);
+  if (state) state.revive = revive;
+}
+
+/** How long a revived server's client may take to reconnect by itself before it is reconnected anew. */
+const REVIVE_WAIT_MS = 3000;
+
+/** Resolves when the client is ready or has given up (end), or after `ms`. */
+function settled(redis: Redis, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      redis.off("ready", done);
+      redis.off("end", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    redis.once("ready", done);
+    redis.once("end", done);
+  });
+}
+
 /** For a "Retry" after the client gave up: reconnects a client whose status is `end`. */
 export async function reconnectRedis(redis: Redis): Promise<void> {
   const state = states.get(redis) ?? { description: "Redis", socketPath: null, lastError: null };
   if (redis.status === "ready") return;
   try {
+    if (state.revive) {
+      await state.revive();
+      // The client may be between its own retries: it reconnects by itself, or gives up (end).
+      const status: string = redis.status; // changed while revive() ran
+      if (status !== "ready" && status !== "wait" && status !== "end") await settled(redis, REVIVE_WAIT_MS);
+    }
     if (redis.status === "end" || redis.status === "wait") await redis.connect();
     await redis.ping();
   } catch (err) {

@@ -14,7 +14,7 @@ import type { Redis } from "ioredis";
 import { ipuaroHome } from "../config/paths.js";
 import { errorMessage, IpuaroError } from "../errors.js";
 import { liftAbandonedAofHold } from "./aof-rewrite-hold.js";
-import { closeRedis, connectRedis } from "./connection.js";
+import { closeRedis, connectRedis, setRevive } from "./connection.js";
 import { logTail, managedRedisConf, managedRedisLayout, type ManagedRedisLayout } from "./managed-redis-layout.js";
 import { isPidAlive, withFileLock } from "./process-lock.js";
 import { probeRedisSocket } from "./socket-probe.js";
@@ -251,6 +251,11 @@ export async function acquireManagedRedis(opts: ManagedRedisOptions = {}): Promi
     if (running) await liftAbandonedAofHold(redis).catch(() => false);
     return { redis, pid: await serverPid(redis), started: !running };
   });
+  setRevive(redis, () =>
+    withFileLock(layout.lockFile, locking, async () => {
+      if (!(await findOrClearServer(layout, timeoutMs))) await startServer(bin, layout, timeoutMs);
+    }),
+  );
 
   let releasing: Promise<void> | null = null;
   const release = (): Promise<void> => {

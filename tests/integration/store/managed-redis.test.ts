@@ -9,6 +9,7 @@ import { acquireRedis } from "../../../src/main/store/acquire-redis.js";
 import { holdAofRewrites } from "../../../src/main/store/aof-rewrite-hold.js";
 import { managedRedisLayout } from "../../../src/main/store/managed-redis-layout.js";
 import { ProjectStore } from "../../../src/main/store/project-store.js";
+import { reconnectRedis } from "../../../src/main/store/connection.js";
 import { acquireManagedRedis, startManagedRedisEarly, type RedisHandle } from "../../../src/main/store/managed-redis.js";
 import { isPidAlive } from "../../../src/main/store/process-lock.js";
 import { makeTempDir, removeDir } from "../../helpers/temp-dir.js";
@@ -215,18 +216,41 @@ describe("ipuaro's own redis-server", () => {
     expect(isPidAlive(oldPid)).toBe(false);
   });
 
-  it("says it was ipuaro's own server that stopped, and where its log is, when it dies under a user", async () => {
+  it("says it was ipuaro's own server that stopped, and where its log is, when it dies under a user and cannot come back", async () => {
     const home = newHome();
     const handle = await acquire(home);
     const store = new ProjectStore({ redis: handle.redis, project: "work-main" });
     process.kill(handle.managed!.pid, "SIGKILL");
     await waitUntil(() => !isPidAlive(handle.managed!.pid));
+    // A folder where its socket goes: starting it again fails (as root too, unlike permissions).
+    const socket = handle.managed!.socketPath;
+    fs.rmSync(socket, { force: true });
+    fs.mkdirSync(socket);
     const err = await store.getFile("a.ts").catch((e: unknown) => e);
     expect(err).toBeInstanceOf(IpuaroError);
     expect(err).toMatchObject({ type: "redis", message: expect.stringMatching(/^Lost connection to Redis at .*: connect (ECONNREFUSED|ENOENT)/) });
     // The client's own wording (its retry limit) is not what a user needs to read.
     expect((err as IpuaroError).message).not.toContain("maxRetriesPerRequest");
-    expect((err as IpuaroError).suggestion).toBe(`ipuaro's own redis-server stopped (its log: ${path.join(home, "redis", "redis.log")}). Run the command again: ipuaro starts it again, and what it had stored is kept in its AOF.`);
+    expect((err as IpuaroError).suggestion).toBe(`ipuaro's own redis-server stopped (its log: ${path.join(home, "redis", "redis.log")}). Retry, or run the command again: ipuaro starts it again, and what it had stored is kept in its AOF.`);
+  });
+
+  it("is started again by a Retry (reconnect) when it died under a user, with what it had stored", async () => {
+    const home = newHome();
+    const handle = await acquire(home);
+    const store = new ProjectStore({ redis: handle.redis, project: "work-main" });
+    await handle.redis.set("kept", "yes");
+    await new Promise((r) => setTimeout(r, 1200)); // appendfsync everysec: the write is in the AOF
+    const firstPid = handle.managed!.pid;
+    process.kill(firstPid, "SIGKILL");
+    await waitUntil(() => !isPidAlive(firstPid));
+    // A store operation brings it back by itself; an explicit reconnect (the watcher's) does too.
+    expect(await store.getFile("a.ts")).toBeNull();
+    await reconnectRedis(handle.redis);
+    expect(await handle.redis.get("kept")).toBe("yes");
+    const pid = Number((await handle.redis.info("server")).match(/^process_id:(\d+)/m)![1]);
+    expect(pid).not.toBe(firstPid);
+    await handle.release();
+    await waitUntil(() => !isPidAlive(pid));
   });
 
   it("puts the socket under the temp dir when IPUARO_HOME is too deep for sun_path", async () => {
