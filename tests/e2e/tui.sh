@@ -86,8 +86,8 @@ wait_for "> исправь slugify: обрезай пробелы"
 tm send-keys -t "$PANE" Enter
 wait_for "User: исправь slugify: обрезай пробелы"
 
-# 3. The model reads the lines, then proposes an edit: the confirmation dialog.
-wait_for "[get_lines packages/core/src/utils/strings.ts 2-4]"
+# 3. The model reads the lines, then proposes an edit: the confirmation dialog (which may cover the
+#    get_lines line in the chat; that line is checked once the dialog is gone).
 wait_for "edit_lines packages/core/src/utils/strings.ts (lines 3-4)"
 wait_for "Change: trim the input first"
 wait_for "+   return input.trim()"
@@ -98,6 +98,7 @@ expect_no_file "input.trim()"
 # 4. Accept with Y: the file changes, the turn ends with the model's answer and the stats line.
 tm send-keys -t "$PANE" y
 wait_gone "[Y] apply"
+wait_for "[get_lines packages/core/src/utils/strings.ts 2-4]"
 wait_for "Готово: slugify теперь обрезает пробелы."
 wait_for "tokens │"
 snapshot 2-applied
