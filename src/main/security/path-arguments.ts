@@ -6,7 +6,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { displayInline } from "./hidden-characters.js";
-import { resolveInsideRoot } from "./path-guard.js";
+import { isInside, resolveInsideRoot } from "./path-guard.js";
 import type { ShellWord } from "./shell-words.js";
 import type { Finding } from "./shell-types.js";
 
@@ -85,12 +85,7 @@ function outsideReason(root: string, text: string): string | null {
 
 /** Whether `text` is an absolute path inside one of `dirs`. */
 function insideAny(text: string, dirs: readonly string[]): boolean {
-  if (!path.isAbsolute(text)) return false;
-  const target = path.resolve(text);
-  return dirs.some((d) => {
-    const rel = path.relative(path.resolve(d), target);
-    return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
-  });
+  return path.isAbsolute(text) && dirs.some((d) => isInside(path.resolve(d), path.resolve(text)));
 }
 
 /**

@@ -35,7 +35,8 @@ function fail(code: PathErrorCode, message: string): ResolvedPath {
   return { ok: false, code, message };
 }
 
-function isInside(root: string, target: string): boolean {
+/** Whether `target` is `root` or lies under it (both absolute). */
+export function isInside(root: string, target: string): boolean {
   const rel = path.relative(root, target);
   return rel === "" || (!rel.startsWith(`..${path.sep}`) && rel !== ".." && !path.isAbsolute(rel));
 }

@@ -3,6 +3,7 @@
 import { errorCountOf, isoDate, type FileChange, type ShadowHistory } from "./change-history.js";
 import { averageMinutes, sessionsIn, type SessionActivity } from "./session-activity.js";
 import { DAY_MS } from "./shadow-validate.js";
+import { counted } from "../plural.js";
 
 export interface Trend {
   previous: number;
@@ -35,7 +36,6 @@ interface Period {
 }
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 function period(h: ShadowHistory, from: number, to: number, email: string | null, gitAuthors: Map<string, string>): Period {
   const changes = h.changes.filter((c) => {
@@ -87,7 +87,7 @@ export function myStats(h: ShadowHistory, from: number, now: number, days: numbe
     byDay.set(isoDate(s.start), d);
   }
   const best = [...byDay].sort((a, b) => b[1].edits - a[1].edits || b[1].sessions - a[1].sessions)[0];
-  if (best && best[1].edits > 0) achievements.push(`Most productive day: ${best[0]} (${plural(best[1].sessions, "session")}, ${plural(best[1].edits, "edit")})`);
+  if (best && best[1].edits > 0) achievements.push(`Most productive day: ${best[0]} (${counted(best[1].sessions, "session")}, ${counted(best[1].edits, "edit")})`);
   const favourite = Object.entries(tools).sort((a, b) => b[1] - a[1])[0];
   if (favourite) achievements.push(`Favourite tool: ${favourite[0]} (${favourite[1]} calls)`);
   return {
