@@ -9,7 +9,8 @@ import { prepareModel, type ReadyModel } from "../main/cli/model-setup.js";
 import { indexProblems } from "../main/cli/index-report.js";
 import { loadConfig } from "../main/config/loader.js";
 import type { IpuaroConfig } from "../main/config/schema.js";
-import { errorMessage, FatalError } from "../main/errors.js";
+import { errorMessage, FatalError, type IpuaroError } from "../main/errors.js";
+import type { ReadyCheck } from "../main/llm/deferred-model-check.js";
 import { ProjectIndexer } from "../main/indexing/project-indexer.js";
 import { ProjectWatcher } from "../main/indexing/project-watcher.js";
 import { openSession, type SessionChoice } from "../main/session/open-session.js";
@@ -96,6 +97,22 @@ async function confirmSize(app: TuiApp, p: Project, paths: readonly string[]): P
   return sub === null ? null : fs.realpathSync(path.resolve(p.root, sub));
 }
 
+/** Opened without Ollama: what is wrong, what to do, and what works meanwhile. */
+function notRunningNotice(error: IpuaroError): string {
+  const suggestion = error.suggestion ? ` ${error.suggestion}` : "";
+  return `${error.message}${suggestion}\nipuaro opened anyway: sessions, /undo, /rewind and /help work; each message checks for Ollama again.`;
+}
+
+/** Says when the deferred model check passes, with the window it settled on. */
+function modelWatch(tell: (level: "info" | "warn", text: string) => void): { onReady(check: ReadyCheck): void } {
+  return {
+    onReady: (check) => {
+      const ready = `Ollama answered: ${check.model} is ready (context window ${check.contextWindow.toLocaleString("en-US")} tokens).`;
+      tell("info", check.notice ? `${ready} ${check.notice}` : ready);
+    },
+  };
+}
+
 interface PrepareContext {
   app: TuiApp;
   project: Project;
@@ -125,7 +142,8 @@ async function prepare(ctx: PrepareContext): Promise<RuntimeBackend | null> {
       setProject(p);
       app.state.project = p.opened.store.projectName;
       // The subfolder may have its own config (another model or host).
-      model = await prepareModel(p.config, { interactive: false, log: (line) => app.notice("info", line) });
+      model = await prepareModel(p.config, { interactive: false, log: (line) => app.notice("info", line), deferWhenNotRunning: modelWatch((level, text) => app.notice(level, text)) });
+      if (model.notRunning) app.notice("warn", notRunningNotice(model.notRunning));
       timed = await p.indexer.scan((n) => progress(`scanning… ${n} files`));
     }
   }
@@ -185,10 +203,16 @@ export async function runTui(target: string, opts: RunTuiOptions = {}): Promise<
   let watcher: ProjectWatcher | null = null;
   let model: ReadyModel;
   const startNotes: string[] = [];
+  // The model check may pass later, once the screen is up (see DeferredModelCheck).
+  let tell: ((level: "info" | "warn", text: string) => void) | null = null;
   try {
     // Checked on the plain terminal: a missing model may be pulled here, with its own progress bar. Its
     // notes (a smaller context window than configured) are shown in the UI, not left behind on exit.
-    model = await prepareModel(project.config, { interactive: true, log: (line) => startNotes.push(line.replace(/^ipuaro: /, "")) });
+    model = await prepareModel(project.config, {
+      interactive: true,
+      log: (line) => startNotes.push(line.replace(/^ipuaro: /, "")),
+      deferWhenNotRunning: modelWatch((level, text) => tell?.(level, text)),
+    });
   } catch (error) {
     await closeProject(project, null);
     throw error;
@@ -210,6 +234,8 @@ export async function runTui(target: string, opts: RunTuiOptions = {}): Promise<
   });
   app.state.autoApply = config.edit.autoApply;
   for (const note of startNotes) app.notice("info", note);
+  if (model.notRunning) app.notice("warn", notRunningNotice(model.notRunning));
+  tell = (level, text) => app.notice(level, text);
   let backend: RuntimeBackend | null = null;
   const guard = installTerminalGuard({
     output: streams.output,

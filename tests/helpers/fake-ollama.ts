@@ -153,7 +153,8 @@ export class FakeOllama {
     return this.requests.flatMap((r) => (r.chat ? [r.chat] : []));
   }
 
-  async start(): Promise<this> {
+  /** Listens on `port` (default: any free one); a fixed port lets a test start "Ollama" after the client. */
+  async start(port = 0): Promise<this> {
     const server = createServer((req, res) => {
       this.handle(req, res).catch((err: unknown) => {
         // A throwing scripted function must fail the test through assertAllConsumed, not crash the worker.
@@ -164,7 +165,7 @@ export class FakeOllama {
     });
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);
-      server.listen(0, "127.0.0.1", resolve);
+      server.listen(port, "127.0.0.1", resolve);
     });
     this.server = server;
     this.port = (server.address() as AddressInfo).port;

@@ -5,7 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { runTui } from "../../src/ui/run-tui.js";
-import { FakeOllama } from "../helpers/fake-ollama.js";
+import { FakeOllama, unusedLoopbackUrl } from "../helpers/fake-ollama.js";
 import { createHeadlessTerminal, KEYS, type HeadlessTerminal } from "../helpers/headless-terminal.js";
 import { buildAcmeShop } from "../helpers/indexed-project.js";
 import { useRedisServer } from "../helpers/redis-server.js";
@@ -121,5 +121,33 @@ describe("runTui", () => {
     expect(t.text()).not.toContain("A large project");
     t.type(KEYS.ctrlD);
     expect(await again).toBe(0);
+  }, 90_000);
+
+  it("opens when Ollama is not running yet, says so, and answers once it is started and the user retries", async () => {
+    const host = await unusedLoopbackUrl();
+    stubTuiEnv({ redisUrl: server().url, ollamaUrl: host, root });
+    t = createHeadlessTerminal({ cols: 100, rows: 30 });
+    const exited = runTui(root, { streams: t.streams, new: true, yes: true });
+    await t.waitForText("[watching]", 30_000);
+    await t.waitForText("Cannot reach Ollama at");
+    await t.waitForText("ipuaro opened anyway");
+    t.type("/status", KEYS.enter);
+    await t.waitForText("not checked yet");
+
+    t.type("Привет", KEYS.enter);
+    await t.waitForText("[R] retry", 20_000);
+    const late = await new FakeOllama().start(Number(new URL(host).port));
+    try {
+      late.reply().text("Теперь на месте.");
+      t.type("r");
+      await t.waitForText("Теперь на месте.", 20_000);
+      await t.waitForText("Ollama answered: qwen2.5-coder:7b-instruct is ready (context window 32,768 tokens).");
+      expect(late.chatRequests[0]!.numCtxSent).toBe(32768);
+      late.assertAllConsumed();
+      t.type(KEYS.ctrlD);
+      expect(await exited).toBe(0);
+    } finally {
+      await late.close();
+    }
   }, 90_000);
 });

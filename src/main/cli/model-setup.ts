@@ -1,17 +1,23 @@
 // Start-up checks for commands that talk to the model (seed 000 onboarding): Ollama reachable, the
 // model installed (offer `ollama pull` with a progress bar on a terminal), the context window capped.
-import { FatalError } from "../errors.js";
+import { FatalError, IpuaroError } from "../errors.js";
 import { packageDefaults } from "../config/loader.js";
 import type { IpuaroConfig } from "../config/schema.js";
-import { OllamaClient } from "../llm/ollama-client.js";
+import { OllamaClient, type LlmClient, type ModelCheck } from "../llm/ollama-client.js";
+import { DeferredModelCheck, type ReadyCheck } from "../llm/deferred-model-check.js";
+import { isOllamaNotRunning } from "../llm/llm-errors.js";
 import { TokenEstimator } from "../llm/token-estimator.js";
 import { askChoice } from "./prompt.js";
 import { TtyProgress } from "./progress-bar.js";
 
 export interface ReadyModel {
-  llm: OllamaClient;
+  llm: LlmClient;
   estimator: TokenEstimator;
-  contextWindow: number;
+  /**
+   * Set when Ollama did not answer and `deferWhenNotRunning` was given: the client checks the model
+   * before its first request instead (see DeferredModelCheck), and this says why it could not yet.
+   */
+  notRunning?: IpuaroError;
 }
 
 export interface PrepareModelOptions {
@@ -22,6 +28,11 @@ export interface PrepareModelOptions {
    * as it opens; a headless run would say it before every turn (`ipuaro doctor` shows it too).
    */
   sayDefaultWindowCut?: boolean;
+  /**
+   * The full-screen UI opens without a running Ollama: given this, a server that does not answer is not
+   * an error here, and `onReady` hears the check that passes later (before a request).
+   */
+  deferWhenNotRunning?: { onReady(check: ReadyCheck): void };
 }
 
 export async function prepareModel(config: IpuaroConfig, opts: PrepareModelOptions): Promise<ReadyModel> {
@@ -33,7 +44,14 @@ export async function prepareModel(config: IpuaroConfig, opts: PrepareModelOptio
     temperature: config.llm.temperature,
     tokenEstimator: estimator,
   });
-  let check = await llm.checkModel();
+  let check: ModelCheck;
+  try {
+    check = await llm.checkModel();
+  } catch (err) {
+    const defer = opts.deferWhenNotRunning;
+    if (!defer || !isOllamaNotRunning(err)) throw err;
+    return { llm: new DeferredModelCheck(llm, (c) => defer.onReady(c)), estimator, notRunning: err as IpuaroError };
+  }
   if (check.status === "missing") {
     const what = `model ${check.model} is not installed in Ollama at ${check.host}`;
     if (!opts.interactive) throw new FatalError(`${what}. Install it with: ollama pull ${check.model}`, 3);
@@ -53,7 +71,7 @@ export async function prepareModel(config: IpuaroConfig, opts: PrepareModelOptio
   // A window the user chose and the model cannot give is always said.
   const chosen = config.llm.contextWindow !== defaultContextWindow();
   if (check.notice && (chosen || opts.sayDefaultWindowCut !== false)) opts.log(`ipuaro: ${check.notice}`);
-  return { llm, estimator, contextWindow: check.contextWindow };
+  return { llm, estimator };
 }
 
 function defaultContextWindow(): number | undefined {

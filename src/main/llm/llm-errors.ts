@@ -117,6 +117,15 @@ function isBadPort(err: unknown): boolean {
   return err instanceof TypeError && cause instanceof Error && cause.message === "bad port";
 }
 
+/**
+ * An error of ours saying no server answered at the configured address (not a bad port or a wrong server):
+ * Ollama may simply not be started yet, so a UI can open and let the user retry later.
+ */
+export function isOllamaNotRunning(err: unknown): boolean {
+  if (!(err instanceof IpuaroError) || err.type !== "llm") return false;
+  return isUnreachable(err.cause) && !isBadPort(err.cause);
+}
+
 /** An error that says Ollama is not there at all (nothing listening, bad host name, a port fetch will not use). */
 export function isUnreachable(err: unknown): boolean {
   const code = causeCode(err);

@@ -2,6 +2,7 @@
 // is measured on its own, so one failing source (Redis gone) shows as that row's error, not a failure.
 import type { ReadyModel } from "../../main/cli/model-setup.js";
 import type { IpuaroConfig } from "../../main/config/schema.js";
+import { DeferredModelCheck } from "../../main/llm/deferred-model-check.js";
 import { errorMessage } from "../../main/errors.js";
 import type { LiveSession } from "../../main/session/live-session.js";
 import type { OpenedProjectStore } from "../../main/store/open-project-store.js";
@@ -51,10 +52,19 @@ export async function statusRows(s: StatusSources): Promise<Array<[string, strin
     ["Redis", redis],
     ["Index", await index],
     ["Watcher", s.watcherState.text ?? "—"],
-    ["Model", `${config.llm.model} at ${config.llm.host}, context window ${int(model.contextWindow)} tokens`],
+    ["Model", modelRow(config, model)],
     ["Context", `${int(ctx.tokensUsed)} / ${int(ctx.tokensLimit)} tokens${pct}, ${ctx.loadedFiles.length} files loaded`],
     ["Session", `${session.id}: ${counted(st.turns, "turn")}, ${int(st.totalTokens)} tokens, ${(st.totalTime / 1000).toFixed(1)} s`],
     ["Tools", `${st.toolCalls} calls, ${st.editsApplied} edits applied, ${st.editsRejected} rejected, ${st.undos} undone, ${st.compactions} compactions`],
     ["Auto-apply", s.backend.autoApply() ? "on" : "off"],
   ];
+}
+
+/** The window is the model's once Ollama has answered; before that, only the configured one is known. */
+function modelRow(config: IpuaroConfig, model: ReadyModel): string {
+  const where = `${config.llm.model} at ${config.llm.host}`;
+  if (model.llm instanceof DeferredModelCheck && !model.llm.checked) {
+    return `${where}, not checked yet (Ollama has not answered; the next message tries again), configured window ${int(model.llm.contextWindow)} tokens`;
+  }
+  return `${where}, context window ${int(model.llm.contextWindow)} tokens`;
 }
