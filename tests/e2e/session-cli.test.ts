@@ -173,10 +173,43 @@ describe("sessions from the command line", () => {
     expect(nothing.stderr).toContain("(it keeps the newest 10, undo.stackSize). Earlier edits can be taken back with rewind.");
   });
 
+  it("a file read in an earlier run can be edited after --continue while the model still sees it, never over a change made since", async () => {
+    const rel = "packages/core/src/utils/strings.ts";
+    const file = path.join(root, rel);
+    const before = fs.readFileSync(file, "utf8");
+    fake.reply().toolCall("get_lines", { path: rel, start: 1, end: 5 });
+    fake.reply().text("Read it.");
+    const read = await json("run", "-p", "Read strings.ts", root);
+
+    fake.reply().toolCall("edit_lines", { path: rel, start: 1, end: 1, content: "// strings helpers" });
+    fake.reply().text("Edited.");
+    const edited = await json("run", "--continue", "--auto-apply", "-p", "Put a comment on line 1", root);
+    expect(edited.session).toBe(read.session);
+    expect(edited.toolCalls).toEqual([expect.objectContaining({ name: "edit_lines", success: true })]);
+    expect(fs.readFileSync(file, "utf8")).toBe(`// strings helpers\n${before.split("\n").slice(1).join("\n")}`);
+
+    // Changed by hand between runs: the edit is not applied over it.
+    const byHand = `// by hand\n${fs.readFileSync(file, "utf8")}`;
+    fs.writeFileSync(file, byHand);
+    fake.reply().toolCall("edit_lines", { path: rel, start: 1, end: 1, content: "// again" });
+    fake.reply().text("Skipped.");
+    const stale = await json("run", "--continue", "--auto-apply", "-p", "Change line 1 again", root);
+    expect(stale.toolCalls).toEqual([expect.objectContaining({ name: "edit_lines", success: false, error: expect.stringContaining("changed on disk since you read it") })]);
+    expect(fs.readFileSync(file, "utf8")).toBe(byHand);
+
+    // A session that never read the file still has to read it first.
+    fake.reply().toolCall("edit_lines", { path: rel, start: 1, end: 1, content: "// new session" });
+    fake.reply().text("Must read.");
+    const fresh = await json("run", "--auto-apply", "-p", "Change line 1", root);
+    expect(fresh.toolCalls).toEqual([expect.objectContaining({ name: "edit_lines", success: false, error: expect.stringContaining("you have not read") })]);
+    fs.writeFileSync(file, before);
+  });
+
   it("deletes a session", async () => {
     expect(await json("sessions", "delete", second, root)).toEqual({ deleted: second });
-    const list = await json("sessions", "list", root);
-    expect(list.sessions.map((s: { id: string }) => s.id)).toEqual([first]);
+    const ids = (await json("sessions", "list", root)).sessions.map((s: { id: string }) => s.id);
+    expect(ids).not.toContain(second);
+    expect(ids).toContain(first);
     const again = await cli("sessions", "delete", second, root);
     expect(again.code).toBe(1);
   });

@@ -3,6 +3,7 @@
 // session-tree.ts. Also the tools' services: undo entries, and undo itself.
 import { checkpointHooksFor } from "../checkpoints/tool-hooks.js";
 import type { LlmMessage } from "../llm/ollama-client.js";
+import { loadedFilesOf } from "../context/compression/compact-conversation.js";
 import { forgetRead } from "../tools/read-snapshots.js";
 import { newToolSessionState, type EditRecord, type ToolServices, type ToolSessionState } from "../tools/tool-types.js";
 import { newEntryId, type SessionStore } from "./session-store.js";
@@ -20,7 +21,10 @@ export interface IndexServices {
 }
 
 export class LiveSession {
-  /** Read ledger, taint and "always" answers of the tools; in memory for the life of the process. */
+  /**
+   * Read ledger, taint and "always" answers of the tools. The ledger is stored with the session's context
+   * (syncReads); taint and "always" last as long as the process.
+   */
   readonly toolState: ToolSessionState = newToolSessionState();
   private callSeq: number;
 
@@ -31,6 +35,26 @@ export class LiveSession {
     private readonly opts: { saveInputHistory?: boolean } = {},
   ) {
     this.callSeq = lastCallNumber(state.entries.values());
+    this.restoreReads();
+  }
+
+  /**
+   * A file read in an earlier run counts as read while its content is still in the history the model
+   * sees (a compaction or rewind that dropped it means reading it again). The lines themselves are not
+   * kept, so an edit after the file changed asks as it does for any stale read, without moving the range.
+   */
+  private restoreReads(): void {
+    const stored = this.state.context.readHashes;
+    if (!stored) return;
+    const visible = new Set(loadedFilesOf(this.view()));
+    for (const [rel, hash] of Object.entries(stored)) if (visible.has(rel) && typeof hash === "string") this.toolState.readLedger.set(rel, hash);
+  }
+
+  /** The ledger goes into the context before every save, so whatever is stored matches it. */
+  private syncReads(): void {
+    const ledger = this.toolState.readLedger;
+    if (ledger.size) this.state.context.readHashes = Object.fromEntries(ledger);
+    else delete this.state.context.readHashes;
   }
 
   get id(): string {
@@ -86,6 +110,7 @@ export class LiveSession {
     const updated: SessionEntry = { ...entry, message };
     this.state.entries.set(id, updated);
     this.state.lastActivityAt = Date.now();
+    this.syncReads();
     await this.store.save(this.state, [updated]);
   }
 
@@ -104,6 +129,7 @@ export class LiveSession {
     this.state.head = id;
     delete this.state.context.measuredMessages;
     this.state.lastActivityAt = Date.now();
+    this.syncReads();
     try {
       await this.store.save(this.state);
     } catch (error) {
@@ -115,6 +141,7 @@ export class LiveSession {
   /** Stats and context only (no entry changed). */
   async saveState(): Promise<void> {
     this.state.lastActivityAt = Date.now();
+    this.syncReads();
     await this.store.save(this.state);
   }
 
@@ -123,6 +150,7 @@ export class LiveSession {
     const previousHead = this.state.head;
     this.state.head = entry.id;
     this.state.lastActivityAt = Math.max(now, Date.now());
+    this.syncReads();
     try {
       await this.store.save(this.state, [entry]);
     } catch (error) {

@@ -33,6 +33,11 @@ export interface ContextState {
   tokensLimit: number;
   /** How many history messages `tokensUsed` covers: the next estimate only counts what came after. */
   measuredMessages?: number;
+  /**
+   * The tools' read ledger (path → hash of the content the model last read), so a reopened session can
+   * edit a file it still sees in its history without reading it again.
+   */
+  readHashes?: Record<string, string>;
 }
 
 /** A call as the assistant made it (seed `ToolCall`). `malformed` calls could not be read; they got an error result. */
