@@ -181,12 +181,17 @@ describe("sessions from the command line", () => {
     fake.reply().text("Read it.");
     const read = await json("run", "-p", "Read strings.ts", root);
 
-    fake.reply().toolCall("edit_lines", { path: rel, start: 1, end: 1, content: "// strings helpers" });
+    // Two edits in one reply: the second still counts lines as read (line 9), though the first added one.
+    fake
+      .reply()
+      .toolCall("edit_lines", { path: rel, start: 1, end: 1, content: "// strings helpers\n// (ASCII)" })
+      .toolCall("edit_lines", { path: rel, start: 9, end: 9, content: "export function truncate(input: string, max = 80): string {" });
     fake.reply().text("Edited.");
-    const edited = await json("run", "--continue", "--auto-apply", "-p", "Put a comment on line 1", root);
+    const edited = await json("run", "--continue", "--auto-apply", "-p", "Put a comment on line 1 and a default max", root);
     expect(edited.session).toBe(read.session);
-    expect(edited.toolCalls).toEqual([expect.objectContaining({ name: "edit_lines", success: true })]);
-    expect(fs.readFileSync(file, "utf8")).toBe(`// strings helpers\n${before.split("\n").slice(1).join("\n")}`);
+    expect(edited.toolCalls).toEqual([expect.objectContaining({ name: "edit_lines", success: true }), expect.objectContaining({ name: "edit_lines", success: true })]);
+    const lines = before.split("\n");
+    expect(fs.readFileSync(file, "utf8")).toBe(["// strings helpers", "// (ASCII)", ...lines.slice(1, 8), "export function truncate(input: string, max = 80): string {", ...lines.slice(9)].join("\n"));
 
     // Changed by hand between runs: the edit is not applied over it.
     const byHand = `// by hand\n${fs.readFileSync(file, "utf8")}`;

@@ -8,6 +8,7 @@ import { defaultCallExample, formatToolResult } from "../llm/system-prompt.js";
 import { parseToolCalls, type ParsedCall } from "../llm/tool-call-parser.js";
 import type { TokenEstimator } from "../llm/token-estimator.js";
 import type { ToolRegistry } from "../tools/registry.js";
+import { newReplyId } from "../tools/reply-edits.js";
 import type { ToolContext, ToolPorts, ToolResult } from "../tools/tool-types.js";
 import type { ContextEvent, ConversationRecorder } from "../session/conversation-recorder.js";
 import type { AgentEvent, FinishReason, TurnStats } from "./events.js";
@@ -155,6 +156,7 @@ export class Orchestrator {
       };
       for (const { id, err } of malformed) await record(id, err.name ?? "tool_call", { success: false, error: err.message, code: "INVALID_ARGS" });
       let stop: { reason: FinishReason; text: string } | null = null;
+      const reply = newReplyId();
       for (const { id, call } of calls) {
         if (stop) {
           // Every call gets a result, so the history stays well-formed for the next request.
@@ -170,7 +172,7 @@ export class Orchestrator {
           stop = { reason: "doom-loop", text: `Stopped: ${reason}. This usually means the model is stuck; rephrase the request or give it the missing detail.` };
           continue;
         }
-        const result: ToolResult | "abort" = yield* this.runTool(id, call, stats, signal);
+        const result: ToolResult | "abort" = yield* this.runTool(id, call, stats, reply, signal);
         if (result === "abort") {
           await record(id, call.name, { success: false, error: "cancelled by the user", code: "CANCELLED" });
           stop = { reason: "aborted", text: "Aborted." };
@@ -254,7 +256,7 @@ export class Orchestrator {
     return e.estimate(system) + this.history.reduce((n, m) => n + e.estimate(m.content), 0);
   }
 
-  private async *runTool(callId: string, call: ParsedCall, stats: TurnStats, signal?: AbortSignal): AsyncGenerator<AgentEvent, ToolResult | "abort"> {
+  private async *runTool(callId: string, call: ParsedCall, stats: TurnStats, reply: string, signal?: AbortSignal): AsyncGenerator<AgentEvent, ToolResult | "abort"> {
     const tool = this.opts.registry.get(call.name);
     const title = tool?.titleFor(call.arguments) ?? call.name;
     this.turnTools.push(call.name);
@@ -263,7 +265,7 @@ export class Orchestrator {
     if (!tool) throw new Error(`unregistered tool ${call.name}`); // the parser passes registered names only (native calls too)
     for (;;) {
       try {
-        const result = await tool.run(callId, call.arguments, { ...this.opts.tools, ports: this.ports(), signal });
+        const result = await tool.run(callId, call.arguments, { ...this.opts.tools, ports: this.ports(), signal, reply });
         yield { type: "tool-result", result };
         return result;
       } catch (err) {

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { defineTool } from "./define-tool.js";
 import { askAboutStaleRead, confirmAndWrite, withRiskNote, describeUserEdit, readDiskText, regenerateConflict, resolveWriteTarget, RESULT_CONTEXT_LINES, showLines, skippedAfterConflict } from "./edit-support.js";
 import { contentLines, lineChangeCounts, looksLineNumbered, mapRange, spliceText, type LineRange } from "./edit-text.js";
+import { noteReplyBase, replyBase } from "./reply-edits.js";
 import type { ToolOutcome } from "./tool-types.js";
 
 /** Problem with the range against a file of `total` lines, or null. An empty file is one empty line. */
@@ -65,9 +66,19 @@ export const editLines = defineTool({
     }
 
     let range: LineRange = { start: args.start, end: args.end };
-    if (current.hash !== seenHash) {
+    // The lines the model's numbers count in: what it read (when kept) if the file changed since.
+    let numbered: readonly string[] = current.lines;
+    const base = replyBase(ctx.session, ctx.reply, target.rel);
+    if (base) {
+      // An earlier call of this reply changed the file; the model's numbers are from before it.
+      if (current.hash !== seenHash) return regenerateConflict(ctx, target.rel, current, range, `${target.rel} changed on disk after your earlier edit in this reply`);
+      const moved = mapRange(base, current.lines, range.start, range.end);
+      if (!moved) return regenerateConflict(ctx, target.rel, current, range, `lines ${range.start}-${range.end} of ${target.rel} (as you read them) overlap what an earlier edit in this reply changed`);
+      range = moved;
+    } else if (current.hash !== seenHash) {
       const stale = await askAboutStaleRead(ctx, target, seenHash, current);
       if (stale.decision === "skip") return skippedAfterConflict(target.rel);
+      if (stale.seen) numbered = stale.seen;
       const moved = stale.seen ? mapRange(stale.seen, current.lines, range.start, range.end) : range;
       if (stale.decision === "regenerate") return regenerateConflict(ctx, target.rel, current, moved ?? range, `${target.rel} changed on disk since you read it`);
       if (!moved) return regenerateConflict(ctx, target.rel, current, range, `${target.rel} changed on disk since you read it and the lines you meant to replace were changed too`);
@@ -82,6 +93,7 @@ export const editLines = defineTool({
 
     const applied = await confirmAndWrite(ctx, { tool: "edit_lines", target, before: current, after, description: args.description, range });
     if (!applied.ok) return applied;
+    noteReplyBase(ctx.session, ctx.reply, target.rel, numbered);
     const lines = applied.afterLines ?? [];
     if (applied.userEdited) {
       return withRiskNote(applied, { ok: true, llm: describeUserEdit(target.rel, current.lines, lines), data: { path: target.rel, userEdited: true }, display: { summary: "applied with the user's changes" } });

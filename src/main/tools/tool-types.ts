@@ -119,6 +119,8 @@ export interface ToolContext {
   session: ToolSessionState;
   services: ToolServices;
   signal?: AbortSignal;
+  /** The model reply the call belongs to (newReplyId): its calls all count lines as read before it. */
+  reply?: string;
 }
 
 export function newToolSessionState(): ToolSessionState {

@@ -28,6 +28,42 @@ function run(harness: EditHarness, args: Record<string, unknown>) {
   return editLines.run("t", args, harness.ctx);
 }
 
+describe("edit_lines: several edits of one file in one reply", () => {
+  it("counts every range in the lines read before the reply, and refuses one that overlaps an earlier edit of it", async () => {
+    const h = await open();
+    const before = h.read(STRINGS).split("\n");
+    await h.markRead(STRINGS);
+    const reply = { ...h.ctx, reply: "reply-a" };
+    // Line 2 becomes three lines; truncate's signature is still line 9 as the model read it.
+    const first = await editLines.run("t1", { path: STRINGS, start: 2, end: 2, content: "/** Lower-case, dashed. */\nexport function slugify(input: string): string {\n  // ascii only" }, reply);
+    expect(first.success).toBe(true);
+    const second = await editLines.run("t2", { path: STRINGS, start: 9, end: 9, content: "export function truncate(input: string, max = 80): string {" }, reply);
+    expect(second.success).toBe(true);
+    expect(second.data).toMatch(/^edited \S+ lines 11-11 → 11-11/);
+    const after = h.read(STRINGS).split("\n");
+    expect(after).toEqual([
+      before[0],
+      "/** Lower-case, dashed. */",
+      "export function slugify(input: string): string {",
+      "  // ascii only",
+      ...before.slice(2, 8),
+      "export function truncate(input: string, max = 80): string {",
+      ...before.slice(9),
+    ]);
+    // Line 3 as read is now inside what the first edit wrote: nothing is written, the current lines are shown.
+    const overlap = await editLines.run("t3", { path: STRINGS, start: 2, end: 3, content: "export const slugify = (s: string) => s" }, reply);
+    expect(overlap.success).toBe(false);
+    expect(overlap.code).toBe("CONFLICT");
+    expect(overlap.error).toContain("overlap what an earlier edit in this reply changed");
+    expect(h.read(STRINGS).split("\n")).toEqual(after);
+
+    // The next reply has seen the results: its numbers are the file's new ones.
+    const next = await editLines.run("t4", { path: STRINGS, start: 11, end: 11, content: "export function truncate(input: string, max = 40): string {" }, { ...h.ctx, reply: "reply-b" });
+    expect(next.success).toBe(true);
+    expect(h.read(STRINGS).split("\n")[10]).toBe("export function truncate(input: string, max = 40): string {");
+  });
+});
+
 describe("edit_lines", () => {
   it("replaces a range: undo entry first, own-write registered, atomic write, Redis current at once", async () => {
     const h = await open();
