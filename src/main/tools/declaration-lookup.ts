@@ -4,6 +4,7 @@
 import fs from "node:fs";
 import type { ClassInfo, FileAST, FunctionInfo, MethodInfo, TypeDeclInfo } from "../../workers/ast-types.js";
 import { indexReaderOf, symbolLocations } from "../store/index-queries.js";
+import { freshStoredFile } from "./fresh-file.js";
 import { rememberRead } from "./read-snapshots.js";
 import { numberLines, toolPath } from "./tool-paths.js";
 import type { ToolContext, ToolOutcome } from "./tool-types.js";
@@ -40,7 +41,7 @@ export interface LoadedCodeFile {
 export async function loadCodeFile(ctx: ToolContext, input: string): Promise<LoadedCodeFile | ToolError> {
   const p = toolPath(ctx.root, input, { mustExist: false });
   if (!p.ok) return p;
-  const stored = await ctx.store.getFile(p.rel);
+  const stored = await freshStoredFile(ctx, p.rel, p.abs);
   if (!stored) {
     let isDir = false;
     let exists = false;

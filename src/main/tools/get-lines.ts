@@ -1,8 +1,10 @@
-// get_lines: a file's lines from the index's copy in Redis (kept fresh by the watcher), numbered.
+// get_lines: a file's lines from the index's copy in Redis (kept fresh by the watcher, and checked against
+// the disk first), numbered.
 import fs from "node:fs";
 import { z } from "zod";
 import { defineTool } from "./define-tool.js";
 import { hashContent } from "../../pipeline/watch/content-hash.js";
+import { freshStoredFile } from "./fresh-file.js";
 import { rememberRead } from "./read-snapshots.js";
 import { numberLines, toolPath } from "./tool-paths.js";
 import { counted } from "../plural.js";
@@ -33,7 +35,7 @@ export const getLines = defineTool({
     const start = args.start ?? 1;
     let lines: string[];
     let total: number;
-    const stored = await ctx.store.getFile(p.rel);
+    const stored = await freshStoredFile(ctx, p.rel, p.abs);
     if (stored?.kind === "binary") return { ok: false, code: "NOT_TEXT", message: `${p.rel} is a binary file (${stored.size} bytes); it has no lines to read` };
     if (stored?.kind === "symlink") return { ok: false, code: "NOT_TEXT", message: `${p.rel} is a symlink to ${stored.target}; read the target instead` };
     if (stored?.kind === "text") {
