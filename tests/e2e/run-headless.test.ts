@@ -165,6 +165,21 @@ describe("ipuaro run (headless) against a fake Ollama", () => {
     expect(text).toMatch(/── \(no answer: .*the runner crashed/);
   });
 
+  it("a request Ollama refuses outright (HTTP 400) is said with its reason, and --json carries it", async () => {
+    await startFake();
+    fake.reply().httpError(400, "invalid options: num_ctx must be positive");
+    const r = await runIpuaro(["run", "-p", "hi", root], { env: env(fake.url) });
+    expect(r.code).toBe(1);
+    expect(r.stderr.match(/num_ctx must be positive/g)).toHaveLength(1);
+
+    fake.reply().httpError(400, "invalid options: num_ctx must be positive");
+    const j = await runIpuaro(["run", "-p", "hi", root, "--json"], { env: env(fake.url) });
+    expect(j.code).toBe(1);
+    const out = JSON.parse(j.stdout);
+    expect(out.reason).toBe("error");
+    expect(out.error).toMatchObject({ type: "llm", message: expect.stringContaining("num_ctx must be positive") });
+  });
+
   it("says which URL it tried and how to start Ollama when it is down", async () => {
     const url = await unusedLoopbackUrl();
     const r = await runIpuaro(["run", "-p", "hi", root], { env: env(url) });

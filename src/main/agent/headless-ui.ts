@@ -20,9 +20,18 @@ export class HeadlessUi implements UiPort {
     return this.autoApply ? "once" : "unattended";
   }
 
+  private readonly said = new WeakSet<IpuaroError>();
+
   async chooseOnError(error: IpuaroError): Promise<ErrorChoice> {
-    this.log(`ipuaro: ${error.type} error: ${error.message}${error.suggestion ? `\n  ${error.suggestion}` : ""}`);
+    this.sayError(error);
     return "abort";
+  }
+
+  /** Prints an error with its fix, once: one that cannot be retried reaches the caller without a question. */
+  sayError(error: IpuaroError): void {
+    if (this.said.has(error)) return;
+    this.said.add(error);
+    this.log(`ipuaro: ${error.type} error: ${error.message}${error.suggestion ? `\n  ${error.suggestion}` : ""}`);
   }
 
   async resolveConflict(): Promise<ConflictChoice> {

@@ -245,7 +245,8 @@ export class Orchestrator {
           yield { type: "retry", reason: error.message };
           continue;
         }
-        return { kind: "stop", reason: choice === "skip" ? "error" : "aborted", text: `The model request failed: ${error.message}` };
+        // "aborted" is the user's answer to an error that could be retried; one that cannot is an error.
+        return { kind: "stop", reason: choice === "abort" && error.recoverable ? "aborted" : "error", text: `The model request failed: ${error.message}` };
       }
     }
   }

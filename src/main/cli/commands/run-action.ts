@@ -6,6 +6,7 @@ import type { CompactionReport } from "../../context/compression/compact-convers
 import { openSession, type SessionChoice } from "../../session/open-session.js";
 import type { RunOptions } from "./run-command.js";
 import { HeadlessUi } from "../../agent/headless-ui.js";
+import type { IpuaroError } from "../../errors.js";
 import { loadConfig } from "../../config/loader.js";
 import { guardInterrupts, Interrupted, INTERRUPTED_EXIT_CODE } from "../interrupts.js";
 import { ProjectIndexer } from "../../indexing/project-indexer.js";
@@ -58,13 +59,18 @@ export async function runAction(target: string, opts: RunOptions, choice: Sessio
     let final: Extract<AgentEvent, { type: "finished" }> | null = null;
     // The headless port prints an error (with its fix) when it happens: the turn's end need not repeat it.
     let errorShown = false;
+    let lastError: IpuaroError | null = null;
     let streamed = false;
     const turn = opts.eval ? runtime.evaluate(stop.signal) : runtime.orchestrator.runTurn(opts.prompt!, stop.signal);
     for await (const event of turn) {
       if (event.type === "text" && !opts.json) {
         process.stdout.write(event.text);
         streamed ||= event.text.length > 0;
-      } else if (event.type === "error") errorShown = true;
+      } else if (event.type === "error") {
+        if (!opts.json) ui.sayError(event.error);
+        lastError = event.error;
+        errorShown = true;
+      }
       else if (event.type === "tool-call") {
         calls.push({ name: event.name, title: event.title });
         if (!opts.json) log(`[${event.title}]`);
@@ -92,6 +98,8 @@ export async function runAction(target: string, opts: RunOptions, choice: Sessio
         session: session.id,
         context: { tokensUsed: session.state.context.tokensUsed, tokensLimit: session.state.context.tokensLimit },
         compactions,
+        // What ended a turn without an answer (null otherwise), with the fix when there is one.
+        error: final.reason !== "answer" && lastError ? { type: lastError.type, message: lastError.message, ...(lastError.suggestion ? { suggestion: lastError.suggestion } : {}) } : null,
       };
       process.stdout.write(`${JSON.stringify(out)}\n`);
     } else {
