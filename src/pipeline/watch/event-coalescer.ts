@@ -16,10 +16,14 @@ export interface PendingChange {
   since: number;
 }
 
-/** The kind that remains of `prev` followed by `next`; null = the two cancel out. */
+/**
+ * The kind that remains of `prev` followed by `next` (null was once "cancel out"; nothing does now). A
+ * create then a delete stays a delete: @parcel/watcher reports a file replaced by a rename as created,
+ * so the path may well be indexed, and a delete of a path the index lacks costs nothing.
+ */
 export function mergeChange(prev: ChangeKind | undefined, next: ChangeKind): ChangeKind | null {
   if (!prev) return next;
-  if (prev === "create") return next === "delete" ? null : "create";
+  if (prev === "create") return next === "delete" ? "delete" : "create";
   if (prev === "delete") return next === "delete" ? "delete" : "update";
   return next === "delete" ? "delete" : "update";
 }

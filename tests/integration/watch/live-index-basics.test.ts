@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FileMeta } from "../../../src/workers/ast-types.js";
 import type { IndexedProject } from "../../helpers/indexed-project.js";
 import { useRedisServer } from "../../helpers/redis-server.js";
-import { closeWatched, openWatchedAcmeShop, type WatchHarness } from "./watch-harness.js";
+import { openIndexedAcmeShop } from "../../helpers/indexed-project.js";
+import { closeWatched, openWatchedAcmeShop, startWatching, type WatchHarness } from "./watch-harness.js";
 
 const server = useRedisServer();
 let project: IndexedProject;
@@ -63,5 +64,29 @@ describe("live index: files", () => {
     await w.waitIndexed(oldRel);
     expect((await project.store.getMeta("packages/core/src/index.ts"))?.dependencies).toContain(oldRel);
     expect(content.equals(fs.readFileSync(path.join(project.root, oldRel)))).toBe(true);
+  });
+});
+
+describe("live index: a replace then a delete within one window", () => {
+  let own: IndexedProject;
+  let slow: WatchHarness;
+  // A window as wide as a user's: both events land in it, in two batches of @parcel/watcher (which
+  // drops the pair itself when they come within its own ~50 ms).
+  beforeAll(async () => {
+    own = await openIndexedAcmeShop(server().url);
+    slow = await startWatching(own, 600);
+  });
+  afterAll(() => closeWatched(own, slow));
+
+  it("leaves the index: the replace is reported as a create, and the delete after it is kept", async () => {
+    const rel = "packages/core/src/utils/strings.ts";
+    const abs = path.join(own.root, rel);
+    const tmp = path.join(own.root, "packages/core/src/utils/.strings.ts.tmp");
+    fs.writeFileSync(tmp, "export const replaced = 1;\n");
+    fs.renameSync(tmp, abs);
+    await new Promise((r) => setTimeout(r, 150));
+    fs.rmSync(abs);
+    await slow.waitGone(rel);
+    expect(await own.redis.hexists(slow.key("ast"), rel)).toBe(0);
   });
 });
