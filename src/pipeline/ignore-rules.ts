@@ -58,7 +58,18 @@ export class IgnoreRules {
    * without one are not probed on disk (a failed read per folder was a tenth of a 12K-file walk).
    */
   noteListing(dir: string, hasGitignore: boolean): void {
-    if (!hasGitignore && !this.perDir.has(dir)) this.perDir.set(dir, null);
+    const known = this.perDir.get(dir);
+    if (known === undefined) {
+      if (!hasGitignore) this.perDir.set(dir, null);
+      return;
+    }
+    // The listing disagrees with the cache: the folder was replaced (removed and made again, moved in)
+    // with or without a .gitignore of its own. Kept, "none" would let its ignored files (secrets) in.
+    if ((known === null) === hasGitignore) {
+      this.perDir.delete(dir);
+      this.chains.clear();
+      if (!hasGitignore) this.perDir.set(dir, null);
+    }
   }
 
   private chainFor(dir: string): DirRules[] {

@@ -15,11 +15,30 @@ function isPlainObject(v: unknown): v is Json {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
-/** Objects merge key by key; arrays and scalars replace (a user's ignorePatterns is the whole list). */
+/** Objects merge key by key; arrays and scalars replace (additive lists aside, see addLists). */
 export function deepMerge(base: Json, over: Json): Json {
   const out: Json = { ...base };
   for (const [k, v] of Object.entries(over)) {
     out[k] = isPlainObject(v) && isPlainObject(out[k]) ? deepMerge(out[k] as Json, v) : v;
+  }
+  return out;
+}
+
+/**
+ * Lists each layer adds to instead of replacing: a project that ignores `secrets` still ignores
+ * node_modules and dist (and the watcher, which never watches node_modules, agrees with the index). A
+ * default can be taken back in gitignore syntax: `!build`.
+ */
+const ADDITIVE_LISTS: ReadonlyArray<readonly [string, string]> = [["project", "ignorePatterns"]];
+
+function addLists(merged: Json, layer: Json): Json {
+  let out = layer;
+  for (const [section, key] of ADDITIVE_LISTS) {
+    const mine = (layer[section] as Json | undefined)?.[key];
+    const before = (merged[section] as Json | undefined)?.[key];
+    if (!Array.isArray(mine) || !Array.isArray(before)) continue;
+    const combined = [...before, ...mine.filter((p) => !before.includes(p))];
+    out = { ...out, [section]: { ...(out[section] as Json), [key]: combined } };
   }
   return out;
 }
@@ -108,7 +127,7 @@ export function loadConfig(opts: LoadConfigOptions = {}): LoadedConfig {
 
   let merged: Json = {};
   for (const { name, layer } of layers) {
-    merged = deepMerge(merged, layer);
+    merged = deepMerge(merged, addLists(merged, layer));
     const result = ConfigSchema.safeParse(merged);
     if (!result.success) {
       throw new FatalError(`invalid configuration in ${name}:\n${formatIssues(result.error)}`, CONFIG_EXIT_CODE);

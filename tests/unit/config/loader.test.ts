@@ -38,7 +38,8 @@ describe("loadConfig", () => {
     expect(config.llm.model).toBe("user-model");
     expect(config.llm.temperature).toBe(0.2);
     expect(config.watchdog.debounceMs).toBe(100);
-    expect(config.project.ignorePatterns).toEqual(["vendor"]);
+    // A project's ignorePatterns add to the defaults (node_modules, dist… stay ignored).
+    expect(config.project.ignorePatterns).toEqual(["node_modules", "dist", "build", ".git", "*.min.js", "vendor"]);
     expect(config.redis.url).toBe("redis://127.0.0.1:6390/2");
     expect(config.llm.host).toBe("http://127.0.0.1:11500");
     expect(sources).toHaveLength(4);

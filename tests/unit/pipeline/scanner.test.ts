@@ -71,6 +71,26 @@ describe("scanProject", () => {
     expect(result.entries.some((e) => e.path.startsWith("src/loop/"))).toBe(false);
   });
 
+  it("a folder listed again with a .gitignore it did not have (or without the one it had) is judged by what it has now", () => {
+    const rules = new IgnoreRules(root, ["node_modules"]);
+    rules.noteListing("g1", false);
+    expect(rules.isIgnored("g1/secret.ts", false)).toBe(false);
+    writeTree(root, { "g1/.gitignore": "secret.ts\n", "g1/secret.ts": "token" });
+    rules.noteListing("g1", true);
+    expect(rules.isIgnored("g1/secret.ts", false)).toBe(true);
+    expect(rules.isIgnored("g1/other.ts", false)).toBe(false);
+    fs.rmSync(path.join(root, "g1/.gitignore"));
+    rules.noteListing("g1", false);
+    expect(rules.isIgnored("g1/secret.ts", false)).toBe(false);
+  });
+
+  it("ignorePatterns can take back a default with a negation", () => {
+    const rules = new IgnoreRules(root, ["node_modules", "build", "!build"]);
+    expect(rules.isIgnored("node_modules/x/index.js", false)).toBe(true);
+    expect(rules.isIgnored("build", true)).toBe(false);
+    expect(rules.isIgnored("build/out.js", false)).toBe(false);
+  });
+
   it("gives the watcher the same answer for a single path", () => {
     const rules = new IgnoreRules(root, ["node_modules"]);
     expect(rules.isIgnored("pkg/cache/c.ts", false)).toBe(true);
