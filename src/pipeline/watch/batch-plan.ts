@@ -121,5 +121,8 @@ export async function planBatch(ctx: PlanContext, changes: ReadonlyMap<string, P
       } else plan.check.add(p);
     }
   }
+  // A package.json or tsconfig that came or went with a folder (a workspace package moved or renamed)
+  // changes the layout as much as an edit of one does.
+  if (!plan.layoutTouched) plan.layoutTouched = [...plan.check, ...plan.sweep, ...plan.drop.keys()].some((p) => LAYOUT_FILE.test(path.posix.basename(p)));
   return plan;
 }

@@ -213,6 +213,22 @@ describe("live index: the graph", () => {
   });
 });
 
+describe("live index: a workspace package moved", () => {
+  it("a package folder renamed takes its package's importers along (the layout is read again), and back", async () => {
+    const importer = "apps/api/src/orders/order.service.ts";
+    const at = (rel: string) => path.join(project.root, rel);
+    await w.watcher.idle();
+    expect((await meta(importer)).dependencies).toContain("packages/core/src/index.ts");
+    fs.renameSync(at("packages/core"), at("packages/core2"));
+    await waitFor("@acme/core to resolve in its new folder", async () => (await project.store.getMeta(importer))?.dependencies.includes("packages/core2/src/index.ts"));
+    expect(await callTarget(importer, "sum")).toMatch(/^packages\/core2\/src\//);
+    fs.renameSync(at("packages/core2"), at("packages/core"));
+    await waitFor("@acme/core to resolve where it was", async () => (await project.store.getMeta(importer))?.dependencies.includes("packages/core/src/index.ts"));
+    await w.watcher.idle();
+    expect(await storedGraph(project)).toEqual(await rebuiltGraph(project));
+  });
+});
+
 describe("live index: incremental equals full", () => {
   it("after all the changes above, meta and indexes equal a full graph pass over the stored facts", async () => {
     await w.watcher.idle();
