@@ -4,6 +4,7 @@ import type { Redis } from "ioredis";
 import type { IpuaroConfig } from "../config/schema.js";
 import { acquireRedis } from "./acquire-redis.js";
 import type { ManagedRedisInfo, ManagedRedisOptions } from "./managed-redis.js";
+import { resolveProjectName } from "./project-name.js";
 import { ProjectStore } from "./project-store.js";
 
 export interface OpenedProjectStore {
@@ -22,8 +23,15 @@ export async function openProjectStore(
   managedOptions: Omit<ManagedRedisOptions, "db"> = {},
 ): Promise<OpenedProjectStore> {
   const handle = await acquireRedis({ ...config.redis, ...managedOptions });
+  let project: string;
+  try {
+    project = await resolveProjectName(handle.redis, root);
+  } catch (error) {
+    await handle.release();
+    throw error;
+  }
   return {
-    store: ProjectStore.forRoot(handle.redis, root, { ownServer: handle.managed !== null }),
+    store: new ProjectStore({ redis: handle.redis, project, ownServer: handle.managed !== null }),
     redis: handle.redis,
     description: handle.description,
     managed: handle.managed,
