@@ -71,6 +71,15 @@ describe("ipuaro run (headless) against a fake Ollama", () => {
     }
   });
 
+  it("prints an answer that talks about tool-call tags in full (quoted or in a code block, they are no calls)", async () => {
+    await startFake();
+    const answer = 'The parser looks for `<tool_call` tags, like this one:\n```ts\nconst open = "<tool_call name=\\"x\\">";\n```\nNothing else starts a call.';
+    fake.reply().text(answer);
+    const r = await runIpuaro(["run", "-p", "How are calls found?", root], { env: env(fake.url) });
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim()).toBe(answer);
+  });
+
   it("takes the message piped in when there is no -p", async () => {
     await startFake();
     fake.reply().text("Класс `Money` — в packages/core/src/money.ts 💰");

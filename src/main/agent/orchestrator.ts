@@ -45,7 +45,8 @@ export interface OrchestratorOptions {
 export type TurnEvent = AgentEvent | ContextEvent;
 
 type RoundOutcome =
-  | { kind: "reply"; text: string; native: NativeToolCall[]; completionTokens: number | null }
+  /** `unclosed`: text held back from an opening `<tool_call` never closed (shown if it was no call). */
+  | { kind: "reply"; text: string; native: NativeToolCall[]; completionTokens: number | null; unclosed: string }
   | { kind: "stop"; reason: FinishReason; text: string };
 
 /** A call of the current round with the id its result will carry. */
@@ -126,6 +127,8 @@ export class Orchestrator {
         return stats;
       }
       const parsed = parseToolCalls(outcome.text, known, { nativeCalls: outcome.native, example });
+      // `<tool_call` written in prose and never closed: the filter held the rest back, the parser saw no call.
+      if (outcome.unclosed && !parsed.calls.length && !parsed.errors.length) yield { type: "text", text: outcome.unclosed };
       const malformed = parsed.errors.map((err) => ({ id: this.nextCallId(), err }));
       const calls: RoundCall[] = parsed.calls.map((call) => ({ id: this.nextCallId(), call }));
       // The reply and its calls are stored before any tool runs.
@@ -226,7 +229,7 @@ export class Orchestrator {
           yield { type: "response", stats: response };
           if (this.opts.recorder) yield { type: "context", ...this.opts.recorder.response(response, fallback, this.history.length) };
         }
-        return { kind: "reply", text, native, completionTokens: response?.completionTokens ?? null };
+        return { kind: "reply", text, native, completionTokens: response?.completionTokens ?? null, unclosed: filter.unclosed() };
       } catch (err) {
         if (isLlmCancelled(err) || signal?.aborted) {
           // No stats come for a stream cut short, but the model read the prompt and wrote what streamed:

@@ -106,8 +106,7 @@ class ParseContext {
     const re = /<tool_call\b/gi;
     re.lastIndex = seg.start;
     for (let m = re.exec(this.reply); m && m.index < seg.end; m = re.exec(this.reply)) {
-      // A tag quoted as `code`, or inside a ```ts block, is the model talking about tool calls, not making one.
-      if (this.reply[m.index - 1] === "`" || code.some((b) => m!.index >= b.start && m!.index < b.end)) continue;
+      if (isQuotedAt(this.reply, m.index, code)) continue;
       const f = this.readTag(m.index);
       out.push(f);
       re.lastIndex = f.end;
@@ -395,6 +394,14 @@ function rawValue(text: string): string {
 }
 
 /** Fenced blocks in a language other than the ones calls come wrapped in (```ts, ```python…). */
+/**
+ * A tag quoted as `code`, or inside a ```ts block, is the model talking about tool calls, not making one.
+ * Also asked of a reply still streaming (VisibleTextFilter): a fence not closed yet runs to the end.
+ */
+export function isQuotedAt(reply: string, index: number, code: readonly Segment[] = codeBlocks(reply)): boolean {
+  return reply[index - 1] === "`" || code.some((b) => index >= b.start && index < b.end);
+}
+
 function codeBlocks(reply: string): Segment[] {
   const blocks: Segment[] = [];
   const re = /^[ \t]*```[ \t]*([\w-]*)[^\n]*\n/gm;

@@ -21,4 +21,18 @@ describe("the text shown while the model streams", () => {
     for (const piece of shown) expect(piece).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])/);
     expect(all).toBe("ok 👍 done");
   });
+
+  it("shows a tag the parser would not take for a call: quoted in backticks, or inside a ts block", () => {
+    const quoted = stream("The parser looks for `<tool", "_call` tags and then ", "reads the name.");
+    expect(quoted.all).toBe("The parser looks for `<tool_call` tags and then reads the name.");
+    const fenced = stream("Example:\n```ts\nconst tag = \"<tool_call name=x>\";\n```\nThat is all.");
+    expect(fenced.all).toBe("Example:\n```ts\nconst tag = \"<tool_call name=x>\";\n```\nThat is all.");
+  });
+
+  it("keeps what follows an opening tag that never closes, for the caller to show when it was no call", () => {
+    const filter = new VisibleTextFilter();
+    const shown = filter.push("Use a <tool_call> block, like so") + filter.flush();
+    expect(shown).toBe("Use a ");
+    expect(filter.unclosed()).toBe("<tool_call> block, like so");
+  });
 });
