@@ -7,60 +7,82 @@ const OPEN = "<tool_call";
 const CLOSE = "</tool_call>";
 
 export class VisibleTextFilter {
+  /** Text outside a call not yet shown (a tail that may begin `<tool_call`, half an emoji). */
   private pending = "";
-  private inside = false;
+  /** Inside a call: its text so far, in pieces (a long call arrives in thousands of deltas). */
+  private held: string[] | null = null;
+  /** Inside a call: the last characters seen, where a closing tag split between deltas begins. */
+  private tail = "";
   /** The reply so far, and how much of it lies before `pending` (to ask the parser about a tag). */
   private reply = "";
   private consumed = 0;
-  /** Held back since an opening tag that was never closed (the reply may have been no call at all). */
+  /** After flush: the text of a call that never closed. */
   private opened = "";
 
   /** Feeds a delta; returns the part that can be shown now. */
   push(delta: string): string {
     this.reply += delta;
-    this.pending += delta;
-    let out = "";
-    const take = (n: number): string => {
-      const part = this.pending.slice(0, n);
-      this.pending = this.pending.slice(n);
-      this.consumed += n;
-      return part;
-    };
-    for (;;) {
-      if (this.inside) {
-        const end = this.pending.indexOf(CLOSE);
-        if (end === -1) return out;
-        take(end + CLOSE.length);
-        this.inside = false;
-        this.opened = "";
-        continue;
+    return this.feed(delta);
+  }
+
+  private feed(delta: string): string {
+    if (this.held) {
+      const window = this.tail + delta;
+      const end = window.indexOf(CLOSE);
+      if (end === -1) {
+        this.held.push(delta);
+        this.tail = window.slice(-(CLOSE.length - 1));
+        this.consumed += delta.length;
+        return "";
       }
-      const start = this.pending.indexOf(OPEN);
-      if (start !== -1) {
-        out += take(start);
-        if (isQuotedAt(this.reply, this.consumed)) {
-          out += take(OPEN.length);
-          continue;
-        }
-        this.inside = true;
-        this.opened = this.pending;
-        continue;
-      }
-      // Keep a tail that could be the beginning of `<tool_call`, and the first half of a surrogate pair
-      // (an emoji split between deltas): shown alone, each half would print as "�".
-      let cut = this.pending.length - partialPrefixLength(this.pending);
-      if (cut > 0 && isHighSurrogate(this.pending.charCodeAt(cut - 1))) cut--;
-      out += take(cut);
-      return out;
+      // Past the closing tag: the rest of this delta is ordinary text again.
+      const after = end + CLOSE.length - this.tail.length;
+      this.consumed += after;
+      this.held = null;
+      this.tail = "";
+      return this.scan(delta.slice(after));
     }
+    return this.scan(delta);
+  }
+
+  private scan(text: string): string {
+    this.pending += text;
+    let out = "";
+    for (;;) {
+      const start = this.pending.indexOf(OPEN);
+      if (start === -1) break;
+      out += this.pending.slice(0, start);
+      this.consumed += start;
+      if (isQuotedAt(this.reply, this.consumed)) {
+        out += OPEN;
+        this.consumed += OPEN.length;
+        this.pending = this.pending.slice(start + OPEN.length);
+        continue;
+      }
+      // A call begins: whatever follows in this text goes through push's inside branch.
+      const rest = this.pending.slice(start);
+      this.pending = "";
+      this.held = [];
+      this.tail = "";
+      return out + this.feed(rest);
+    }
+    // Keep a tail that could be the beginning of `<tool_call`, and the first half of a surrogate pair
+    // (an emoji split between deltas): shown alone, each half would print as "�".
+    let cut = this.pending.length - partialPrefixLength(this.pending);
+    if (cut > 0 && isHighSurrogate(this.pending.charCodeAt(cut - 1))) cut--;
+    out += this.pending.slice(0, cut);
+    this.consumed += cut;
+    this.pending = this.pending.slice(cut);
+    return out;
   }
 
   /** End of the reply: whatever is held back and not inside a call. */
   flush(): string {
-    const rest = this.inside ? "" : this.pending;
-    if (this.inside) this.opened = this.pending;
+    const rest = this.held ? "" : this.pending;
+    this.opened = this.held ? this.held.join("") : "";
     this.pending = "";
-    this.inside = false;
+    this.held = null;
+    this.tail = "";
     return rest;
   }
 

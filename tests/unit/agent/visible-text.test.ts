@@ -35,4 +35,13 @@ describe("the text shown while the model streams", () => {
     expect(shown).toBe("Use a ");
     expect(filter.unclosed()).toBe("<tool_call> block, like so");
   });
+
+  it("holds back a long call that arrives in many small deltas, its closing tag split between two", () => {
+    const filter = new VisibleTextFilter();
+    let shown = filter.push("Writing it. <tool_call name=\"create_file\"><content>");
+    for (let i = 0; i < 40_000; i++) shown += filter.push("x = 1;\n");
+    shown += filter.push("</content></tool") + filter.push("_call> Done.") + filter.flush();
+    expect(shown).toBe("Writing it.  Done.");
+    expect(filter.unclosed()).toBe("");
+  });
 });
