@@ -45,6 +45,8 @@ export const GENERIC_CALL_FORM = '<tool_call name="TOOL_NAME"><param_name>value<
 const FENCE_LANGS = new Set(["", "json", "jsonc", "json5", "tool_call", "tool_code", "tool"]);
 /** Keys a JSON object may have and still be read as "the model meant a tool call". */
 const CALL_KEYS = new Set(["name", "arguments", "parameters", "args", "type", "function", "id"]);
+/** Of those, the ones that carry a call's arguments. */
+const ARGUMENT_KEYS = new Set(["arguments", "parameters", "args", "function"]);
 const RAW_PREVIEW = 200;
 
 type Found = { start: number; end: number } & ({ call: ParsedCall } | { error: ToolCallParseError });
@@ -295,8 +297,11 @@ class ParseContext {
     const named = items.map((v) => callShape(v as Record<string, unknown>)!);
     const anyKnown = named.some((c) => this.isKnown(c.name));
     const exact = items.every((v) => Object.keys(v as object).every((k) => CALL_KEYS.has(k)));
+    // An unknown name is a call (reported as such) only with its arguments: `{"name": "@acme/core",
+    // "type": "module"}` in a json block is the model showing a package.json.
+    const withArgs = exact && items.every((v) => Object.keys(v as object).some((k) => ARGUMENT_KEYS.has(k)));
     // In a fence or as the whole reply, a known name is enough; JSON inside prose must also look exactly like a call.
-    if (strict ? !anyKnown && !exact : !anyKnown || !exact) return null;
+    if (strict ? !anyKnown && !withArgs : !anyKnown || !exact) return null;
     return this.fromJsonValue(start, end, parsed.value, format);
   }
 

@@ -160,6 +160,12 @@ const cases: Case[] = [
     calls: [],
     errors: [],
   },
+  {
+    name: "fence: a package.json shown in a json block (name and type, an unknown name, no arguments) stays text",
+    reply: 'Add this to package.json:\n```json\n{"name": "@acme/core", "type": "module"}\n```\nThen rebuild.',
+    calls: [],
+    errors: [],
+  },
   // --- several forms mixed ---
   {
     name: "mixed: XML, Qwen JSON and a fence in one reply, in order",
