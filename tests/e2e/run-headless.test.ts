@@ -80,6 +80,16 @@ describe("ipuaro run (headless) against a fake Ollama", () => {
     expect(r.stdout.trim()).toBe(answer);
   });
 
+  it("refuses a message larger than the context window instead of letting Ollama cut the instructions off", async () => {
+    await startFake();
+    const pasted = Array.from({ length: 4000 }, (_, i) => `line ${i}: const value${i} = compute(${i}, "some text to make it long");`).join("\n");
+    const r = await runIpuaro(["run", root], { env: env(fake.url), input: `What is wrong here?\n${pasted}` });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/This request would be about [\d,]+ tokens, more than the context window of 32,768/);
+    expect(r.stderr).toContain("name files instead of pasting them");
+    expect(fake.chatRequests).toHaveLength(0);
+  });
+
   it("takes the message piped in when there is no -p", async () => {
     await startFake();
     fake.reply().text("Класс `Money` — в packages/core/src/money.ts 💰");

@@ -119,6 +119,16 @@ export class Orchestrator {
         const prepared = await recorder.beforeRequest({ system, history: this.history, ...(signal ? { signal } : {}) });
         if (prepared.history) this.replaceHistory(prepared.history);
         yield* prepared.events;
+        if (prepared.overflow) {
+          const { tokens, limit } = prepared.overflow;
+          const error = new IpuaroError("llm", `This request would be about ${tokens.toLocaleString("en-US")} tokens, more than the context window of ${limit.toLocaleString("en-US")}, and compression cannot make room: Ollama would silently drop its start, the instructions included. It was not sent.`, {
+            recoverable: false,
+            suggestion: "Send a shorter message (name files instead of pasting them: the model reads them with its tools), start a new session, or raise llm.contextWindow if the model takes more.",
+          });
+          yield { type: "error", error, choice: "abort" };
+          yield await finish("error", error.message);
+          return stats;
+        }
       }
       const requestStarted = performance.now();
       const outcome: RoundOutcome = yield* this.requestOnce(system, stats, signal);

@@ -21,6 +21,8 @@ const TRUNCATION_SUSPECT_FILL = 0.98;
 
 export interface EstimatorMessage {
   content: string;
+  /** Native calls the message carries: their arguments are sent too (a whole file for create_file). */
+  toolCalls?: readonly { name: string; arguments: Record<string, unknown> }[];
 }
 
 export interface CalibrationSample {
@@ -87,7 +89,10 @@ export class TokenEstimator {
   /** Tokens a list of chat messages will take once the chat template wraps them. */
   estimateMessages(messages: readonly EstimatorMessage[]): number {
     let total = 0;
-    for (const m of messages) total += this.estimate(m.content) + MESSAGE_OVERHEAD_TOKENS;
+    for (const m of messages) {
+      total += this.estimate(m.content) + MESSAGE_OVERHEAD_TOKENS;
+      if (m.toolCalls?.length) total += this.estimate(JSON.stringify(m.toolCalls));
+    }
     return total;
   }
 

@@ -47,6 +47,8 @@ export interface PreparedRequest {
   /** Replaces the orchestrator's history when the context was compressed. */
   history: LlmMessage[] | null;
   events: ContextEvent[];
+  /** Set when the request is still larger than the context window after compression (not sent). */
+  overflow?: { tokens: number; limit: number };
 }
 
 export interface ConversationRecorder {

@@ -172,16 +172,26 @@ export class SessionRecorder implements ConversationRecorder {
     const threshold = this.opts.context.autoCompressAt;
     const limit = this.opts.llm.contextWindow;
     const full = threshold !== null && limit > 0 && this.nextRequestTokens(input.system, input.history) >= threshold * limit;
-    if (!full && !this.tooManyMessages()) return { history: null, events: [] };
+    if (!full && !this.tooManyMessages()) return this.withOverflow(input, { history: null, events: [] });
     let outcome: CompactOutcome | null;
     try {
       outcome = await this.compact({ system: input.system, trigger: "auto", ...(input.signal ? { signal: input.signal } : {}) });
     } catch (error) {
-      // Compression only saves room: when it breaks, the request still goes out (the server cuts if it must).
-      return { history: null, events: [{ type: "compaction-failed", message: `context compression failed: ${errorMessage(error)}` }] };
+      // Compression only saves room: when it breaks, the request may still fit.
+      return this.withOverflow(input, { history: null, events: [{ type: "compaction-failed", message: `context compression failed: ${errorMessage(error)}` }] });
     }
-    if (!outcome) return { history: null, events: [] };
-    return { history: outcome.history, events: [{ type: "compacted", report: outcome.report }] };
+    if (!outcome) return this.withOverflow(input, { history: null, events: [] });
+    return this.withOverflow(input, { history: outcome.history, events: [{ type: "compacted", report: outcome.report }] });
+  }
+
+  /**
+   * Marks a request that would still be larger than the window: Ollama keeps its end and drops the
+   * start, the system prompt and the tools' description first, and answers as if nothing was wrong.
+   */
+  private withOverflow(input: { system: string; history: readonly LlmMessage[] }, prepared: PreparedRequest): PreparedRequest {
+    const limit = this.opts.llm.contextWindow;
+    const tokens = this.nextRequestTokens(input.system, prepared.history ?? input.history);
+    return limit > 0 && tokens > limit ? { ...prepared, overflow: { tokens, limit } } : prepared;
   }
 
   /** Compresses the session's context now. null: nothing left that compression could shrink (or cancelled). */
