@@ -90,6 +90,16 @@ describe("ipuaro run (headless) against a fake Ollama", () => {
     expect(fake.chatRequests).toHaveLength(0);
   });
 
+  it("keeps a call written as a json block out of the printed answer, and starts the next round on a new line", async () => {
+    await startFake();
+    fake.reply().text('Reading it.\n```json\n{"name": "get_lines", "arguments": {"path": "packages/core/src/utils/strings.ts", "start": 1, "end": 3}}\n```');
+    fake.reply().text("slugify is on line 2.");
+    const r = await runIpuaro(["run", "-p", "Where is slugify?", root], { env: env(fake.url) });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe("Reading it.\nslugify is on line 2.\n");
+    expect(r.stderr).toContain("[get_lines packages/core/src/utils/strings.ts 1-3]");
+  });
+
   it("takes the message piped in when there is no -p", async () => {
     await startFake();
     fake.reply().text("Класс `Money` — в packages/core/src/money.ts 💰");

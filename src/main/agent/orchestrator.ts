@@ -15,6 +15,7 @@ import type { AgentEvent, FinishReason, TurnStats } from "./events.js";
 import { DOOM_LOOP_THRESHOLD, DoomLoopDetector } from "./loop-guards.js";
 import type { UiPort } from "./ports.js";
 import { VisibleTextFilter } from "./visible-text.js";
+import { CallFenceFilter } from "./call-fence-filter.js";
 
 export interface OrchestratorOptions {
   llm: LlmClient;
@@ -131,7 +132,7 @@ export class Orchestrator {
         }
       }
       const requestStarted = performance.now();
-      const outcome: RoundOutcome = yield* this.requestOnce(system, stats, signal);
+      const outcome: RoundOutcome = yield* this.requestOnce(system, stats, known, signal);
       if (outcome.kind === "stop") {
         yield await finish(outcome.reason, outcome.text);
         return stats;
@@ -213,9 +214,15 @@ export class Orchestrator {
     };
   }
 
-  private async *requestOnce(system: string, stats: TurnStats, signal?: AbortSignal): AsyncGenerator<TurnEvent, RoundOutcome> {
+  private async *requestOnce(system: string, stats: TurnStats, known: ReadonlySet<string>, signal?: AbortSignal): AsyncGenerator<TurnEvent, RoundOutcome> {
+    // A fenced block is a call when the parser finds one (or a broken one) in it: then it is not shown.
+    const isCall = (block: string) => {
+      const p = parseToolCalls(block, known);
+      return p.calls.length > 0 || p.errors.length > 0;
+    };
     for (;;) {
       const filter = new VisibleTextFilter();
+      const fences = new CallFenceFilter(isCall);
       let text = "";
       const native: NativeToolCall[] = [];
       let response: ResponseStats | null = null;
@@ -224,12 +231,12 @@ export class Orchestrator {
         for await (const chunk of stream) {
           if (chunk.type === "text") {
             text += chunk.text;
-            const visible = filter.push(chunk.text);
+            const visible = fences.push(filter.push(chunk.text));
             if (visible) yield { type: "text", text: visible };
           } else if (chunk.type === "tool_calls") native.push(...chunk.calls);
           else response = chunk.stats;
         }
-        const rest = filter.flush();
+        const rest = fences.push(filter.flush()) + fences.flush();
         if (rest) yield { type: "text", text: rest };
         stats.requests++;
         if (response) {

@@ -61,10 +61,16 @@ export async function runAction(target: string, opts: RunOptions, choice: Sessio
     let errorShown = false;
     let lastError: IpuaroError | null = null;
     let streamed = false;
+    let toolsSinceText = false;
+    let lastText = "";
     const turn = opts.eval ? runtime.evaluate(stop.signal) : runtime.orchestrator.runTurn(opts.prompt!, stop.signal);
     for await (const event of turn) {
       if (event.type === "text" && !opts.json) {
+        // A round after tool calls starts on a line of its own ("Reading.slugify is on line 2.").
+        if (toolsSinceText && streamed && !lastText.endsWith("\n")) process.stdout.write("\n");
+        toolsSinceText = false;
         process.stdout.write(event.text);
+        if (event.text) lastText = event.text;
         streamed ||= event.text.length > 0;
       } else if (event.type === "error") {
         if (!opts.json) ui.sayError(event.error);
@@ -72,6 +78,7 @@ export async function runAction(target: string, opts: RunOptions, choice: Sessio
         errorShown = true;
       }
       else if (event.type === "tool-call") {
+        toolsSinceText = true;
         calls.push({ name: event.name, title: event.title });
         if (!opts.json) log(`[${event.title}]`);
       } else if (event.type === "tool-result") {

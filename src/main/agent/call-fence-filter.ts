@@ -1,0 +1,74 @@
+// The second stage of the streamed text (after VisibleTextFilter took the <tool_call> tags out): a fenced
+// block that may hold a call (```json, ``` with no language, ```tool_call …) is held until it closes and
+// then shown only if it was not one. Qwen often writes its calls that way; streamed as they came, the
+// call's JSON stood in the answer above the call itself. A ```ts block, and all prose, stream as before.
+
+/** Fence languages the parser reads calls from (tool-call-parser.ts FENCE_LANGS, and xml). */
+const CALL_FENCE_LANGS = new Set(["", "json", "jsonc", "json5", "tool_call", "tool_code", "tool", "xml"]);
+const OPENER = /^[ \t]*```[ \t]*([\w-]*)[^\n]*\n$/;
+/** A line that may still grow into a fence opener. */
+const MAYBE_OPENER = /^[ \t]*(`{1,2}|```[^\n]*)?$/;
+const CLOSER = /\n[ \t]*```[ \t]*\n/;
+
+export class CallFenceFilter {
+  private pending = "";
+  private lineStart = true;
+  /** The open fence so far (from its opening line), or null outside one. */
+  private fence: string | null = null;
+
+  /** `isCall`: whether a whole fenced block (``` lines included) is a tool call. */
+  constructor(private readonly isCall: (block: string) => boolean) {}
+
+  push(text: string): string {
+    this.pending += text;
+    let out = "";
+    while (this.pending) {
+      if (this.fence !== null) {
+        this.fence += this.pending;
+        this.pending = "";
+        const close = CLOSER.exec(this.fence);
+        if (!close) return out;
+        const end = close.index + close[0].length;
+        this.pending = this.fence.slice(end);
+        out += this.decide(this.fence.slice(0, end));
+        this.fence = null;
+        this.lineStart = true;
+        continue;
+      }
+      const nl = this.pending.indexOf("\n");
+      if (this.lineStart) {
+        const line = nl === -1 ? this.pending : this.pending.slice(0, nl + 1);
+        if (nl === -1 && MAYBE_OPENER.test(line)) return out;
+        const opener = OPENER.exec(line);
+        if (opener && CALL_FENCE_LANGS.has(opener[1]!.toLowerCase())) {
+          this.fence = line;
+          this.pending = this.pending.slice(line.length);
+          continue;
+        }
+      }
+      if (nl === -1) {
+        out += this.pending;
+        this.pending = "";
+        this.lineStart = false;
+        return out;
+      }
+      out += this.pending.slice(0, nl + 1);
+      this.pending = this.pending.slice(nl + 1);
+      this.lineStart = true;
+    }
+    return out;
+  }
+
+  /** End of the reply: a fence still open (or closed on the last line) is decided as it stands. */
+  flush(): string {
+    const rest = this.fence !== null ? this.decide(this.fence + this.pending) : this.pending;
+    this.fence = null;
+    this.pending = "";
+    this.lineStart = true;
+    return rest;
+  }
+
+  private decide(block: string): string {
+    return this.isCall(block) ? "" : block;
+  }
+}
