@@ -100,6 +100,19 @@ describe("ipuaro run (headless) against a fake Ollama", () => {
     expect(r.stderr).toContain("[get_lines packages/core/src/utils/strings.ts 1-3]");
   });
 
+  it("says when the model's answer is empty (exit 1) or cut off for lack of room", async () => {
+    await startFake();
+    fake.reply().text("  \n");
+    const empty = await runIpuaro(["run", "-p", "hi", root], { env: env(fake.url) });
+    expect(empty.code).toBe(1);
+    expect(empty.stderr).toContain("The model gave an empty answer");
+
+    fake.reply().text("The three steps are: first, read the file; second,").doneReason("length");
+    const cut = await runIpuaro(["run", "-p", "steps?", root, "--json"], { env: env(fake.url) });
+    expect(cut.code).toBe(0);
+    expect(JSON.parse(cut.stdout).warnings).toEqual([expect.stringContaining("this reply is cut off")]);
+  });
+
   it("takes the message piped in when there is no -p", async () => {
     await startFake();
     fake.reply().text("Класс `Money` — в packages/core/src/money.ts 💰");

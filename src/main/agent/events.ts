@@ -22,5 +22,7 @@ export type AgentEvent =
   | { type: "response"; stats: ResponseStats }
   | { type: "retry"; reason: string }
   | { type: "loop-detected"; reason: string }
+  /** Something about the reply the user should know (cut off, empty); the turn goes on. */
+  | { type: "warning"; message: string }
   | { type: "error"; error: IpuaroError; choice: "retry" | "skip" | "abort" }
   | { type: "finished"; reason: FinishReason; text: string; stats: TurnStats };

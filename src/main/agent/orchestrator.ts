@@ -158,6 +158,7 @@ export class Orchestrator {
       });
       this.history.push({ role: "assistant", content: outcome.text, ...(outcome.native.length ? { toolCalls: outcome.native } : {}) });
       if (!parsed.calls.length && !parsed.errors.length) {
+        if (!parsed.text.trim()) yield { type: "warning", message: "The model gave an empty answer. Ask again, or put the question another way." };
         yield await finish("answer", parsed.text.trim());
         return stats;
       }
@@ -244,6 +245,9 @@ export class Orchestrator {
           stats.promptTokens += response.promptTokens ?? fallback.promptTokens;
           stats.completionTokens += response.completionTokens ?? fallback.completionTokens;
           yield { type: "response", stats: response };
+          if (response.doneReason === "length") {
+            yield { type: "warning", message: "The model stopped because it ran out of room (Ollama's done_reason \"length\"): this reply is cut off. Ask it to go on, or /compact to make room." };
+          }
           if (this.opts.recorder) yield { type: "context", ...this.opts.recorder.response(response, fallback, this.history.length) };
         }
         return { kind: "reply", text, native, completionTokens: response?.completionTokens ?? null, unclosed: filter.unclosed() };

@@ -52,6 +52,9 @@ export async function playTurn(events: AsyncIterable<TurnEvent>, sink: TurnSink)
         case "loop-detected":
           t.noticeIn(entry, "warn", e.reason);
           break;
+        case "warning":
+          t.noticeIn(entry, "warn", e.message);
+          break;
         case "error":
           t.noticeIn(entry, "error", `${e.error.type} error: ${e.error.message}${e.error.suggestion ? `\n${e.error.suggestion}` : ""} → ${e.choice}`);
           errorShown = e.error.message;

@@ -62,6 +62,7 @@ export async function runAction(target: string, opts: RunOptions, choice: Sessio
     let lastError: IpuaroError | null = null;
     let streamed = false;
     let toolsSinceText = false;
+    const warnings: string[] = [];
     let lastText = "";
     const turn = opts.eval ? runtime.evaluate(stop.signal) : runtime.orchestrator.runTurn(opts.prompt!, stop.signal);
     for await (const event of turn) {
@@ -88,6 +89,10 @@ export async function runAction(target: string, opts: RunOptions, choice: Sessio
         const said = event.result.success ? event.result.display.summary : `✗ ${event.result.error}`;
         if (!opts.json && said) log(`  ${said}`);
       } else if (event.type === "loop-detected" && !opts.json) log(`ipuaro: ${event.reason}`);
+      else if (event.type === "warning") {
+        warnings.push(event.message);
+        if (!opts.json) log(`ipuaro: ${event.message}`);
+      }
       else if (event.type === "compacted") {
         compactions.push(event.report);
         if (!opts.json) log(`ipuaro: context ${event.report.percentBefore}% → ${event.report.percentAfter}% (compressed)`);
@@ -105,6 +110,7 @@ export async function runAction(target: string, opts: RunOptions, choice: Sessio
         session: session.id,
         context: { tokensUsed: session.state.context.tokensUsed, tokensLimit: session.state.context.tokensLimit },
         compactions,
+        warnings,
         // What ended a turn without an answer (null otherwise), with the fix when there is one.
         error: final.reason !== "answer" && lastError ? { type: lastError.type, message: lastError.message, ...(lastError.suggestion ? { suggestion: lastError.suggestion } : {}) } : null,
       };
@@ -116,7 +122,8 @@ export async function runAction(target: string, opts: RunOptions, choice: Sessio
       if (config.display.showStats) log(formatTurnStats(stats));
     }
     if (guard.interrupted) return INTERRUPTED_EXIT_CODE;
-    return final.reason === "answer" ? 0 : 1;
+    // An empty answer is no answer to a script.
+    return final.reason === "answer" && final.text.trim() ? 0 : 1;
   } catch (err) {
     if (!guard.interrupted && !(err instanceof Interrupted)) throw err;
     log("ipuaro: cancelled (Ctrl+C)");
