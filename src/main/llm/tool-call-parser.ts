@@ -63,11 +63,12 @@ export function parseToolCalls(reply: string, knownTools: KnownTools, options: P
   const found = ctx.found.sort((a, b) => a.start - b.start);
   const calls = found.flatMap((f) => ("call" in f ? [f.call] : []));
   const errors = found.flatMap((f) => ("error" in f ? [f.error] : []));
-  const seen = new Set(calls.map(callKey));
+  // A native call the text also wrote out is one call; two identical native calls are two (the model
+  // asked twice, and each gets its result).
+  const inText = new Set(calls.map(callKey));
   for (const native of options.nativeCalls ?? []) {
     const call: ParsedCall = { name: native.name, arguments: native.arguments ?? {}, format: "native", raw: "" };
-    if (seen.has(callKey(call))) continue;
-    seen.add(callKey(call));
+    if (inText.has(callKey(call))) continue;
     // The server passes on any name the model made up; it goes back to the model like a text call's would.
     if (ctx.isKnown(call.name)) calls.push(call);
     else errors.push(ctx.unknownTool(call.name, JSON.stringify({ name: call.name, arguments: call.arguments })));

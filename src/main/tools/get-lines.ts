@@ -2,7 +2,7 @@
 // the disk first), numbered.
 import fs from "node:fs";
 import { z } from "zod";
-import { defineTool } from "./define-tool.js";
+import { defineTool, MAX_TOOL_OUTPUT_CHARS } from "./define-tool.js";
 import { hashContent } from "../../pipeline/watch/content-hash.js";
 import { freshStoredFile } from "./fresh-file.js";
 import { rememberRead } from "./read-snapshots.js";
@@ -11,6 +11,23 @@ import { counted } from "../plural.js";
 
 /** Lines returned in one call when no end is given; the model can page with start/end. */
 export const DEFAULT_LINE_WINDOW = 400;
+
+/** Room for the header and the paging line within the output cap. */
+const OUTPUT_MARGIN = 300;
+
+/**
+ * The last line of start..end that still fits the output cap, whole lines only (at least one): cut by
+ * the cap, the last line came out half and the paging hint was lost.
+ */
+function linesThatFit(lines: readonly string[], start: number, end: number): number {
+  const width = String(end).length + 2;
+  let used = 0;
+  for (let n = start; n <= end; n++) {
+    used += width + (lines[n - 1] as string).length + 1;
+    if (used > MAX_TOOL_OUTPUT_CHARS - OUTPUT_MARGIN && n > start) return n - 1;
+  }
+  return end;
+}
 
 export const getLines = defineTool({
   name: "get_lines",
@@ -65,9 +82,10 @@ export const getLines = defineTool({
     }
     if (total === 0) return { ok: true, llm: `${p.rel} is empty (0 lines)`, display: { summary: "empty file" } };
     if (start > total) return { ok: false, code: "INVALID_ARGS", message: `${p.rel} has ${total} lines; start ${start} is past the end` };
-    const end = Math.min(args.end ?? start + DEFAULT_LINE_WINDOW - 1, total);
+    const asked = Math.min(args.end ?? start + DEFAULT_LINE_WINDOW - 1, total);
+    const end = linesThatFit(lines, start, asked);
     const body = numberLines(lines.slice(start - 1, end), start);
-    const more = end < total ? `\n[lines ${start}-${end} of ${total}; ask for start=${end + 1} to read on]` : "";
+    const more = end < total ? `\n[lines ${start}-${end} of ${total}${end < asked ? " (long lines: what fits in one answer)" : ""}; ask for start=${end + 1} to read on]` : "";
     return {
       ok: true,
       llm: `${p.rel} (lines ${start}-${end} of ${total})\n${body}${more}`,

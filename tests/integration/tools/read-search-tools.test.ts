@@ -243,6 +243,20 @@ describe("get_lines", () => {
     expect(first).toContain(`[lines 1-${DEFAULT_LINE_WINDOW} of 958; ask for start=${DEFAULT_LINE_WINDOW + 1} to read on]`);
   });
 
+  it("returns whole lines up to the output cap, and says where to read on", async () => {
+    fresh();
+    // 400 lines of 100 characters are more than one answer holds.
+    fs.writeFileSync(path.join(project.root, "wide.txt"), Array.from({ length: 500 }, (_, i) => `${String(i + 1).padStart(4, "0")} ${"x".repeat(95)}`).join("\n"));
+    const out = await ok(getLines, { path: "wide.txt" });
+    const rows = numbered(out);
+    expect(rows.length).toBeGreaterThan(100);
+    expect(rows.length).toBeLessThan(DEFAULT_LINE_WINDOW);
+    const last = rows.at(-1)!;
+    expect(last[1]).toBe(`${String(last[0]).padStart(4, "0")} ${"x".repeat(95)}`);
+    expect(out).toContain(`[lines 1-${last[0]} of 500 (long lines: what fits in one answer); ask for start=${last[0] + 1} to read on]`);
+    expect(out).not.toContain("output truncated");
+  });
+
   it("reads a file the index does not hold from disk, and refuses what is not text", async () => {
     fresh();
     expect(numbered(await ok(getLines, { path: "build.log" }))).toEqual([[1, "ignored"]]);

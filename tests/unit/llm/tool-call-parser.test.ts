@@ -289,6 +289,12 @@ describe("parseToolCalls", () => {
     expect(result.calls.map((c) => c.name)).toEqual(["x_tool"]);
   });
 
+  it("keeps two identical native calls: each is a call the model made and gets a result", () => {
+    const same = { name: "git_status", arguments: {} };
+    const result = parseToolCalls("", KNOWN, { nativeCalls: [same, same, { name: "get_lines", arguments: { path: "a.ts" } }] });
+    expect(result.calls.map((c) => c.name)).toEqual(["git_status", "git_status", "get_lines"]);
+  });
+
   it("merges native calls after text calls and drops duplicates of the same call", () => {
     const reply = '<tool_call name="get_lines"><path>a.ts</path><start>3</start></tool_call>';
     const result = parseToolCalls(reply, KNOWN, {
