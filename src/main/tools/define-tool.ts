@@ -6,6 +6,8 @@ import type { ToolContext, ToolErrorCode, ToolResult, ToolSpec } from "./tool-ty
 
 /** The model's copy of a result is capped; the UI keeps the whole text in display.details. */
 export const MAX_TOOL_OUTPUT_CHARS = 24_000;
+/** A call's one-line title (`[get_lines src/a.ts 1-40]`) is cut here. */
+export const MAX_TITLE_CHARS = 160;
 
 export interface RegisteredTool {
   readonly name: string;
@@ -82,7 +84,9 @@ export function defineTool<S extends z.ZodObject>(spec: ToolSpec<S>): Registered
     jsonSchema,
     titleFor(rawArgs) {
       const parsed = parse(rawArgs);
-      return parsed.success ? spec.title(parsed.data) : spec.name;
+      const title = parsed.success ? spec.title(parsed.data) : spec.name;
+      // A title is one line in the chat or on stderr, whatever the model put in a path.
+      return title.length > MAX_TITLE_CHARS ? `${title.slice(0, MAX_TITLE_CHARS - 1)}…` : title;
     },
     async run(callId, rawArgs, ctx) {
       const started = performance.now();

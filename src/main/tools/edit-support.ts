@@ -146,7 +146,7 @@ export async function askAboutStaleRead(ctx: ToolContext, target: WriteTarget, s
 export function skippedAfterConflict(rel: string): ToolFailure {
   return fail(
     "REJECTED",
-    `${rel} changed on disk since you read it (someone else edited it) and the user chose to skip your change; nothing was written. Read the file again before changing it.`,
+    `${rel} changed on disk since you read it (someone else edited it), and your change was not applied over that; nothing was written. Read the file again before changing it.`,
   );
 }
 

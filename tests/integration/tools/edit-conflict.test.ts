@@ -76,7 +76,7 @@ describe("edit_lines after the file changed on disk", () => {
     const changed = await readThenHeaderAdded(h);
     const r = await editLines.run("t", replaceTruncate, h.ctx);
     expect(r).toMatchObject({ success: false, code: "REJECTED" });
-    expect(r.error).toMatch(/changed on disk since you read it.*skip/);
+    expect(r.error).toMatch(/changed on disk since you read it.*not applied over that; nothing was written/);
     expect(h.read(STRINGS)).toBe(changed);
     expect(h.calls).toEqual([]);
   });

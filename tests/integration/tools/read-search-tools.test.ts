@@ -243,6 +243,13 @@ describe("get_lines", () => {
     expect(first).toContain(`[lines 1-${DEFAULT_LINE_WINDOW} of 958; ask for start=${DEFAULT_LINE_WINDOW + 1} to read on]`);
   });
 
+  it("keeps its one-line title short whatever the path", () => {
+    const title = getLines.titleFor({ path: `src/${"a".repeat(5000)}.ts`, start: 1, end: 2 });
+    expect(title.length).toBe(160);
+    expect(title.endsWith("…")).toBe(true);
+    expect(getLines.titleFor({ path: "src/a.ts", start: 1, end: 2 })).toBe("get_lines src/a.ts 1-2");
+  });
+
   it("returns whole lines up to the output cap, and says where to read on", async () => {
     fresh();
     // 400 lines of 100 characters are more than one answer holds.

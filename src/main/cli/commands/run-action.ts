@@ -118,7 +118,8 @@ export async function runAction(target: string, opts: RunOptions, choice: Sessio
     } else {
       // The streamed part of an answer cut short still ends its line on stdout.
       if (final.reason === "answer" || streamed) process.stdout.write("\n");
-      if (final.reason !== "answer" && !errorShown) log(final.text);
+      // An interrupted answer is on stdout already: only that it was cut short is said.
+      if (final.reason !== "answer" && !errorShown) log(final.reason === "cancelled" && streamed ? "[interrupted]" : final.text);
       if (config.display.showStats) log(formatTurnStats(stats));
     }
     if (guard.interrupted) return INTERRUPTED_EXIT_CODE;
