@@ -1,10 +1,31 @@
 // The one source of truth for ipuaro's configuration. Every layer (default, user, project, env) is
 // validated against it; unknown keys are errors so typos are caught instead of silently ignored.
 import { z } from "zod";
+import { IpuaroError } from "../errors.js";
+import { normalizeOllamaHost } from "../llm/ollama-host.js";
+import { resolveRedisTarget } from "../store/redis-target.js";
+
+/** A check that throws our error, as a zod refinement: its message (and fix) lands under the key. */
+function checkedBy(check: (value: string) => unknown) {
+  return (value: string | null, ctx: z.RefinementCtx) => {
+    if (value === null) return;
+    try {
+      check(value);
+    } catch (err) {
+      const e = err instanceof IpuaroError ? err : null;
+      ctx.addIssue({ code: "custom", message: e ? `${e.message}${e.suggestion ? `. ${e.suggestion}` : ""}` : String(err) });
+    }
+  };
+}
 
 const redis = z
   .object({
-    url: z.string().min(1).nullable().describe("redis://, rediss://, unix:///path or a socket path; null = ipuaro's own redis-server"),
+    url: z
+      .string()
+      .min(1)
+      .nullable()
+      .superRefine(checkedBy((url) => resolveRedisTarget({ url })))
+      .describe("redis://, rediss://, unix:///path or a socket path; null = ipuaro's own redis-server"),
     host: z.string().min(1).describe("Host when no url is given and the managed server is not used"),
     port: z.number().int().min(0).max(65535).describe("Port for host"),
     db: z.number().int().min(0).max(15).describe("Logical database"),
@@ -14,7 +35,8 @@ const redis = z
 const llm = z
   .object({
     provider: z.literal("ollama").describe("Model provider"),
-    host: z.string().url().describe("Ollama base URL (OLLAMA_HOST overrides)"),
+    // The same forms OLLAMA_HOST takes (host:port, :port, a URL); the client normalises it.
+    host: z.string().min(1).superRefine(checkedBy(normalizeOllamaHost)).describe("Ollama base URL or host:port (OLLAMA_HOST overrides)"),
     model: z.string().min(1).describe("Model name as Ollama knows it"),
     contextWindow: z.number().int().min(512).describe("num_ctx sent with every request"),
     temperature: z.number().min(0).max(2).describe("Sampling temperature"),

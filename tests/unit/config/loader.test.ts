@@ -60,6 +60,17 @@ describe("loadConfig", () => {
     expect(msg).toContain("watchdog.debounceMs");
   });
 
+  it("checks redis.url and llm.host as the connections will read them, naming the file or variable", () => {
+    writeTree(dir, { "proj/.ipuaro.json": JSON.stringify({ redis: { url: "htp://localhost" } }) });
+    expect(() => loadConfig({ projectRoot: path.join(dir, "proj"), env })).toThrow(/\.ipuaro\.json:\n {2}redis\.url: Unsupported Redis URL scheme "htp:"/);
+    expect(() => loadConfig({ env: { ...env, IPUARO_REDIS_URL: "redis://localhost:99999" } })).toThrow(/environment \(IPUARO_REDIS_URL[^:]*:\n {2}redis\.url: Invalid Redis URL/);
+    writeTree(dir, { "proj/.ipuaro.json": JSON.stringify({ llm: { host: "ftp://x" } }) });
+    expect(() => loadConfig({ projectRoot: path.join(dir, "proj"), env })).toThrow(/llm\.host: "ftp:\/\/x" uses ftp:/);
+    // host:port, as OLLAMA_HOST takes it, is fine in a file too.
+    writeTree(dir, { "proj/.ipuaro.json": JSON.stringify({ llm: { host: "127.0.0.1:11500" } }) });
+    expect(loadConfig({ projectRoot: path.join(dir, "proj"), env }).config.llm.host).toBe("127.0.0.1:11500");
+  });
+
   it("rejects unknown keys instead of ignoring a typo", () => {
     writeTree(dir, { "xdg/ipuaro/config.json": JSON.stringify({ watchdog: { debounceMS: 10 } }) });
     expect(() => loadConfig({ env })).toThrow(/watchdog/);
