@@ -60,10 +60,12 @@ function readHolder(lockPath: string): LockHolder | null {
   }
 }
 
+/** A lock without a pid is a holder between open and write, a moment; one older than this never wrote it (killed, disk full). */
+const UNWRITTEN_STALE_MS = 2000;
+
 function isStale(holder: LockHolder, staleMs: number): boolean {
   if (holder.ageMs > staleMs) return true;
-  // An empty file is a holder between open and write: only age can make it stale.
-  if (holder.pid === null) return false;
+  if (holder.pid === null) return holder.ageMs > UNWRITTEN_STALE_MS;
   return !isPidAlive(holder.pid);
 }
 
