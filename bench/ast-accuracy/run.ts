@@ -9,6 +9,7 @@ import { extractFile, languageForPath } from "../../src/workers/extract/index.js
 import { agreement, compareKeys, KINDS, ourRecords, type KindName, type KindTally } from "./compare.js";
 import { collectSourceFiles } from "./files.js";
 import { referenceRecords } from "./reference.js";
+import { requireFolder } from "../lib/bench-args.js";
 
 const MAX_EXAMPLES = Number(process.env.AST_ACCURACY_EXAMPLES ?? 10);
 
@@ -16,10 +17,16 @@ const args = process.argv.slice(2);
 const verbose = args.includes("--verbose");
 const asJson = args.includes("--json");
 const dir = args.find((a) => !a.startsWith("--"));
+const USAGE = "usage: npm run bench:ast-accuracy -- DIR [--verbose] [--json]";
+if (args.includes("--help") || args.includes("-h")) {
+  console.log(USAGE);
+  process.exit(0);
+}
 if (!dir) {
-  console.error("usage: run.ts DIR [--verbose] [--json]");
+  console.error(USAGE);
   process.exit(2);
 }
+requireFolder(dir, USAGE);
 
 const tallies = Object.fromEntries(KINDS.map((k) => [k, { ts: 0, ours: 0, matched: 0 }])) as Record<KindName, KindTally>;
 const examples = Object.fromEntries(KINDS.map((k) => [k, [] as string[]])) as Record<KindName, string[]>;

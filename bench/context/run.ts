@@ -10,10 +10,9 @@
 //   fresh    builds that read everything from Redis again (cache: null)
 //   cached   builds reusing the parsed snapshot (the default within a session)
 //   mention  cached builds with a conversation mentioning a symbol and a folder
-import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { parseArgs } from "node:util";
+import { benchArgs, requireFolder } from "../lib/bench-args.js";
 import { Redis } from "ioredis";
 import { generateMonorepo } from "../generate/generate-monorepo.js";
 import { loadConfig } from "../../src/main/config/loader.js";
@@ -26,9 +25,10 @@ import { startRedisServer, type TestRedisServer } from "../../tests/helpers/redi
 
 const TARGET_MS = 200;
 
-const { values, positionals } = parseArgs({
-  allowPositionals: true,
-  options: {
+const USAGE = "usage: npm run bench:context -- [DIR] [--files N] [--seed N] [--budget TOKENS] [--runs N] [--redis-url URL] [--json]";
+const { values, positionals } = benchArgs(
+  USAGE,
+  {
     files: { type: "string", default: "12000" },
     seed: { type: "string", default: "1" },
     budget: { type: "string", default: "10000" },
@@ -36,7 +36,8 @@ const { values, positionals } = parseArgs({
     "redis-url": { type: "string" },
     json: { type: "boolean", default: false },
   },
-});
+  true,
+);
 const budget = Number(values.budget);
 const runs = Math.max(1, Number(values.runs));
 
@@ -46,7 +47,7 @@ if (!root) {
   process.stderr.write(`generating ${values.files} files into ${root}…\n`);
   await generateMonorepo({ files: Number(values.files), out: root, seed: Number(values.seed) });
 }
-if (!fs.statSync(root).isDirectory()) throw new Error(`${root} is not a directory`);
+requireFolder(root, USAGE);
 
 let server: TestRedisServer | null = null;
 const url = values["redis-url"] ?? (server = await startRedisServer()).url;

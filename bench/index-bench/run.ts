@@ -6,20 +6,18 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { parseArgs } from "node:util";
+import { benchArgs } from "../lib/bench-args.js";
 import { runIpuaroJson, runTsxScript } from "../lib/run-cli.js";
 
 const TARGETS = { coldToParseOnly: 1.3, warmToCold: 0.1, eventLoopP99Ms: 50 };
 
-const { values } = parseArgs({
-  options: {
-    files: { type: "string", default: "12000" },
-    out: { type: "string" },
-    seed: { type: "string", default: "1" },
-    "keep-home": { type: "boolean", default: false },
-    json: { type: "boolean", default: false },
-    runs: { type: "string", default: "1" },
-  },
+const { values } = benchArgs("usage: npm run bench -- [--files N] [--out DIR] [--seed N] [--runs N] [--keep-home] [--json]", {
+  files: { type: "string", default: "12000" },
+  out: { type: "string" },
+  seed: { type: "string", default: "1" },
+  "keep-home": { type: "boolean", default: false },
+  json: { type: "boolean", default: false },
+  runs: { type: "string", default: "1" },
 });
 
 const runs = Number(values.runs);

@@ -8,7 +8,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { parseArgs } from "node:util";
+import { benchArgs } from "../lib/bench-args.js";
 import v8 from "node:v8";
 import vm from "node:vm";
 import { loadConfig } from "../../src/main/config/loader.js";
@@ -23,16 +23,14 @@ import { burstEdit, createOp, deleteOp, editOp, renameOp, type Operation, type O
 const SINGLE_WORK_TARGET_MS = 30;
 const LATENCY_MARGIN_MS = 150;
 
-const { values } = parseArgs({
-  options: {
-    files: { type: "string", default: "12000" },
-    dir: { type: "string" },
-    seed: { type: "string", default: "1" },
-    debounce: { type: "string" },
-    ops: { type: "string", default: "20" },
-    burst: { type: "string", default: "1000" },
-    json: { type: "boolean", default: false },
-  },
+const { values } = benchArgs("usage: npm run bench:watch -- [--files N] [--dir DIR] [--seed N] [--debounce MS] [--ops N] [--burst N] [--json]", {
+  files: { type: "string", default: "12000" },
+  dir: { type: "string" },
+  seed: { type: "string", default: "1" },
+  debounce: { type: "string" },
+  ops: { type: "string", default: "20" },
+  burst: { type: "string", default: "1000" },
+  json: { type: "boolean", default: false },
 });
 const log = (s: string) => process.stderr.write(`${s}\n`);
 // A full collection before each heap reading, so the watcher's state is measured, not GC timing.
