@@ -139,12 +139,14 @@ export function managedRedisConf(layout: ManagedRedisLayout): string {
 }
 
 /** The last lines of the server log, for error messages. */
-export function logTail(logFile: string, lines = 12): string {
+/** The log's last lines, only from byte `since` on (what this start wrote, not an earlier run's). */
+export function logTail(logFile: string, lines = 12, since = 0): string {
   try {
     const fd = fs.openSync(logFile, "r");
     try {
       const size = fs.fstatSync(fd).size;
-      const length = Math.min(size, 4096);
+      const length = Math.min(Math.max(0, size - since), 4096);
+      if (length === 0) return "(it wrote nothing to its log)";
       const buf = Buffer.alloc(length);
       fs.readSync(fd, buf, 0, length, size - length);
       return buf.toString("utf8").trimEnd().split("\n").slice(-lines).join("\n");

@@ -170,7 +170,16 @@ async function spawnServer(bin: string, layout: ManagedRedisLayout): Promise<Chi
   }
 }
 
+function fileSize(file: string): number {
+  try {
+    return fs.statSync(file).size;
+  } catch {
+    return 0;
+  }
+}
+
 async function startServer(bin: string, layout: ManagedRedisLayout, timeoutMs: number): Promise<void> {
+  const logStart = fileSize(layout.logFile);
   const child = await spawnServer(bin, layout);
   let exited: string | null = null;
   child.once("exit", (code, signal) => {
@@ -183,7 +192,7 @@ async function startServer(bin: string, layout: ManagedRedisLayout, timeoutMs: n
     await waitForExit(child.pid, 5000);
   }
   const why = exited !== null ? `it stopped with ${exited}` : `it did not answer PING within ${timeoutMs} ms`;
-  throw new IpuaroError("redis", `ipuaro's redis-server failed to start: ${why}. Last log lines (${layout.logFile}):\n${logTail(layout.logFile)}`, {
+  throw new IpuaroError("redis", `ipuaro's redis-server failed to start: ${why}. Last log lines (${layout.logFile}):\n${logTail(layout.logFile, 12, logStart)}`, {
     suggestion: "Fix the problem shown in the log, or point ipuaro at another Redis with IPUARO_REDIS_URL.",
   });
 }

@@ -329,5 +329,11 @@ describe("ipuaro's own redis-server", () => {
     expect(err).toMatchObject({ type: "redis" });
     expect((err as IpuaroError).message).toMatch(/failed to start: it stopped with exit code 1/);
     expect((err as IpuaroError).message).toContain("FATAL CONFIG FILE ERROR (fake for the test)");
+    // Started again by a binary that says nothing: the earlier run's lines are not shown as this one's.
+    const silent = path.join(home, "silent-redis-server");
+    fs.writeFileSync(silent, "#!/bin/sh\nexit 1\n", { mode: 0o755 });
+    const again = (await acquireManagedRedis({ home, redisServerBin: silent }).catch((e: unknown) => e)) as IpuaroError;
+    expect(again.message).toContain("(it wrote nothing to its log)");
+    expect(again.message).not.toContain("FATAL CONFIG FILE ERROR");
   });
 });
