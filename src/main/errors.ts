@@ -1,7 +1,8 @@
 // Typed errors shared by the main process. `IpuaroError` is something the user (or the agent loop) can
 // act on: retry, skip or abort (seed 000, "Error Handling"). `FatalError` ends the process with a code.
 
-export type IpuaroErrorType = "redis" | "parse" | "llm" | "file" | "command" | "conflict" | "config";
+/** `input`: what the user asked for does not exist (no such session, no rewind point N). */
+export type IpuaroErrorType = "redis" | "parse" | "llm" | "file" | "command" | "conflict" | "config" | "input";
 
 export interface IpuaroErrorOptions {
   /** Retrying can help (a server that may come back, a file that may be fixed). Default true. */

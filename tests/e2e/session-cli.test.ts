@@ -137,7 +137,8 @@ describe("sessions from the command line", () => {
     expect(contra.code).toBe(2);
     const missing = await cli("sessions", "show", "20990101-000000-beef", root);
     expect(missing.code).toBe(1);
-    expect(missing.stderr).toContain(`no session 20990101-000000-beef in project ${projectNameFor(root)}`);
+    expect(missing.stderr).toContain(`ipuaro: no session 20990101-000000-beef in project ${projectNameFor(root)}`);
+    expect(missing.stderr).not.toContain("config error");
     expect(missing.stderr).toContain("ipuaro sessions list");
   });
 

@@ -86,7 +86,7 @@ export class RewindService {
     const found = typeof point === "number" ? points.find((p) => p.n === point) : points.find((p) => p.entryId === point);
     if (found) return found;
     const range = points.length ? `${points[0]!.n}-${points[points.length - 1]!.n}` : "none";
-    throw new IpuaroError("config", `no rewind point ${point} in session ${this.session.id} (points: ${range})`, {
+    throw new IpuaroError("input", `no rewind point ${point} in session ${this.session.id} (points: ${range})`, {
       recoverable: false,
       suggestion: "List them with `ipuaro rewind --list` (or /rewind).",
     });

@@ -108,7 +108,9 @@ export async function runCli(argv: string[]): Promise<void> {
       return;
     }
     if (err instanceof IpuaroError) {
-      reportFailure(json, `ipuaro: ${err.type} error: ${err.message}\n${err.suggestion ? `  ${err.suggestion}\n` : ""}`, err);
+      // A wrong session id or rewind point is said as it is; "config error" there sent people to their config.
+      const label = err.type === "input" ? "" : `${err.type} error: `;
+      reportFailure(json, `ipuaro: ${label}${err.message}\n${err.suggestion ? `  ${err.suggestion}\n` : ""}`, err);
       process.exitCode = 1;
       return;
     }

@@ -35,7 +35,7 @@ export function sessionStoreFor(redis: Redis, projectName: string, config: Pick<
 }
 
 export function sessionNotFound(id: string, projectName: string): IpuaroError {
-  return new IpuaroError("config", `no session ${id} in project ${projectName}`, {
+  return new IpuaroError("input", `no session ${id} in project ${projectName}`, {
     recoverable: false,
     suggestion: "See the project's sessions with `ipuaro sessions list`.",
   });
