@@ -6,6 +6,7 @@ import { askAboutStaleRead, confirmAndWrite, withRiskNote, describeUserEdit, rea
 import { contentLines, lineChangeCounts, looksLineNumbered, mapRange, spliceText, type LineRange } from "./edit-text.js";
 import { noteReplyBase, replyBase } from "./reply-edits.js";
 import type { ToolOutcome } from "./tool-types.js";
+import { counted } from "../plural.js";
 
 /** Problem with the range against a file of `total` lines, or null. An empty file is one empty line. */
 function rangeProblem(rel: string, total: number, { start, end }: LineRange): string | null {
@@ -103,7 +104,7 @@ export const editLines = defineTool({
     const to = range.start + Math.max(inserted.length, 1) - 1 + RESULT_CONTEXT_LINES;
     return withRiskNote(applied, {
       ok: true,
-      llm: `${headline}; the file now has ${lines.length} lines:\n${showLines(lines, from, to)}`,
+      llm: `${headline}; the file now has ${counted(lines.length, "line")}:\n${showLines(lines, from, to)}`,
       data: { path: target.rel, start: range.start, end: range.end, added: inserted.length, total: lines.length },
       // What the diff shows (a replaced range that keeps some lines changes fewer than it spans).
       display: { summary: changeSummary(lineChangeCounts(current.lines, lines)) },

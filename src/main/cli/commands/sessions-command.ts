@@ -30,7 +30,7 @@ function print(text: string): void {
 }
 
 export function registerSessionsCommand(program: Command): void {
-  const sessions = program.command("sessions").description("list, show or delete the project's saved sessions");
+  const sessions = program.command("sessions").description("list, show, delete or prune the project's saved sessions");
 
   sessions
     .command("list", { isDefault: true })
