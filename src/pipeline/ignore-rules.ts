@@ -33,8 +33,9 @@ function namesOnly(patterns: string[]): boolean {
 
 export class IgnoreRules {
   private readonly root: string;
-  private readonly global: Ignore;
-  private readonly globalByName: boolean;
+  private global: Ignore;
+  private globalByName: boolean;
+  private patterns: string[];
   /** .gitignore rules per folder; null = the folder has none. */
   private readonly perDir = new Map<string, DirRules | null>();
   /** Per folder, the .gitignore rules of the folder and its ancestors, root first. */
@@ -42,8 +43,24 @@ export class IgnoreRules {
 
   constructor(root: string, ignorePatterns: string[]) {
     this.root = root;
+    this.patterns = [...ignorePatterns];
     this.global = ignore().add(ALWAYS_IGNORED).add(ignorePatterns);
     this.globalByName = namesOnly([...ALWAYS_IGNORED, ...ignorePatterns]);
+  }
+
+  /** The project's ignorePatterns now in force. */
+  get ignorePatterns(): readonly string[] {
+    return this.patterns;
+  }
+
+  /** Takes new ignorePatterns (the project's config changed); false when they are the same. */
+  setPatterns(ignorePatterns: readonly string[]): boolean {
+    if (ignorePatterns.length === this.patterns.length && ignorePatterns.every((p, i) => p === this.patterns[i])) return false;
+    this.patterns = [...ignorePatterns];
+    this.global = ignore().add(ALWAYS_IGNORED).add(this.patterns);
+    this.globalByName = namesOnly([...ALWAYS_IGNORED, ...this.patterns]);
+    this.chains.clear();
+    return true;
   }
 
   /** Forgets cached .gitignore files (all, or one folder's) after they changed on disk. */

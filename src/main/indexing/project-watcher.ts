@@ -8,6 +8,7 @@ import { errorMessage, IpuaroError, isIpuaroError } from "../errors.js";
 import { reconnectRedis, type Redis } from "../store/index.js";
 import { ProjectStore } from "../store/project-store.js";
 import { OwnWrites } from "./own-writes.js";
+import { loadConfig } from "../config/loader.js";
 import type { ProjectIndexer } from "./project-indexer.js";
 
 export type { ChangeOrigin, FileUpdateEvent, BatchSummary } from "../../pipeline/watch/live-index.js";
@@ -56,6 +57,14 @@ export class ProjectWatcher {
       pool: indexer.pool,
       binaryExtensions: indexer.binaryExtensions,
       ignorePatterns: indexer.config.project.ignorePatterns,
+      // A config that does not load (half-edited JSON) keeps the patterns in force.
+      projectPatterns: () => {
+        try {
+          return loadConfig({ projectRoot: indexer.root }).config.project.ignorePatterns;
+        } catch {
+          return null;
+        }
+      },
       store,
       debounceMs: opts.debounceMs ?? indexer.config.watchdog.debounceMs,
       ...(opts.indexRunCheckMs ? { indexRunCheckMs: opts.indexRunCheckMs } : {}),

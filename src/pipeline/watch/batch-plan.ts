@@ -19,7 +19,12 @@ export interface PlanContext {
   known: ReadonlyMap<string, KnownFileState>;
   /** Called before folders are walked with the new ones that hold subfolders the OS watcher cannot see yet. */
   watchFolders?: (rels: string[]) => Promise<void>;
+  /** The project's ignorePatterns as its config says now (null: unreadable, keep the old ones). */
+  projectPatterns?: () => string[] | null;
 }
+
+/** The project's own config file, at the root. */
+export const PROJECT_CONFIG = ".ipuaro.json";
 
 export interface BatchPlan {
   /** Re-read and re-hash: the events name them. */
@@ -34,6 +39,8 @@ export interface BatchPlan {
   watchedFolders: string[];
   /** Some path of the batch is gone: subscriptions of vanished folders can be dropped. */
   somethingGone: boolean;
+  /** The project's ignorePatterns changed (the rules took them; the whole tree is swept). */
+  patternsChanged: boolean;
 }
 
 const dirOf = (p: string) => {
@@ -67,10 +74,18 @@ function knownUnder(known: ReadonlyMap<string, KnownFileState>, folders: Readonl
 
 export async function planBatch(ctx: PlanContext, changes: ReadonlyMap<string, PendingChange>): Promise<BatchPlan> {
   const { rules, known } = ctx;
-  const plan: BatchPlan = { check: new Set(), sweep: new Set(), drop: new Map(), layoutTouched: false, gitignoreChanged: false, watchedFolders: [], somethingGone: false };
+  const plan: BatchPlan = { check: new Set(), sweep: new Set(), drop: new Map(), layoutTouched: false, gitignoreChanged: false, watchedFolders: [], somethingGone: false, patternsChanged: false };
   const sweepFolders = new Set<string>();
   const goneFolders = new Set<string>();
-  // .gitignore first: every other path of the batch is judged by the current rules.
+  // The project's ignorePatterns and every .gitignore first: every other path is judged by the current rules.
+  if (changes.has(PROJECT_CONFIG) && ctx.projectPatterns) {
+    const patterns = ctx.projectPatterns();
+    if (patterns && rules.setPatterns(patterns)) {
+      sweepFolders.add("");
+      plan.gitignoreChanged = true;
+      plan.patternsChanged = true;
+    }
+  }
   for (const p of changes.keys()) {
     if (path.posix.basename(p) !== ".gitignore") continue;
     rules.invalidate(dirOf(p));

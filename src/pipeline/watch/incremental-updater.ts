@@ -27,6 +27,8 @@ export interface UpdaterOptions {
   watchFolders?: (rels: string[]) => Promise<void>;
   /** After a batch in which something vanished: lets the OS watcher drop subscriptions of gone folders. */
   pruneWatch?: () => Promise<void>;
+  /** The project's ignorePatterns as its config says now, read when .ipuaro.json changes (see planBatch). */
+  projectPatterns?: () => string[] | null;
 }
 
 export interface BatchResult {
@@ -39,6 +41,8 @@ export interface BatchResult {
   resolved: number;
   graphRebuilt: boolean;
   gitignoreChanged: boolean;
+  /** The project's ignorePatterns changed: the OS watcher's own ignore list is out of date. */
+  patternsChanged: boolean;
   /** Files to re-parse in a follow-up batch: the layout change made their imports internal or external. */
   reparse: string[];
   /** Main-thread time plus the wait for the pool, before the writes land (ms). */
@@ -87,8 +91,8 @@ export class IncrementalUpdater {
   async runBatch(changes: ReadonlyMap<string, PendingChange>, reparse: ReadonlySet<string> = new Set()): Promise<BatchResult> {
     const started = performance.now();
     const { root, rules } = this.opts;
-    const plan = await planBatch({ root, rules, binaryExtensions: this.binarySet, known: this.known, watchFolders: this.opts.watchFolders }, changes);
-    const result: BatchResult = { updates: [], checked: 0, parsed: 0, removed: 0, resolved: 0, graphRebuilt: false, gitignoreChanged: plan.gitignoreChanged, reparse: [], workMs: 0, stages: { planMs: 0, workersMs: 0, graphMs: 0 }, failed: [] };
+    const plan = await planBatch({ root, rules, binaryExtensions: this.binarySet, known: this.known, watchFolders: this.opts.watchFolders, projectPatterns: this.opts.projectPatterns }, changes);
+    const result: BatchResult = { updates: [], checked: 0, parsed: 0, removed: 0, resolved: 0, graphRebuilt: false, gitignoreChanged: plan.gitignoreChanged, patternsChanged: plan.patternsChanged, reparse: [], workMs: 0, stages: { planMs: 0, workersMs: 0, graphMs: 0 }, failed: [] };
     const planned = performance.now();
     result.stages.planMs = planned - started;
     const graphChanges: GraphChange[] = [];

@@ -64,6 +64,8 @@ export interface LiveIndexOptions {
   origin?: (path: string, hash: string | null) => ChangeOrigin;
   /** How often to look for an index run by another process (ms). Default INDEX_RUN_CHECK_MS. */
   indexRunCheckMs?: number;
+  /** The project's ignorePatterns as its config says now (null: unreadable); read when .ipuaro.json changes. */
+  projectPatterns?: () => string[] | null;
 }
 
 /** How often a live index looks at the index run mark when no batch does (one HGET). */
@@ -109,11 +111,27 @@ export class LiveIndex {
    */
   async listen(): Promise<void> {
     if (this.watch) return;
-    this.watch = await watchTree(this.opts.root, {
-      ignorePatterns: this.opts.ignorePatterns,
+    this.watch = await this.subscribe(this.opts.ignorePatterns);
+  }
+
+  private subscribe(ignorePatterns: readonly string[]): Promise<TreeWatch> {
+    return watchTree(this.opts.root, {
+      ignorePatterns,
       onChanges: (changes) => this.scheduler.push(changes),
       onError: (error) => this.opts.onEvent({ type: "error", error, retryInMs: 0 }),
     });
+  }
+
+  /**
+   * The OS watcher leaves out what the patterns ignored when it subscribed: with a pattern dropped from
+   * .ipuaro.json, the folder it hid would go unwatched. Subscribed again with the new list (the batch
+   * that noticed has swept the tree already).
+   */
+  private async resubscribe(): Promise<void> {
+    const old = this.watch;
+    if (!old) return;
+    this.watch = await this.subscribe(this.opts.rules.ignorePatterns);
+    await old.close();
   }
 
   /** listen(), then load the index into memory and start handling events. */
@@ -137,10 +155,10 @@ export class LiveIndex {
   }
 
   private newUpdater(known: Map<string, KnownFileState>, graph: GraphState): IncrementalUpdater {
-    const { root, rules, pool, binaryExtensions, store } = this.opts;
+    const { root, rules, pool, binaryExtensions, store, projectPatterns } = this.opts;
     const watchFolders = (rels: string[]) => this.watch?.watchFolders(rels) ?? Promise.resolve();
     const pruneWatch = () => this.watch?.prune() ?? Promise.resolve();
-    return new IncrementalUpdater({ root, rules, pool, binaryExtensions, store, writes: this.writes, watchFolders, pruneWatch }, known, graph);
+    return new IncrementalUpdater({ root, rules, pool, binaryExtensions, store, writes: this.writes, watchFolders, pruneWatch, ...(projectPatterns ? { projectPatterns } : {}) }, known, graph);
   }
 
   /** Between batches: a new mark gets a batch (which reloads) even when no file changes. */
@@ -232,6 +250,7 @@ export class LiveIndex {
       return origin;
     });
     for (const p of result.reparse) this.reparse.add(p);
+    if (result.patternsChanged) await this.resubscribe();
     if (result.failed.length) {
       this.scheduler.push(result.failed.map((path) => ({ path, type: "update" as const })));
       this.opts.onEvent({ type: "error", error: result.taskError, retryInMs: this.opts.debounceMs });

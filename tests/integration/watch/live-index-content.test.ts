@@ -72,6 +72,23 @@ describe("live index: what a file is", () => {
     expect(await w.json("indexes", "sym:Button")).toEqual([expect.objectContaining({ path: "packages/ui/src/components/Button.tsx" })]);
   });
 
+  it("ignorePatterns changed in .ipuaro.json drop what they now ignore, and bring back (and watch) what they no longer do", async () => {
+    const from = w.events.length;
+    const config = abs(".ipuaro.json");
+    const before = fs.existsSync(config) ? fs.readFileSync(config, "utf8") : null;
+    fs.writeFileSync(config, JSON.stringify({ project: { ignorePatterns: ["components"] } }));
+    await w.waitGone("packages/ui/src/components/Button.tsx");
+    expect(await w.waitUpdate((e) => e.path === "packages/ui/src/components/Button.tsx", from)).toMatchObject({ type: "ignored" });
+    // The OS watcher was subscribed again without the pattern: edits there are seen once it is dropped.
+    fs.writeFileSync(config, JSON.stringify({ project: { ignorePatterns: [] } }));
+    await w.waitIndexed("packages/ui/src/components/Button.tsx");
+    fs.appendFileSync(abs("packages/ui/src/components/Button.tsx"), "\nexport const afterPatterns = 1;\n");
+    await w.waitIndexed("packages/ui/src/components/Button.tsx");
+    if (before === null) fs.rmSync(config);
+    else fs.writeFileSync(config, before);
+    await w.watcher.idle();
+  });
+
   it("a symlink loop created while watching is recorded, never followed", async () => {
     fs.symlinkSync(".", abs("apps/loop"));
     fs.symlinkSync("../apps", abs("apps/api/up"));
