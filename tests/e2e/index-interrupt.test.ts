@@ -70,3 +70,32 @@ it("Ctrl+C mid-run: stops cleanly, keeps what was stored, shuts its own Redis do
   expect(stats.unchanged).toBeGreaterThan(0);
   expect(stats.parsed).toBeGreaterThan(0);
 }, 180_000);
+
+it("Ctrl+C while its own redis-server is still starting: says so, and stops the server that would serve nobody", async () => {
+  const startingHome = makeTempDir("ipuaro-interrupt-start-");
+  try {
+    // A redis-server that takes its time to come up (as one loading a large AOF does).
+    const slow = path.join(startingHome, "slow-redis-server");
+    fs.writeFileSync(slow, `#!/bin/sh\nsleep 3\nexec redis-server "$@"\n`, { mode: 0o755 });
+    const child = spawn(process.execPath, ["--import", "tsx", ENTRY, "index", root, "--yes"], {
+      env: { ...env(), IPUARO_HOME: startingHome, IPUARO_REDIS_SERVER: slow },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stderr = "";
+    child.stderr.on("data", (d) => (stderr += d));
+    const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
+    const layout = managedRedisLayout(startingHome);
+    // The server was spawned (its config written) and has not answered yet.
+    await until(() => (fs.existsSync(layout.confFile) ? true : null), 20_000);
+    await new Promise((r) => setTimeout(r, 300));
+    child.kill("SIGINT");
+    expect(await exited).toBe(130);
+    expect(stderr).toContain("cancelled");
+    await new Promise((r) => setTimeout(r, 3500));
+    expect(fs.existsSync(layout.socketPath)).toBe(false);
+    const pid = Number(fs.existsSync(layout.pidFile) ? fs.readFileSync(layout.pidFile, "utf8") : 0);
+    expect(pid > 0 && isPidAlive(pid)).toBe(false);
+  } finally {
+    removeDir(startingHome);
+  }
+}, 60_000);

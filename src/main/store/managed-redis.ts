@@ -15,6 +15,7 @@ import { ipuaroHome } from "../config/paths.js";
 import { errorMessage, IpuaroError } from "../errors.js";
 import { liftAbandonedAofHold } from "./aof-rewrite-hold.js";
 import { closeRedis, connectRedis, setRevive } from "./connection.js";
+import { claimed, startedUnclaimed } from "./unclaimed-servers.js";
 import { logTail, managedRedisConf, managedRedisLayout, type ManagedRedisLayout } from "./managed-redis-layout.js";
 import { isPidAlive, withFileLock } from "./process-lock.js";
 import { probeRedisSocket } from "./socket-probe.js";
@@ -178,15 +179,18 @@ function fileSize(file: string): number {
   }
 }
 
+/** Starts the server; until a connection of this process claims it, it is stopped if the process ends (unclaimed-servers.ts). */
 async function startServer(bin: string, layout: ManagedRedisLayout, timeoutMs: number): Promise<void> {
   const logStart = fileSize(layout.logFile);
   const child = await spawnServer(bin, layout);
+  if (child.pid !== undefined) startedUnclaimed(child.pid);
   let exited: string | null = null;
   child.once("exit", (code, signal) => {
     exited = signal ? `signal ${signal}` : `exit code ${code}`;
   });
   const ready = await waitForReady(layout.socketPath, timeoutMs, () => exited === null);
   if (ready) return;
+  if (child.pid !== undefined) claimed(child.pid);
   if (exited === null && child.pid !== undefined) {
     process.kill(child.pid, "SIGTERM");
     await waitForExit(child.pid, 5000);
@@ -260,9 +264,13 @@ export async function acquireManagedRedis(opts: ManagedRedisOptions = {}): Promi
     if (running) await liftAbandonedAofHold(redis).catch(() => false);
     return { redis, pid: await serverPid(redis), started: !running };
   });
+  claimed(pid);
   setRevive(redis, () =>
     withFileLock(layout.lockFile, locking, async () => {
       if (!(await findOrClearServer(layout, timeoutMs))) await startServer(bin, layout, timeoutMs);
+      // The connection being revived takes it over at once.
+      const revived = readPid(layout.pidFile);
+      if (revived !== null) claimed(revived);
     }),
   );
 
