@@ -23,7 +23,7 @@ function formatWatchEvent(e: ProjectWatchEvent): string | null {
     case "error":
       return `error: ${e.error.message}${e.retryInMs > 0 ? `; retrying in ${(e.retryInMs / 1000).toFixed(1)} s` : ""}`;
     case "recovered":
-      return "Redis is back: queued index writes landed";
+      return e.message ?? "Redis is back: queued index writes landed";
     case "reloaded": {
       const rechecked = e.rechecked ? `; ${e.rechecked} file${e.rechecked === 1 ? "" : "s"} updated meanwhile re-checked` : "";
       return `another index run rewrote the index: reloaded ${e.files} files in ${ms(e.ms)}${rechecked}`;

@@ -3,6 +3,7 @@
 // outage never stops it: writes stay queued and are replayed, with an `error` event per failed attempt.
 // When another index run writes the index (index-run-mark.ts), it reloads the index and re-checks the
 // files it updated itself while that run went on.
+import fs from "node:fs";
 import type { IgnoreRules } from "../ignore-rules.js";
 import { parseIndexRunMark } from "../index-run-mark.js";
 import type { IndexWorkerPool } from "../worker-pool.js";
@@ -50,7 +51,8 @@ export type LiveIndexEvent =
   /** Another index run wrote the index: it was reloaded, and `rechecked` recently updated files re-read. */
   | { type: "reloaded"; files: number; rechecked: number; ms: number }
   | { type: "error"; error: unknown; retryInMs: number }
-  | { type: "recovered" };
+  /** Back to normal after an error; `message` says what came back (Redis when absent). */
+  | { type: "recovered"; message?: string };
 
 export interface LiveIndexOptions {
   root: string;
@@ -96,6 +98,8 @@ export class LiveIndex {
   /** Paths this live index updated → Date.now() when their writes had landed. */
   private readonly handled = new Map<string, number>();
   private runCheck: NodeJS.Timeout | null = null;
+  /** The project folder was found missing (lookForRoot). */
+  private rootGone = false;
 
   constructor(private readonly opts: LiveIndexOptions) {
     this.scheduler = new BatchScheduler({
@@ -129,9 +133,11 @@ export class LiveIndex {
    */
   private async resubscribe(): Promise<void> {
     const old = this.watch;
-    if (!old) return;
+    // Closed first: parcel shares one watcher per (folder, ignore list), and a subscription made while
+    // the old one lived got the old, dead one back. Its folder may be gone: closing can only fail.
+    this.watch = null;
+    await old?.close().catch(() => {});
     this.watch = await this.subscribe(this.opts.rules.ignorePatterns);
-    await old.close();
   }
 
   /** listen(), then load the index into memory and start handling events. */
@@ -150,7 +156,10 @@ export class LiveIndex {
       throw err;
     }
     this.scheduler.resume();
-    this.runCheck = setInterval(() => void this.lookForIndexRun(), this.opts.indexRunCheckMs ?? INDEX_RUN_CHECK_MS);
+    this.runCheck = setInterval(() => {
+      void this.lookForIndexRun();
+      void this.lookForRoot();
+    }, this.opts.indexRunCheckMs ?? INDEX_RUN_CHECK_MS);
     this.runCheck.unref();
   }
 
@@ -159,6 +168,32 @@ export class LiveIndex {
     const watchFolders = (rels: string[]) => this.watch?.watchFolders(rels) ?? Promise.resolve();
     const pruneWatch = () => this.watch?.prune() ?? Promise.resolve();
     return new IncrementalUpdater({ root, rules, pool, binaryExtensions, store, writes: this.writes, watchFolders, pruneWatch, ...(projectPatterns ? { projectPatterns } : {}) }, known, graph);
+  }
+
+  /**
+   * The project folder itself removed (and perhaps made again: a re-clone, `git worktree` games): the
+   * OS watcher's subscription died with it and would report nothing, ever. Said, then, once the folder
+   * is back, subscribed again and everything in it looked at.
+   */
+  private async lookForRoot(): Promise<void> {
+    const exists = fs.existsSync(this.opts.root);
+    if (!exists && !this.rootGone) {
+      this.rootGone = true;
+      const error = new Error(`the project folder ${this.opts.root} is gone; watching for it to come back`);
+      this.opts.onEvent({ type: "error", error, retryInMs: this.opts.indexRunCheckMs ?? INDEX_RUN_CHECK_MS });
+    } else if (exists && this.rootGone) {
+      this.rootGone = false;
+      try {
+        await this.resubscribe();
+      } catch (error) {
+        this.rootGone = true;
+        this.opts.onEvent({ type: "error", error, retryInMs: this.opts.indexRunCheckMs ?? INDEX_RUN_CHECK_MS });
+        return;
+      }
+      this.opts.onEvent({ type: "recovered", message: `the project folder ${this.opts.root} is back: looking at everything in it` });
+      const top = fs.readdirSync(this.opts.root, { withFileTypes: true });
+      this.scheduler.push(top.map((e) => ({ path: e.name, type: "create" as const })));
+    }
   }
 
   /** Between batches: a new mark gets a batch (which reloads) even when no file changes. */

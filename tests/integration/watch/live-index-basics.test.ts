@@ -5,7 +5,7 @@ import type { FileMeta } from "../../../src/workers/ast-types.js";
 import type { IndexedProject } from "../../helpers/indexed-project.js";
 import { useRedisServer } from "../../helpers/redis-server.js";
 import { openIndexedAcmeShop } from "../../helpers/indexed-project.js";
-import { closeWatched, openWatchedAcmeShop, startWatching, type WatchHarness } from "./watch-harness.js";
+import { closeWatched, openWatchedAcmeShop, startWatching, waitFor, type WatchHarness } from "./watch-harness.js";
 
 const server = useRedisServer();
 let project: IndexedProject;
@@ -88,5 +88,31 @@ describe("live index: a replace then a delete within one window", () => {
     fs.rmSync(abs);
     await slow.waitGone(rel);
     expect(await own.redis.hexists(slow.key("ast"), rel)).toBe(0);
+  });
+});
+
+describe("live index: the project folder removed and made again", () => {
+  let own: IndexedProject;
+  let w2: WatchHarness;
+  beforeAll(async () => {
+    own = await openIndexedAcmeShop(server().url);
+    w2 = await startWatching(own, 80, 200);
+  });
+  afterAll(() => closeWatched(own, w2));
+
+  it("says the folder is gone, and once it is back watches it again and indexes what it holds", async () => {
+    const keep = fs.readFileSync(path.join(own.root, "packages/core/src/money.ts"));
+    fs.rmSync(own.root, { recursive: true, force: true });
+    await waitFor("the watcher to say the folder is gone", () => w2.events.find((e) => e.type === "error" && String((e.error as Error).message).includes("is gone")));
+    fs.mkdirSync(path.join(own.root, "src"), { recursive: true });
+    fs.writeFileSync(path.join(own.root, "src/b.ts"), "export const b = 1;\n");
+    fs.mkdirSync(path.join(own.root, "packages/core/src"), { recursive: true });
+    fs.writeFileSync(path.join(own.root, "packages/core/src/money.ts"), keep);
+    await w2.waitIndexed("src/b.ts");
+    await w2.waitIndexed("packages/core/src/money.ts");
+    expect(w2.events.some((e) => e.type === "recovered")).toBe(true);
+    // And edits after that are seen: the subscription is the new folder's.
+    fs.appendFileSync(path.join(own.root, "src/b.ts"), "export const c = 2;\n");
+    await w2.waitIndexed("src/b.ts");
   });
 });
