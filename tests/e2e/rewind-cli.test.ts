@@ -184,6 +184,18 @@ describe("ipuaro doctor and sessions prune", () => {
     expect(r.code).toBe(1);
     const out = JSON.parse(r.stdout);
     expect(out.checks.find((c: { name: string }) => c.name === "ollama").status).toBe("fail");
+    expect(out.checks.find((c: { name: string }) => c.name === "ollama").detail).toContain("OLLAMA_HOST");
+  });
+
+  it("doctor calls the config broken when the user's command whitelist does not parse", async () => {
+    const xdg = path.join(home, "xdg-broken");
+    fs.mkdirSync(path.join(xdg, "ipuaro"), { recursive: true });
+    fs.writeFileSync(path.join(xdg, "ipuaro", "whitelist.json"), '{"user": ["ls",]}');
+    const r = await runIpuaro(["doctor", root, "--json"], { env: { IPUARO_REDIS_URL: server().url, OLLAMA_HOST: fake.url, XDG_CONFIG_HOME: xdg, IPUARO_HOME: home } });
+    expect(r.code).toBe(1);
+    const config = JSON.parse(r.stdout).checks.find((c: { name: string }) => c.name === "config");
+    expect(config.status).toBe("fail");
+    expect(config.detail).toContain("whitelist.json");
   });
 
   it("doctor says how to fix an unreachable Redis", async () => {

@@ -3,6 +3,7 @@
 // a check fails; warnings (e.g. not indexed yet) do not fail.
 import type { Command } from "commander";
 import { fileHistoryUsage, formatBytes, type FileHistoryUsage } from "../../checkpoints/index.js";
+import { loadCommandLists } from "../../config/command-lists.js";
 import { loadConfig } from "../../config/loader.js";
 import type { IpuaroConfig } from "../../config/schema.js";
 import { errorMessage, IpuaroError } from "../../errors.js";
@@ -40,8 +41,9 @@ async function modelChecks(config: IpuaroConfig): Promise<DoctorCheck[]> {
     // A window larger than the model's is lowered automatically: worth saying, not a problem.
     return [ollama, { name: "model", status: "ok", detail: `${check.model}, ${window}` }];
   } catch (error) {
+    const fix = error instanceof IpuaroError && error.suggestion ? ` — ${error.suggestion}` : "";
     return [
-      { name: "ollama", status: "fail", detail: errorMessage(error) },
+      { name: "ollama", status: "fail", detail: `${errorMessage(error)}${fix}` },
       { name: "model", status: "fail", detail: "not checked: Ollama is unreachable" },
     ];
   }
@@ -74,6 +76,8 @@ export function registerDoctorCommand(program: Command): void {
       let config: IpuaroConfig;
       try {
         config = loadConfig({ projectRoot: root }).config;
+        // The command lists are config too: a broken user whitelist makes every run_command unavailable.
+        loadCommandLists();
         checks.push({ name: "config", status: "ok", detail: "valid" });
       } catch (error) {
         checks.push({ name: "config", status: "fail", detail: errorMessage(error) });
