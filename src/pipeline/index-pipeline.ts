@@ -218,6 +218,7 @@ async function indexHeld(opts: IndexRunOptions, asked: { ms: number }): Promise<
   /** Unchanged files whose facts must come back from the store for the graph pass. */
   const unchangedText: string[] = [];
   const removedOrBroken: string[] = [...known.keys()].filter((p) => !present.has(p));
+  const goneBefore = removedOrBroken.length;
   let writeMs = 0;
   let threadReadHash = 0;
   let threadParse = 0;
@@ -289,6 +290,8 @@ async function indexHeld(opts: IndexRunOptions, asked: { ms: number }): Promise<
     throw err;
   }
   flush();
+  // Files found but not indexed (not UTF-8, unreadable, gone during the run) are not the index's files.
+  stats.files -= removedOrBroken.length - goneBefore;
   const stale = removedOrBroken.filter((p) => known.has(p));
   if (stale.length) write({ ...emptyBatch(), remove: stale, graphStale: true });
   flush();
