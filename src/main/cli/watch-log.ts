@@ -2,8 +2,13 @@
 import type { ProjectWatchEvent, ProjectWatcher } from "../indexing/project-watcher.js";
 import { guardInterrupts } from "./interrupts.js";
 
+/** A path as one piece of one line: a name with a line break or other control character is quoted. */
+function shown(p: string): string {
+  return /[\u0000-\u001f\u007f]/.test(p) ? JSON.stringify(p) : p;
+}
+
 /** One log line per event for `ipuaro index --watch`; null = nothing worth a line. */
-function formatWatchEvent(e: ProjectWatchEvent): string | null {
+export function formatWatchEvent(e: ProjectWatchEvent): string | null {
   const ms = (n: number) => `${Math.round(n)} ms`;
   switch (e.type) {
     case "created":
@@ -11,10 +16,10 @@ function formatWatchEvent(e: ProjectWatchEvent): string | null {
     case "deleted":
     case "ignored": {
       const why = e.reason === "nonUtf8" ? ", not UTF-8" : e.reason === "unreadable" ? ", unreadable" : "";
-      return `${e.type} ${e.path} (${ms(e.ms)}${why}${e.origin === "ipuaro" ? ", by ipuaro" : ""})`;
+      return `${e.type} ${shown(e.path)} (${ms(e.ms)}${why}${e.origin === "ipuaro" ? ", by ipuaro" : ""})`;
     }
     case "renamed":
-      return `renamed ${e.from} → ${e.path} (${ms(e.ms)}${e.origin === "ipuaro" ? ", by ipuaro" : ""})`;
+      return `renamed ${shown(e.from ?? "")} → ${shown(e.path)} (${ms(e.ms)}${e.origin === "ipuaro" ? ", by ipuaro" : ""})`;
     case "batch":
       if (e.files < 10 && !e.graphRebuilt) return null;
       return `batch: ${e.files} files changed, ${e.parsed} parsed, ${e.removed} removed${e.graphRebuilt ? ", graph rebuilt" : ""} in ${ms(e.ms)}`;

@@ -77,6 +77,8 @@ export class IncrementalUpdater {
   private internalSpecifiers: NonNullable<IndexTask["internalSpecifiers"]>;
   /** The `files` count last written to the project's config hash. */
   private reportedFiles: number;
+  /** Files said to be skipped as not UTF-8, with the size:mtime they had (saidSkipped). */
+  private readonly skippedSaid = new Map<string, string>();
 
   constructor(
     private readonly opts: UpdaterOptions,
@@ -167,7 +169,22 @@ export class IncrementalUpdater {
     if (outcome.parsed) result.parsed++;
     if (outcome.removed) result.removed++;
     // A forced re-parse of identical content is bookkeeping, not a change anyone made.
-    if (outcome.update && !(reparse && outcome.update.hash === prev?.hash)) result.updates.push({ ...outcome.update, since });
+    if (outcome.update && !(reparse && outcome.update.hash === prev?.hash) && !this.saidSkipped(r)) result.updates.push({ ...outcome.update, since });
+  }
+
+  /**
+   * A file skipped as not UTF-8 is said once, not again each time a sweep (a .gitignore edit) reads
+   * it unchanged: the index holds nothing of it to compare with, so it is read every time.
+   */
+  private saidSkipped(r: IndexedRecord): boolean {
+    if (r.kind !== "nonUtf8") {
+      this.skippedSaid.delete(r.path);
+      return false;
+    }
+    const stamp = `${r.size}:${r.mtimeMs}`;
+    if (this.skippedSaid.get(r.path) === stamp) return true;
+    this.skippedSaid.set(r.path, stamp);
+    return false;
   }
 
   /** Groups of ~FILES_PER_TASK paths: a branch switch of thousands of files is a few dozen tasks. */

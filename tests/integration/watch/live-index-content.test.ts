@@ -42,6 +42,14 @@ describe("live index: what a file is", () => {
     w.write(rel, Buffer.concat([Buffer.from('export const s = "'), Buffer.from([0xe9, 0xe8]), Buffer.from('";\n')]));
     expect(await w.waitUpdate((e) => e.path === rel, from)).toMatchObject({ type: "ignored", reason: "nonUtf8", hash: null });
     expect(await project.store.getFile(rel)).toBeNull();
+    // A sweep that reads it again unchanged (a root .gitignore edit) does not say it again.
+    const after = w.events.length;
+    fs.appendFileSync(abs(".gitignore"), "\n# touched\n");
+    await waitFor("the sweep's batch", () => w.events.slice(after).find((e) => e.type === "batch"));
+    await w.watcher.idle();
+    expect(w.events.slice(after).filter((e) => e.type !== "batch" && "path" in e && e.path === rel)).toEqual([]);
+    fs.writeFileSync(abs(".gitignore"), fs.readFileSync(abs(".gitignore"), "utf8").replace("\n# touched\n", ""));
+    await w.watcher.idle();
   });
 
   it("ignored paths (node_modules, dist, a nested .gitignore, *.log) never appear", async () => {
