@@ -32,7 +32,14 @@ const GIT_ASK_SUBCOMMANDS = new Set([
   "send-email", "daemon", "instaweb", "web--browse", "imap-send", "credential", "credential-store", "credential-cache",
   "upload-pack", "receive-pack", "shell", "p4", "svn", "cvsimport", "cvsserver", "archimport", "quiltimport",
   "http-backend", "http-push", "remote-ext", "remote-fd", "hook", "filter-branch", "mergetool", "difftool",
+  // Writes the global config and installs a crontab / systemd timer: keeps running outside the project.
+  "maintenance",
+  // Writes files the patch names, not the command line: .git/hooks, symlinks, paths outside (see below).
+  "am", "update-index", "checkout-index",
 ]);
+
+/** The option of `git apply` that lets a patch write outside the work tree. */
+const UNSAFE_PATHS = /^--unsafe-paths$/;
 
 /** Deny/ask findings for git's arguments (after `git`); `root` is the project root. */
 export function gitFindings(args: readonly ShellWord[], root: string): Finding[] {
@@ -43,9 +50,36 @@ export function gitFindings(args: readonly ShellWord[], root: string): Finding[]
       findings.push({ verdict: "deny", reason: `\`git ${option.name}\` sets configuration that can make git run commands (core.pager, core.fsmonitor, alias.* …)` });
     } else if (option.name === "--exec-path" && option.value) {
       findings.push({ verdict: "deny", reason: "`git --exec-path=…` changes where git finds the programs it runs" });
-    } else if (["-C", "--git-dir", "--work-tree"].includes(option.name)) {
+    } else if (["-C", "--git-dir", "--work-tree", "--bare"].includes(option.name)) {
+      // --bare makes the current folder the git directory: a HEAD and config written there run aliases.
       findings.push({ verdict: "ask", reason: `\`git ${option.name}\` points git at another repository, whose config could run commands` });
     }
+  }
+  // `git clone -c key=value`: the same configuration, set on the new repository while it is fetched.
+  if (git.subcommand === "clone" && git.args.some((word) => /^(-c|--config)(=|$)/.test(word.value) || /^-c./.test(word.value))) {
+    findings.push({ verdict: "deny", reason: "`git clone -c` sets configuration that can make git run commands (core.sshCommand, core.fsmonitor …)" });
+  }
+  if (git.subcommand === "init" && git.args.some((word) => /^--separate-git-dir(=|$)/.test(word.value))) {
+    findings.push({ verdict: "ask", reason: "`--separate-git-dir` moves the git directory where the file tools' guard for .git does not reach" });
+  }
+  if (git.subcommand === "apply") {
+    const checkOnly = git.args.some((word) => /^--(check|stat|numstat|summary)$/.test(word.value)) && !git.args.some((word) => /^--apply$/.test(word.value));
+    if (git.args.some((word) => UNSAFE_PATHS.test(word.value))) {
+      findings.push({ verdict: "deny", reason: "`git apply --unsafe-paths` lets a patch write outside the work tree (or into .git: hooks)" });
+    } else if (!checkOnly) {
+      findings.push({ verdict: "ask", reason: "`git apply` writes the files the patch names (which the command line does not show), symlinks included" });
+    }
+  }
+  // Plumbing that overwrites the work tree as checkout -- . and reset --hard do (git-data-loss.ts).
+  const flag = (re: RegExp) => git.args.some((word) => re.test(word.value));
+  if ((git.subcommand === "checkout-index" && flag(/^(-f|--force|-[a-z]*f[a-z]*)$/)) || (git.subcommand === "read-tree" && flag(/^(-u|--reset)$/))) {
+    findings.push({ verdict: "deny", reason: `\`git ${git.subcommand}\` with that option overwrites uncommitted work in the work tree` });
+  }
+  if (git.subcommand === "mv" && flag(/^(-f|--force)$/)) {
+    findings.push({ verdict: "ask", reason: "`git mv -f` overwrites the file it moves onto" });
+  }
+  if (git.subcommand === "help" && git.args.some((word) => /^(-w|--web)$/.test(word.value))) {
+    findings.push({ verdict: "ask", reason: "`git help --web` starts a browser" });
   }
   if (git.subcommand === "config" && !isReadOnlyGitConfig(git.args)) {
     findings.push({ verdict: "deny", reason: "`git config` can set keys that make git run commands (core.fsmonitor, core.pager, alias.* …)" });

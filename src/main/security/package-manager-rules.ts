@@ -10,7 +10,7 @@ import type { Finding } from "./shell-types.js";
 export const NPM_FAMILY = new Set(["npm", "pnpm", "yarn", "npx", "pnpx", "bun", "bunx"]);
 /** Real npm options that only look like abbreviations of dangerous ones (`--global` of `--globalconfig`). */
 const EXACT_SAFE_OPTIONS = new Set(["--global"]);
-const DANGEROUS_OPTIONS = ["--script-shell", "--node-options", "--userconfig", "--globalconfig", "--shell", "--git", "--editor", "--browser", "--viewer", "--init-module", "--onload-script"];
+const DANGEROUS_OPTIONS = ["--script-shell", "--node-options", "--userconfig", "--globalconfig", "--shell", "--git", "--editor", "--browser", "--viewer", "--init-module", "--onload-script", "--node-gyp"];
 
 /** Options that take the next word as their value, so that word is not the subcommand. */
 const VALUE_OPTIONS = new Set([
@@ -97,8 +97,11 @@ function dangerousOptionFindings(name: string, args: readonly ShellWord[]): Find
     const abbreviates = (danger: string): boolean => option.length >= 5 && !EXACT_SAFE_OPTIONS.has(option) && danger.startsWith(option);
     const hit = option.startsWith("--config.") ? option : DANGEROUS_OPTIONS.find(abbreviates);
     if (hit) findings.push({ verdict: "deny", reason: `\`${name} ${option}\` changes which programs ${name} runs` });
+    else if (option === "--registry") findings.push({ verdict: "ask", reason: `\`${name} --registry\` fetches packages from another registry` });
   }
-  const [sub, action] = operandsOf(args);
+  const [written, action] = operandsOf(args);
+  // npm takes any unambiguous abbreviation (`conf`, `con`): judged by the command it means.
+  const sub = name === "npm" && written !== undefined ? (npmCommand(written) ?? written) : written;
   if (sub === "set" || ((sub === "config" || sub === "c") && ["set", "delete", "rm", "edit", "fix"].includes(action ?? ""))) {
     findings.push({ verdict: "deny", reason: `\`${name} config\` writes settings that can change what ${name} runs (script-shell, node-options …)` });
   }
@@ -126,6 +129,29 @@ function subcommandFindings(manager: string, args: readonly ShellWord[], positio
       verdict: "ask",
       reason: `\`yarn global ${shown(rest[0]!)}\` changes globally installed packages: it writes outside the project and runs their install scripts`,
     });
+  }
+  // Commands that run a program of someone else's choosing, or write what `npm run` will run.
+  if (manager === "npm" && sub === "explore") {
+    findings.push({ verdict: "ask", reason: `\`${spelled}\` runs a shell command inside an installed package` });
+  }
+  if ((sub === "create" || (manager === "npm" && sub === "init" && rest.length > 0)) && manager !== "bun") {
+    findings.push({ verdict: "ask", reason: `\`${spelled}\` downloads and runs a package's starter program (create-…)` });
+  } else if (manager === "bun" && sub === "create") {
+    findings.push({ verdict: "ask", reason: "`bun create` downloads and runs a template's setup" });
+  }
+  if (manager === "yarn" && (sub === "node" || sub === "exec" || (sub === "plugin" && rest[0] === "import") || (sub === "dlx"))) {
+    findings.push({ verdict: "ask", reason: `\`yarn ${shown(written)}\` runs code that cannot be judged here` });
+  }
+  if (manager === "npm" && (sub === "pkg" ? ["set", "delete"].includes(rest[0] ?? "") : sub === "set-script")) {
+    findings.push({ verdict: "ask", reason: `\`${spelled}\` writes package.json, scripts included, which later \`npm run\` runs` });
+  }
+  // Adding a package (by name, git, URL or tarball) runs its install scripts: code from outside the project.
+  const installs = manager === "npm" ? sub === "install" || sub === "install-test" : sub === "add" || (manager === "pnpm" && sub === "install" && rest.length > 0);
+  if (installs && rest.length > 0 && flag === null) {
+    findings.push({ verdict: "ask", reason: `\`${spelled} ${shown(rest.join(" "))}\` adds packages, whose install scripts run` });
+  }
+  if (manager === "npm" && sub === "cache" && rest[0] === "clean") {
+    findings.push({ verdict: "ask", reason: "`npm cache clean` deletes npm's cache folder, outside the project" });
   }
   if (manager === "npm" && sub === "link") {
     findings.push({ verdict: "ask", reason: `\`${spelled}\` links packages through npm's global folder, outside the project` });

@@ -67,7 +67,9 @@ function isSymlink(file: string): boolean {
 }
 
 /** Why `text` lies outside the root, or null when it stays inside or is not a path at all. */
-function outsideReason(root: string, text: string): string | null {
+function outsideReason(root: string, given: string): string | null {
+  // `file:..`, `file:///etc` (npm, git): a path all the same, whatever the scheme says.
+  const text = /^file:/i.test(given) ? decodeURIComponent(given.replace(/^file:(\/\/(localhost)?(?=\/))?/i, "")) || "." : given;
   if (HARMLESS_DEVICES.has(path.posix.normalize(text))) return null;
   const plain = !text.startsWith("/") && !text.includes("/");
   // A plain word (`lodash`, `main`) can only leave the root as a symlink; skip the realpath work otherwise.

@@ -11,7 +11,7 @@ export type { Finding } from "./shell-types.js";
 
 const NODE_VALUE_OPTIONS = new Set([
   "-e", "--eval", "-p", "--print", "-r", "--require", "--import", "--loader", "--experimental-loader", "-C",
-  "--conditions", "--input-type", "--env-file", "--title", "--tsconfig",
+  "--conditions", "--input-type", "--env-file", "--title", "--tsconfig", "--test-reporter",
 ]);
 
 function nodeFindings(name: string, args: readonly ShellWord[]): Finding[] {
@@ -25,6 +25,12 @@ function nodeFindings(name: string, args: readonly ShellWord[]): Finding[] {
     if (!value.startsWith("-") || value === "-") script = value;
     else if (option === "--eval" || option === "--print" || (/^-[a-zA-Z]+$/.test(value) && /[ep]/.test(value))) inline = true;
     else if (/^--env-file/.test(option)) findings.push({ verdict: "ask", reason: `\`${name} --env-file\` loads environment variables (NODE_OPTIONS among them) from a file` });
+    else if (/^--inspect/.test(option)) findings.push({ verdict: "ask", reason: `\`${name} ${option}\` opens a debugger port through which anyone who reaches it runs code` });
+    else if (/^(--import|--require|-r|--loader|--experimental-loader|--test-reporter)$/.test(option)) {
+      // Code given as a data: or remote URL instead of a file in the project cannot be judged.
+      const given = value.includes("=") ? value.slice(value.indexOf("=") + 1) : (args[i + 1]?.value ?? "");
+      if (/^(data|https?|file):/i.test(given) || args[i + 1]?.dynamic) findings.push({ verdict: "ask", reason: `\`${name} ${option} ${given.slice(0, 40)}\` loads code that cannot be judged` });
+    }
     else if (/^(-v|--version|-h|--help|--v8-options|--test|--run|-c|--check)$/.test(option)) noScriptNeeded = true;
     if (NODE_VALUE_OPTIONS.has(value)) i++;
   }

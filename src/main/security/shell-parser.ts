@@ -30,6 +30,8 @@ function getParser(): Parser {
 
 class CapReached extends Error {}
 
+/** The nodes a heredoc redirect is made of; anything else under it is body text the grammar misplaced. */
+const HEREDOC_PARTS = new Set(["heredoc_start", "heredoc_end", "heredoc_body", "file_descriptor"]);
 const WRITE_OPERATORS = new Set([">", ">>", ">|", "&>", "&>>", "<>"]);
 const CONTAINERS = new Set([
   "program", "list", "compound_statement", "do_group", "if_statement", "elif_clause", "else_clause",
@@ -246,8 +248,16 @@ class ShellWalker {
       const start = node.children.find((child) => child.type === "heredoc_start")?.text ?? "";
       const expands = !/['"\\]/.test(start); // a quoted delimiter makes the body literal
       const backticks = body && expands ? this.heredocBackticks(body, this.nest(nesting, "heredoc")) : false;
-      into.push({ operator, fd, kind: "heredoc", target: null, dynamicInput: (body?.namedChildCount ?? 0) > 0 || backticks });
+      // A body whose first line starts with `\` comes out of the grammar as an `argument` of the redirect
+      // (the body node left empty): whatever else hangs off the redirect is body too, and judged as such.
+      const strays = node.namedChildren.filter((child) => !HEREDOC_PARTS.has(child.type) && !/_redirect$/.test(child.type) && !isStatement(child));
+      into.push({ operator, fd, kind: "heredoc", target: null, dynamicInput: (body?.namedChildCount ?? 0) > 0 || backticks || (expands && strays.some(hasExpansion)) });
       if (body) this.scanEmbedded(body, this.nest(nesting, "heredoc"), depth);
+      for (const stray of strays) {
+        this.scanEmbedded(stray, this.nest(nesting, "heredoc"), depth);
+        // Backticks there are plain text to the grammar, as in a body; they run all the same.
+        if (expands && /`/.test(stray.text.replace(/\\[\s\S]/g, ""))) this.unjudgeable("a heredoc body line the parser did not place holds backticks", stray.text);
+      }
       for (const child of node.namedChildren) {
         if (/_redirect$/.test(child.type)) this.redirect(child, into, trailing, nesting, depth);
         else if (isStatement(child)) trailing.push(child);

