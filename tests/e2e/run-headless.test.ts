@@ -175,6 +175,7 @@ describe("ipuaro run (headless) against a fake Ollama", () => {
       expect(r.code).toBe(1);
       expect(r.stderr).toContain("Stopped after 3 consecutive tool rounds");
       expect(fake.chatRequests).toHaveLength(3);
+      expect(r.stderr).toContain("llm.autoRetry: again in 2 s, 2 of 3");
     } finally {
       fs.rmSync(path.join(root, ".ipuaro.json"));
     }
@@ -220,6 +221,24 @@ describe("ipuaro run (headless) against a fake Ollama", () => {
     const out = JSON.parse(j.stdout);
     expect(out.reason).toBe("error");
     expect(out.error).toMatchObject({ type: "llm", message: expect.stringContaining("num_ctx must be positive") });
+  });
+
+  it("with llm.autoRetry, retries a failed request twice on its own and answers", async () => {
+    await startFake();
+    const config = path.join(root, ".ipuaro.json");
+    fs.writeFileSync(config, JSON.stringify({ llm: { autoRetry: true } }));
+    try {
+      fake.reply().httpError(500, "runner restarting");
+      fake.reply().httpError(500, "runner restarting");
+      fake.reply().text("Back again.");
+      const r = await runIpuaro(["run", "-p", "hi", root], { env: env(fake.url) });
+      expect(r.code).toBe(0);
+      expect(r.stdout.trim()).toBe("Back again.");
+      expect(fake.chatRequests).toHaveLength(3);
+      expect(r.stderr).toContain("llm.autoRetry: again in 2 s, 2 of 3");
+    } finally {
+      fs.rmSync(config, { force: true });
+    }
   });
 
   it("says which URL it tried and how to start Ollama when it is down", async () => {

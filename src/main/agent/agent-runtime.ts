@@ -133,6 +133,7 @@ export function createAgentRuntime(opts: AgentRuntimeOptions): AgentRuntime {
     maxToolRounds: opts.config.agent.maxToolRounds,
     autoApply: opts.autoApply,
     confirmRiskyEdits: opts.config.edit.alwaysConfirm,
+    autoRetry: opts.config.llm.autoRetry,
     estimator: opts.estimator,
     history: session.llmHistory(),
     recorder,

@@ -31,6 +31,11 @@ export interface OrchestratorOptions {
    * history calls critical) is put to the user even in auto-apply mode; false lets auto-apply take it.
    */
   confirmRiskyEdits?: boolean;
+  /**
+   * llm.autoRetry: a failed request that can be retried (the server went away, timed out) is tried
+   * again AUTO_RETRIES times, with a growing pause, before the user is asked.
+   */
+  autoRetry?: boolean;
   estimator?: TokenEstimator;
   /** Earlier conversation (from a session). */
   history?: LlmMessage[];
@@ -40,6 +45,26 @@ export interface OrchestratorOptions {
   onTurnStart?: () => Promise<void>;
   /** Called once a turn has finished, with the tools it used (project memory checks its notes). */
   onTurnEnd?: (toolNames: string[]) => Promise<void>;
+}
+
+/** Retries llm.autoRetry makes before asking, and the first pause (doubled each time). */
+export const AUTO_RETRIES = 3;
+const AUTO_RETRY_PAUSE_MS = 1000;
+
+/** Waits `ms`; false when the turn was cancelled meanwhile. */
+function pause(ms: number, signal?: AbortSignal): Promise<boolean> {
+  if (signal?.aborted) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve(true);
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
 }
 
 /** What a turn yields: the agent's events plus the session's context reports. */
@@ -216,6 +241,7 @@ export class Orchestrator {
   }
 
   private async *requestOnce(system: string, stats: TurnStats, known: ReadonlySet<string>, signal?: AbortSignal): AsyncGenerator<TurnEvent, RoundOutcome> {
+    let autoRetries = 0;
     // A fenced block is a call when the parser finds one (or a broken one) in it: then it is not shown.
     const isCall = (block: string) => {
       const p = parseToolCalls(block, known);
@@ -263,6 +289,12 @@ export class Orchestrator {
           return { kind: "stop", reason: "cancelled", text: text ? `${text}\n[interrupted]` : "[interrupted]" };
         }
         const error = isIpuaroError(err) ? err : new IpuaroError("llm", err instanceof Error ? err.message : String(err));
+        if (error.recoverable && this.opts.autoRetry && autoRetries < AUTO_RETRIES) {
+          const pauseMs = AUTO_RETRY_PAUSE_MS * 2 ** autoRetries++;
+          yield { type: "retry", reason: `${error.message} (llm.autoRetry: again in ${pauseMs / 1000} s, ${autoRetries} of ${AUTO_RETRIES})` };
+          if (!(await pause(pauseMs, signal))) return { kind: "stop", reason: "cancelled", text: text ? `${text}\n[interrupted]` : "[interrupted]" };
+          continue;
+        }
         const choice = error.recoverable ? await this.opts.ui.chooseOnError(error) : "abort";
         yield { type: "error", error, choice };
         if (choice === "retry") {

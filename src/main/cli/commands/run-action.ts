@@ -89,6 +89,7 @@ export async function runAction(target: string, opts: RunOptions, choice: Sessio
         const said = event.result.success ? event.result.display.summary : `✗ ${event.result.error}`;
         if (!opts.json && said) log(`  ${said}`);
       } else if (event.type === "loop-detected" && !opts.json) log(`ipuaro: ${event.reason}`);
+      else if (event.type === "retry" && !opts.json) log(`ipuaro: retrying: ${event.reason}`);
       else if (event.type === "warning") {
         warnings.push(event.message);
         if (!opts.json) log(`ipuaro: ${event.message}`);
