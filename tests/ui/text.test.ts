@@ -177,6 +177,19 @@ describe("keys", () => {
       ["y", false],
     ]);
   });
+
+  it("keeps a character whose bytes a paste split between two reads", () => {
+    const source = Object.assign(new EventEmitter(), { resume() {}, pause() {} });
+    const input = new TerminalInput(source);
+    const seen: string[] = [];
+    input.on("data", (b: Buffer) => seen.push(b.toString("utf8")));
+    const bytes = Buffer.from("\x1b[200~text — строка\x1b[201~");
+    const cut = bytes.indexOf(Buffer.from("—")) + 1; // inside the dash's three bytes
+    source.emit("data", bytes.subarray(0, cut));
+    source.emit("data", bytes.subarray(cut));
+    expect(seen.join("")).toBe("text — строка");
+    expect(seen.join("")).not.toContain("\ufffd");
+  });
 });
 
 describe("highlighting", () => {

@@ -4,6 +4,7 @@
 //   `pasting` is true while it is parsed, so pasted newlines and tabs are text, not Enter and Tab;
 // - Alt+Enter (`ESC CR`), Shift/Ctrl+Enter in CSI-u or modifyOtherKeys form: become `\n` (new line).
 import { EventEmitter } from "node:events";
+import { StringDecoder } from "node:string_decoder";
 
 const PASTE_START = "\x1b[200~";
 const PASTE_END = "\x1b[201~";
@@ -28,7 +29,12 @@ export class TerminalInput extends EventEmitter {
   private inPaste = false;
   private held = "";
   private holdTimer: NodeJS.Timeout | null = null;
-  private readonly onSourceData = (chunk: Buffer | string) => this.feed(typeof chunk === "string" ? chunk : chunk.toString("utf8"));
+  /** Keeps a character split between two reads (a long paste arrives in pieces) whole: decoded alone, each half was "�". */
+  private readonly decoder = new StringDecoder("utf8");
+  private readonly onSourceData = (chunk: Buffer | string) => {
+    const text = typeof chunk === "string" ? chunk : this.decoder.write(chunk);
+    if (text) this.feed(text);
+  };
 
   constructor(private readonly source: InputSource) {
     super();
