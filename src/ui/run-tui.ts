@@ -34,6 +34,8 @@ export interface RunTuiOptions {
   streams?: TerminalStreams;
   /** The model's tools (tests); default: the registry's TOOLS. */
   registry?: ToolRegistry;
+  /** Tests that answer a dialog at once: see TuiAppOptions.typeAheadGuardMs. */
+  typeAheadGuardMs?: number;
 }
 
 interface Project {
@@ -231,6 +233,7 @@ export async function runTui(target: string, opts: RunTuiOptions = {}): Promise<
       wrapLongLines: config.edit.wrapLongLines,
     },
     multiline: config.input.multiline,
+    ...(opts.typeAheadGuardMs !== undefined ? { typeAheadGuardMs: opts.typeAheadGuardMs } : {}),
   });
   app.state.autoApply = config.edit.autoApply;
   for (const note of startNotes) app.notice("info", note);

@@ -258,6 +258,18 @@ describe("choice dialogs", () => {
     }
   });
 
+  it("ignores keys typed ahead into a question the agent opens mid-turn (a sentence's `a` is not `always`)", async () => {
+    h = await startUi({ cols: 100, typeAheadGuardMs: 500 });
+    const r = askInTurn<CommandDecision>(h, (port) => port.confirmCommand({ command: "make deploy", reason: "to ship it" }));
+    await h.t.waitForText("[Y] once  [A] always (adds it to your whitelist)  [N] no");
+    h.t.type("thanks all good");
+    await new Promise((res) => setTimeout(res, 150));
+    expect(h.t.text()).toContain("run 'make deploy'?");
+    await new Promise((res) => setTimeout(res, 500));
+    h.t.type("n");
+    expect((await r).answer).toBe("no");
+  });
+
   it("scrolls a long body with ↓/PgDn", async () => {
     h = await startUi({ cols: 60, rows: 14 });
     const long = Array.from({ length: 30 }, (_, i) => `строка ${i + 1}`).join("\n");

@@ -21,6 +21,7 @@ export interface HarnessOptions {
   edit?: Partial<TuiAppOptions["edit"]>;
   multiline?: TuiAppOptions["multiline"];
   reportError?: TuiAppOptions["reportError"];
+  typeAheadGuardMs?: number;
   attach?: boolean;
 }
 
@@ -37,6 +38,8 @@ export async function startUi(opts: HarnessOptions = {}): Promise<UiHarness> {
     ...(opts.multiline ? { multiline: opts.multiline } : {}),
     ...(opts.editContent ? { editContent: opts.editContent } : {}),
     ...(opts.reportError ? { reportError: opts.reportError } : {}),
+    // Tests answer a dialog the moment it shows; the guard against typed-ahead keys has its own test.
+    typeAheadGuardMs: opts.typeAheadGuardMs ?? 0,
   });
   backend.ui = app.uiPort;
   if (opts.attach !== false) app.attach(backend);

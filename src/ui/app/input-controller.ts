@@ -13,9 +13,12 @@ import type { LineEditor } from "../input/line-editor.js";
 import { Transcript, type AgentEntry } from "../chat/transcript.js";
 import { span } from "../text/styled-text.js";
 import type { TuiApp } from "./tui-app.js";
+import type { Modal } from "../dialogs/dialog-box.js";
 import { playTurn } from "./turn-runner.js";
 
 export const EXIT_CONFIRM_MS = 2000;
+/** How long a dialog the agent opens ignores keys (they were typed before it appeared). */
+export const TYPE_AHEAD_GUARD_MS = 500;
 /** An answer that took longer than this rings the bell when it completes (display.bellOnComplete). */
 export const BELL_AFTER_MS = 5000;
 export const DOUBLE_ESCAPE_MS = 500;
@@ -28,6 +31,8 @@ export type MultilineMode = "auto" | "always" | "never";
 export interface InputControllerOptions {
   bellOnComplete: boolean;
   multiline: MultilineMode;
+  /** Keys a dialog the agent opened ignores at first (TYPE_AHEAD_GUARD_MS; tests that answer at once use 0). */
+  typeAheadGuardMs?: number;
 }
 
 const EDITS: Partial<Record<EditAction, (e: LineEditor) => void>> = {
@@ -57,6 +62,7 @@ export class InputController {
   private cancelledEmpty = false;
 
   private readonly bellOnComplete: boolean;
+  private readonly typeAheadGuardMs: number;
   private readonly multiline: MultilineMode;
 
   constructor(
@@ -65,6 +71,7 @@ export class InputController {
     private readonly now: () => number = () => performance.now(),
   ) {
     this.bellOnComplete = opts.bellOnComplete;
+    this.typeAheadGuardMs = opts.typeAheadGuardMs ?? TYPE_AHEAD_GUARD_MS;
     this.multiline = opts.multiline;
   }
 
@@ -105,6 +112,7 @@ export class InputController {
     }
     const modal = this.app.topModal;
     if (modal) {
+      if (this.typedAhead(modal)) return;
       if (action.type === "escape") this.lastDialogEscape = this.now();
       modal.handleKey(action, text);
       return this.app.requestRender();
@@ -112,6 +120,16 @@ export class InputController {
     const prompt = this.promptAction(action);
     if (prompt) this.onPromptKey(prompt);
     this.app.requestRender();
+  }
+
+  /**
+   * A key that reaches a dialog the agent opened mid-turn within TYPE_AHEAD_GUARD_MS of it appearing was
+   * typed for the prompt (the user kept writing while the answer streamed): dropped, so `y`, `a` or `n`
+   * of a sentence never applies an edit or whitelists a command.
+   */
+  private typedAhead(modal: Modal): boolean {
+    const opened = this.app.modalOpening(modal);
+    return opened !== null && opened.duringTurn && this.now() - opened.at < this.typeAheadGuardMs;
   }
 
   private interrupt(): void {

@@ -41,6 +41,8 @@ export interface TuiAppOptions {
   editContent?: ContentEditor;
   /** Where problems after the screen is gone are written (default stderr). */
   reportError?: (text: string) => void;
+  /** See InputController's typedAhead (default TYPE_AHEAD_GUARD_MS). */
+  typeAheadGuardMs?: number;
 }
 
 export class TuiApp implements ModalHost, CommandHost {
@@ -57,6 +59,8 @@ export class TuiApp implements ModalHost, CommandHost {
   private readonly keys = new KeyDecoder();
   private readonly controller: InputController;
   private readonly modalStack: Modal[] = [];
+  /** When each open dialog appeared (performance.now()), and whether a turn was running then. */
+  private readonly modalOpened = new WeakMap<Modal, { at: number; duringTurn: boolean }>();
   private backendRef: TuiBackend | null = null;
   private offIndexState: (() => void) | null = null;
   private watchState: IndexState | null = null;
@@ -91,7 +95,7 @@ export class TuiApp implements ModalHost, CommandHost {
       },
       changed: () => this.requestRender(),
     });
-    this.controller = new InputController(this, { bellOnComplete: opts.display.bellOnComplete, multiline: opts.multiline ?? "auto" });
+    this.controller = new InputController(this, { bellOnComplete: opts.display.bellOnComplete, multiline: opts.multiline ?? "auto", ...(opts.typeAheadGuardMs !== undefined ? { typeAheadGuardMs: opts.typeAheadGuardMs } : {}) });
     this.done = new Promise((resolve) => (this.finished = resolve));
     this.screen.program.on("keypress", (ch: string | undefined, key: BlessedKey | undefined) => this.onKey(ch, key));
     this.screen.on("resize", () => this.requestRender());
@@ -196,7 +200,13 @@ export class TuiApp implements ModalHost, CommandHost {
 
   open(modal: Modal): void {
     this.modalStack.push(modal);
+    this.modalOpened.set(modal, { at: performance.now(), duringTurn: this.state.activity === "thinking" });
     this.requestRender();
+  }
+
+  /** When a dialog appeared, and whether the agent opened it mid-turn (see InputController.typedAhead). */
+  modalOpening(modal: Modal): { at: number; duringTurn: boolean } | null {
+    return this.modalOpened.get(modal) ?? null;
   }
 
   close(modal: Modal): void {
