@@ -95,7 +95,9 @@ wait_for "[Y] apply  [N] reject  [E] edit"
 snapshot 1-dialog
 expect_no_file "input.trim()"
 
-# 4. Accept with Y: the file changes, the turn ends with the model's answer and the stats line.
+# 4. Accept with Y: the file changes, the turn ends with the model's answer and the stats line. (A
+#    question the agent opens ignores keys for its first half second: they were typed ahead.)
+sleep 0.6
 tm send-keys -t "$PANE" y
 wait_gone "[Y] apply"
 wait_for "[get_lines packages/core/src/utils/strings.ts 2-4]"
