@@ -1,8 +1,8 @@
 // What each key does. Ctrl+C and Ctrl+D are global: Ctrl+C interrupts the running answer or command
 // (closing its open question) and exits when pressed again within 2 s; Ctrl+D exits with an empty
 // prompt. Other keys go to the open dialog, else to the prompt: editing, history, completion, sending.
-// Esc stops a turn that has produced nothing yet (ui.restoreOnCancel puts its message back in the
-// input); Esc Esc on an idle, empty prompt opens /rewind. An Esc that closed a dialog never starts a pair.
+// Esc stops a turn: one that has produced nothing yet gives its message back (ui.restoreOnCancel), one
+// that has started stops where it is; Esc Esc on an idle, empty prompt opens /rewind. An Esc that closed a dialog never starts a pair.
 // input.multiline: "auto" — Enter sends, Shift+Enter / Alt+Enter / Ctrl+J break the line; "always" —
 // the other way round; "never" — one line: line-break keys do nothing and pasted line breaks become spaces.
 import type { TurnEvent } from "../../main/agent/orchestrator.js";
@@ -215,7 +215,12 @@ export class InputController {
       if (agent && !Transcript.hasContent(agent) && !this.cancelledEmpty) {
         this.cancelledEmpty = true;
         this.turn?.abort();
-      } else if (!this.cancelledEmpty) this.hint("The answer has started: Ctrl+C interrupts it.", "warn");
+      } else if (!this.cancelledEmpty) {
+        // Started: stopped where it is (what streamed stays, marked interrupted), as Ctrl+C does but
+        // without arming the exit — Esc is the key people press to stop an agent.
+        this.abortAll();
+        this.hint("Interrupted.", "warn");
+      }
       return;
     }
     // A pair needs an empty prompt, and its first Esc must not be the tail of one that closed a dialog.

@@ -52,7 +52,7 @@ export const KEY_HELP: ReadonlyArray<[string, string]> = [
   ["Ctrl+W, Alt+Backspace", "delete the word before the cursor"],
   ["Ctrl+K / Ctrl+U", "delete to the end / start of the line"],
   ["Ctrl+L", "redraw the screen"],
-  ["Esc", "close a dialog; stop an answer that has not started (the message returns); Esc Esc: rewind"],
+  ["Esc", "close a dialog; stop the answer (one not started yet gives the message back); Esc Esc: rewind"],
 ];
 
 function errorText(error: unknown): string {
