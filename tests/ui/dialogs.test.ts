@@ -249,22 +249,35 @@ describe("choice dialogs", () => {
   it("unknown command: run '…'? [Y] once [A] always [N] no; Ф on a Russian layout is A", async () => {
     h = await startUi({ cols: 100 });
     for (const [key, want] of [["y", "once"], ["ф", "always"], ["n", "no"], [KEYS.escape, "no"]] as const) {
-      const r = askInTurn<CommandDecision>(h, (port) => port.confirmCommand({ command: "make deploy", reason: "to ship it" }));
-      await h.t.waitForText("run 'make deploy'?");
-      await h.t.waitForText("[Y] once  [A] always (adds it to your whitelist)  [N] no");
+      const r = askInTurn<CommandDecision>(h, (port) => port.confirmCommand({ command: "make deploy", reason: "to ship it", programs: ["make"] }));
+      await h.t.waitForText("run make deploy ?");
+      await h.t.waitForText("[Y] once  [A] always (whitelists make, any arguments)  [N] no");
       h.t.type(key);
       expect((await r).answer).toBe(want);
-      await h.t.waitForNoText("make deploy'?");
+      await h.t.waitForNoText("run make deploy ?");
     }
+  });
+
+  it("does not offer always when no whitelist entry would answer the question (an install, a path outside)", async () => {
+    h = await startUi({ cols: 100 });
+    const r = askInTurn<CommandDecision>(h, (port) => port.confirmCommand({ command: "npm install left-pad", reason: "adds packages, whose install scripts run", programs: [] }));
+    await h.t.waitForText("A command to confirm");
+    await h.t.waitForText("[Y] once  [N] no");
+    expect(h.t.text()).not.toContain("always");
+    h.t.type("a");
+    await new Promise((res) => setTimeout(res, 100));
+    expect(h.t.text()).toContain("A command to confirm");
+    h.t.type("n");
+    expect((await r).answer).toBe("no");
   });
 
   it("ignores keys typed ahead into a question the agent opens mid-turn (a sentence's `a` is not `always`)", async () => {
     h = await startUi({ cols: 100, typeAheadGuardMs: 500 });
-    const r = askInTurn<CommandDecision>(h, (port) => port.confirmCommand({ command: "make deploy", reason: "to ship it" }));
-    await h.t.waitForText("[Y] once  [A] always (adds it to your whitelist)  [N] no");
+    const r = askInTurn<CommandDecision>(h, (port) => port.confirmCommand({ command: "make deploy", reason: "to ship it", programs: ["make"] }));
+    await h.t.waitForText("[Y] once  [A] always (whitelists make, any arguments)  [N] no");
     h.t.type("thanks all good");
     await new Promise((res) => setTimeout(res, 150));
-    expect(h.t.text()).toContain("run 'make deploy'?");
+    expect(h.t.text()).toContain("run make deploy ?");
     await new Promise((res) => setTimeout(res, 500));
     h.t.type("n");
     expect((await r).answer).toBe("no");

@@ -43,14 +43,14 @@ export async function approveCommand(command: string, ctx: ToolContext, trustedP
     return { ok: false, code: "DENIED", message: `${judgement.reason}. It was not run; do it another way or ask the user to run it.` };
   }
   if (judgement.verdict === "allow") return { ok: true, judgement, decision: "allowed", remembered: [] };
-  const decision = await ctx.ports.confirmCommand({ command: escapeForDisplay(command), reason: judgement.reason });
+  const unknown = [...new Set(judgement.commands.flatMap((c) => (c.program && !whitelist.includes(c.program) ? [c.program] : [])))];
+  const decision = await ctx.ports.confirmCommand({ command: escapeForDisplay(command), reason: judgement.reason, programs: unknown });
   if (decision === "no") return { ok: false, code: "REJECTED", message: `the user declined to run it (${judgement.reason}); do not retry the same command` };
   if (decision === "unattended") {
     return { ok: false, code: "REJECTED", message: `it needs the user's confirmation (${judgement.reason}) and nobody can confirm in this run; it was not run. Do not retry: give the user the command to run themselves` };
   }
   let remembered: string[] = [];
   if (decision === "always") {
-    const unknown = [...new Set(judgement.commands.flatMap((c) => (c.program && !whitelist.includes(c.program) ? [c.program] : [])))];
     for (const program of unknown) ctx.session.alwaysAllowed.add(program);
     try {
       remembered = addToUserWhitelist(unknown);

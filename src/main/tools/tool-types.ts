@@ -60,6 +60,11 @@ export type EditDecision = { action: "apply" } | { action: "reject"; reason?: st
 export interface CommandProposal {
   command: string;
   reason: string;
+  /**
+   * The programs "always" would add to the whitelist (those not on it); empty when the question is about
+   * something a whitelist cannot allow (a path outside, an install): then "always" is not offered.
+   */
+  programs?: string[];
 }
 /** `unattended`: nobody was there to ask (a headless run without --auto-apply, no terminal). */
 export type CommandDecision = "once" | "always" | "no" | "unattended";

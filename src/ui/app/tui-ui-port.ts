@@ -26,16 +26,15 @@ export class TuiUiPort implements UiPort {
   }
 
   confirmCommand(proposal: CommandProposal): Promise<CommandDecision> {
-    const body: StyledLine[] = [[span("run "), span(`'${proposal.command}'`, "code", { bold: true }), span("?")]];
+    const body: StyledLine[] = [[span("run "), span(proposal.command, "code", { bold: true }), span(" ?")]];
     if (proposal.reason) body.push([], [span(proposal.reason, "muted")]);
+    // "always" whitelists programs, with any arguments; a question no whitelist answers does not offer it.
+    const programs = proposal.programs ?? [];
+    const always = programs.length ? [{ key: "a", label: `always (whitelists ${programs.join(", ")}, any arguments)`, value: "always" as const }] : [];
     return askChoice<CommandDecision>(this.opts.host, {
-      title: "A command that is not on the allow-list",
+      title: programs.length ? "A command that is not on the allow-list" : "A command to confirm",
       body,
-      choices: [
-        { key: "y", label: "once", value: "once" },
-        { key: "a", label: "always (adds it to your whitelist)", value: "always" },
-        { key: "n", label: "no", value: "no" },
-      ],
+      choices: [{ key: "y", label: "once", value: "once" }, ...always, { key: "n", label: "no", value: "no" }],
       escape: "no",
       titleRole: "warn",
     });

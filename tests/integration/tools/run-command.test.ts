@@ -94,7 +94,7 @@ describe("run_command verdicts", () => {
     expect(r.success, r.error).toBe(true);
     expect(r.data).toContain(`${p.root}\nhello`);
     const [proposal] = p.ctx.ports.commandProposals;
-    expect(proposal).toEqual({ command: "pwd && echo hello", reason: "ask: `pwd` is not on the whitelist; `echo` is not on the whitelist" });
+    expect(proposal).toEqual({ command: "pwd && echo hello", reason: "ask: `pwd` is not on the whitelist; `echo` is not on the whitelist", programs: ["pwd", "echo"] });
     expect(fs.existsSync(userWhitelistFile())).toBe(false);
     expect(p.ctx.session.alwaysAllowed.size).toBe(0);
   });
