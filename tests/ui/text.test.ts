@@ -145,6 +145,18 @@ describe("line editor", () => {
     expect(h.next()).toBe("draft");
     expect(h.next()).toBeNull();
   });
+
+  it("keeps what was typed over an entry while walking on and back, until a message is sent", () => {
+    const h = new InputHistory(["a", "b"]);
+    expect(h.previous("draft-one")).toBe("b");
+    // The recalled "b" cleared and "draft-two" typed over it.
+    expect(h.previous("draft-two")).toBe("a");
+    expect(h.next("a")).toBe("draft-two");
+    expect(h.next("draft-two")).toBe("draft-one");
+    h.push("sent");
+    expect(h.previous("")).toBe("sent");
+    expect(h.previous("sent")).toBe("b");
+  });
 });
 
 describe("keys", () => {

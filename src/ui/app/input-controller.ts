@@ -182,7 +182,7 @@ export class InputController {
         return;
       case "down":
         if (!this.editor.lineDown()) {
-          const next = this.app.input.history.next();
+          const next = this.app.input.history.next(this.editor.text);
           if (next !== null) this.editor.set(next);
         }
         return;

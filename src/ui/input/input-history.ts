@@ -1,10 +1,12 @@
 // ↑/↓ through earlier prompts (kept in the session). The text being typed is remembered as a draft and
-// comes back when the user walks past the newest entry.
+// comes back when the user walks past the newest entry; an entry edited while browsing keeps its edit
+// until a message is sent (as readline does), so walking on and back loses nothing typed.
 export class InputHistory {
   private entries: string[];
-  /** entries.length = not browsing. */
+  /** entries.length = not browsing (the draft's place). */
   private index: number;
-  private draft = "";
+  /** What was typed over an entry (or, at entries.length, the draft), by index. */
+  private edits = new Map<number, string>();
 
   constructor(entries: readonly string[] = []) {
     this.entries = [...entries];
@@ -15,31 +17,41 @@ export class InputHistory {
   reset(entries: readonly string[]): void {
     this.entries = [...entries];
     this.index = this.entries.length;
-    this.draft = "";
+    this.edits.clear();
   }
 
   push(text: string): void {
     if (text.trim() && this.entries[this.entries.length - 1] !== text) this.entries.push(text);
     this.index = this.entries.length;
-    this.draft = "";
+    this.edits.clear();
   }
 
-  /** The older entry, or null at the oldest. `current` is saved as the draft when browsing starts. */
+  /** The older entry, or null at the oldest. `current` (the text shown now) is kept for its place. */
   previous(current: string): string | null {
     if (this.index === 0 || this.entries.length === 0) return null;
-    if (this.index === this.entries.length) this.draft = current;
+    this.keep(current);
     this.index--;
-    return this.entries[this.index]!;
+    return this.shown();
   }
 
   /** The newer entry, the draft past the newest, or null when not browsing. */
-  next(): string | null {
+  next(current?: string): string | null {
     if (this.index >= this.entries.length) return null;
+    if (current !== undefined) this.keep(current);
     this.index++;
-    return this.index === this.entries.length ? this.draft : this.entries[this.index]!;
+    return this.shown();
   }
 
   get size(): number {
     return this.entries.length;
+  }
+
+  private keep(current: string): void {
+    if (this.index === this.entries.length || current !== this.entries[this.index]) this.edits.set(this.index, current);
+    else this.edits.delete(this.index);
+  }
+
+  private shown(): string {
+    return this.edits.get(this.index) ?? this.entries[this.index] ?? "";
   }
 }
