@@ -128,6 +128,19 @@ describe("commands", () => {
     await h.t.waitForText("Nothing to compress yet.");
   });
 
+  it("/compact shows that it runs, keeps messages from starting a turn beside it, and Esc stops it", async () => {
+    h = await startUi();
+    h.backend.compactGate = new Promise(() => {});
+    await command(h, "/compact");
+    await h.t.waitForText("compressing the conversation… (Esc or Ctrl+C stops it)");
+    h.t.type("a question", KEYS.enter);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(h.backend.sent).toEqual([]);
+    h.t.type(KEYS.escape);
+    await h.t.waitForText("Compression stopped; the conversation is as it was.");
+    await h.t.waitForNoText("compressing the conversation…");
+  });
+
   it("an unknown command is explained and not sent to the model", async () => {
     h = await startUi();
     await command(h, "/frobnicate");

@@ -96,7 +96,13 @@ export class ScriptedBackend implements TuiBackend {
     return this.undoOutcome;
   }
 
-  async compact(): Promise<null> {
+  /** What /compact waits on (a slow summary): resolve it, or let the signal stop it. */
+  compactGate: Promise<void> | null = null;
+
+  async compact(_focus: string | undefined, signal: AbortSignal): Promise<null> {
+    if (this.compactGate) {
+      await Promise.race([this.compactGate, new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }))]);
+    }
     return null;
   }
 

@@ -90,8 +90,9 @@ export class InputController {
     return action;
   }
 
+  /** A turn, or work Ctrl+C can stop (/compact, /reindex): a message sent now would run beside it. */
   get busy(): boolean {
-    return this.turn !== null;
+    return this.turn !== null || this.work.size > 0;
   }
 
   private get editor(): LineEditor {
@@ -211,6 +212,11 @@ export class InputController {
     if (this.app.input.hint) this.hint(null);
     if (this.busy) {
       this.lastEscape = -Infinity;
+      if (this.turn === null) {
+        // /compact or /reindex: stopped, no turn to give a message back from.
+        this.abortAll();
+        return;
+      }
       const agent = this.turnEntries.agent;
       if (agent && !Transcript.hasContent(agent) && !this.cancelledEmpty) {
         this.cancelledEmpty = true;

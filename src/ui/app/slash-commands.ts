@@ -148,7 +148,19 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     args: "[focus]",
     summary: "compress the conversation now, keeping [focus] in detail",
     async run(host, args) {
-      const report = await host.cancellable((signal) => host.backend.compact(args.trim() || undefined, signal));
+      // The model writes the summary: seconds on a long session, so it is shown as running.
+      host.showProgress({ label: "compressing the conversation… (Esc or Ctrl+C stops it)", done: 0, total: 0, unit: "files", status: "compressing…" });
+      let cancelled = false;
+      let report: Awaited<ReturnType<typeof host.backend.compact>>;
+      try {
+        report = await host.cancellable((signal) => {
+          signal.addEventListener("abort", () => (cancelled = true), { once: true });
+          return host.backend.compact(args.trim() || undefined, signal);
+        });
+      } finally {
+        host.showProgress(null);
+      }
+      if (cancelled) return host.notice("info", "Compression stopped; the conversation is as it was.");
       if (!report) return host.notice("info", "Nothing to compress yet.");
       host.notice("info", `Context ${report.percentBefore}% → ${report.percentAfter}% (${report.summarisedMessages} messages summarised, ${report.stubbedResults} tool results cut).`);
       if (report.summaryError) host.notice("warn", `The model could not write the summary (${report.summaryError}); a plain cut was used.`);
