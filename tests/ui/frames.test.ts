@@ -18,6 +18,20 @@ function promptRow(ui: UiHarness): string {
 }
 
 describe("status bar", () => {
+  it("counts the seconds of a turn that is taking its time", async () => {
+    h = await startUi();
+    const release = gate();
+    h.backend.turns.push(async function* () {
+      await release.wait;
+      yield { type: "finished", reason: "answer", text: "", stats: stats() };
+    });
+    h.t.type("медленный вопрос", KEYS.enter);
+    await h.t.waitForText("⟳ thinking…");
+    await h.t.waitFor(() => /⟳ thinking… [2-9] s/.test(h!.t.text()), "the seconds to count", 6000);
+    release.open();
+    await h.t.waitForNoText("⟳ thinking…");
+  });
+
   it("shows project, context fill, branch, session time and readiness, then the index state", async () => {
     h = await startUi();
     await h.t.waitForText("[main]");

@@ -28,6 +28,11 @@ export async function playTurn(events: AsyncIterable<TurnEvent>, sink: TurnSink)
   sink.started?.(entry);
   sink.setActivity("thinking");
   sink.changed();
+  const ticker = setInterval(() => {
+    t.tick(entry);
+    sink.changed();
+  }, 1000);
+  ticker.unref();
   let reason: TurnOutcome["reason"] = "failed";
   let timeMs: number | null = null;
   /** The last error shown as a notice (with its suggestion): a turn it ended need not repeat it. */
@@ -87,6 +92,8 @@ export async function playTurn(events: AsyncIterable<TurnEvent>, sink: TurnSink)
       : `error: ${error instanceof Error ? error.message : String(error)}`;
     t.finish(entry, "error", undefined, message);
     reason = "failed";
+  } finally {
+    clearInterval(ticker);
   }
   if (entry.streaming) t.finish(entry, reason === "failed" ? "error" : reason, undefined);
   sink.setActivity(reason === "failed" || reason === "error" ? "error" : "ready");

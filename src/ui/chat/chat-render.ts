@@ -14,6 +14,17 @@ import type { AgentBlock, ChatEntry, NoticeLevel } from "./transcript.js";
 export const LABEL_WIDTH = 8;
 const THINKING = "⟳ thinking…";
 
+/**
+ * How long the turn has run, once it is more than a moment: a model that stopped answering looked like
+ * one still at work. While a tool runs, its row says so (`[title] …`); this line counts on below it.
+ */
+function elapsedText(entry: Extract<ChatEntry, { kind: "agent" }>): string {
+  if (entry.startedAt === undefined) return "";
+  const seconds = Math.floor((Date.now() - entry.startedAt) / 1000);
+  if (seconds < 2) return "";
+  return seconds < 60 ? ` ${seconds} s` : ` ${Math.floor(seconds / 60)} min ${seconds % 60} s`;
+}
+
 function label(text: string, role: Role): StyledLine {
   return [span(text.padStart(LABEL_WIDTH - 1) + " ", role)];
 }
@@ -52,7 +63,7 @@ function agentBody(entry: Extract<ChatEntry, { kind: "agent" }>, width: number, 
     }
   }
   if (entry.outcome) rows.push(...wrapStyled([span(entry.outcome, entry.reason === "error" ? "error" : "warn")], width));
-  if (entry.streaming) rows.push([span(THINKING, "muted")]);
+  if (entry.streaming) rows.push([span(`${THINKING}${elapsedText(entry)}`, "muted")]);
   else if (entry.stats && showStats) rows.push([span(formatTurnStats(entry.stats), "stats")]);
   return rows;
 }

@@ -21,6 +21,8 @@ export type ChatEntry =
       version: number;
       blocks: AgentBlock[];
       streaming: boolean;
+      /** Date.now() when the turn began: the "thinking…" line counts the seconds (Transcript.tick). */
+      startedAt?: number;
       stats?: TurnStats;
       reason?: FinishReason;
       /** The turn's closing text when it did not end with an answer (stopped, failed, interrupted). */
@@ -79,7 +81,7 @@ export class Transcript {
   }
 
   startAgent(): AgentEntry {
-    const entry: AgentEntry = { kind: "agent", id: ++this.seq, version: 0, blocks: [], streaming: true };
+    const entry: AgentEntry = { kind: "agent", id: ++this.seq, version: 0, blocks: [], streaming: true, startedAt: Date.now() };
     this.list.push(entry);
     this.revision++;
     return entry;
@@ -99,6 +101,11 @@ export class Transcript {
   /** Whether the answer has shown anything of its own yet (text or a tool call; notices do not count). */
   static hasContent(entry: AgentEntry): boolean {
     return entry.blocks.some((b) => b.kind !== "notice");
+  }
+
+  /** A second passed in a running turn: its "thinking… N s" line is drawn again. */
+  tick(entry: AgentEntry): void {
+    if (entry.streaming) this.touch(entry);
   }
 
   appendText(entry: AgentEntry, text: string): void {
