@@ -271,6 +271,15 @@ describe("choice dialogs", () => {
     expect((await r).answer).toBe("no");
   });
 
+  it("wraps the keys onto more rows on a narrow terminal, so the last choice can still be seen", async () => {
+    h = await startUi({ cols: 40, rows: 16 });
+    const r = askInTurn<CommandDecision>(h, (port) => port.confirmCommand({ command: "make deploy", reason: "to ship it", programs: ["make"] }));
+    await h.t.waitForText("[Y] once");
+    await h.t.waitForText("[N] no");
+    h.t.type("n");
+    expect((await r).answer).toBe("no");
+  });
+
   it("ignores keys typed ahead into a question the agent opens mid-turn (a sentence's `a` is not `always`)", async () => {
     h = await startUi({ cols: 100, typeAheadGuardMs: 500 });
     const r = askInTurn<CommandDecision>(h, (port) => port.confirmCommand({ command: "make deploy", reason: "to ship it", programs: ["make"] }));

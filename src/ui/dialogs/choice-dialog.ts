@@ -5,7 +5,7 @@ import type { Widgets } from "blessed";
 import type { KeyAction } from "../input/keymap.js";
 import { span, wrapStyled, type StyledLine } from "../text/styled-text.js";
 import type { Painter } from "../widgets/paint.js";
-import { DialogBox, keyLegend, type Modal } from "./dialog-box.js";
+import { DialogBox, keyLegendRows, type Modal } from "./dialog-box.js";
 
 /** The app side of dialogs: where they are drawn and how they get keys. */
 export interface ModalHost {
@@ -52,7 +52,7 @@ export function askChoice<T>(host: ModalHost, opts: ChoiceDialogOptions<T>): Pro
     const frame = new DialogBox(host.screen, host.painter, {
       title: [span(opts.title, opts.titleRole ?? "accent", { bold: true })],
       body: bodyOf,
-      footer: () => [keyLegend(opts.choices)],
+      footer: (width) => keyLegendRows(opts.choices, width),
     });
     const modal: Modal = {
       handleKey(action: KeyAction | null, ch: string | undefined) {

@@ -3,7 +3,7 @@
 import blessed from "blessed";
 import type { Widgets } from "blessed";
 import type { KeyAction } from "../input/keymap.js";
-import { span, truncateStyled, type StyledLine } from "../text/styled-text.js";
+import { lineWidth, span, truncateStyled, type StyledLine } from "../text/styled-text.js";
 import { innerRect, type Painter } from "../widgets/paint.js";
 
 export interface DialogContent {
@@ -123,4 +123,22 @@ export class DialogBox {
 /** `[Y] apply  [N] reject …` as one footer row. */
 export function keyLegend(choices: ReadonlyArray<{ key: string; label: string }>): StyledLine {
   return choices.flatMap((c, i) => [...(i ? [span("  ")] : [span(" ")]), span(`[${c.key.toUpperCase()}]`, "accent", { bold: true }), span(` ${c.label}`)]);
+}
+
+/**
+ * The same legend in as many rows as `width` needs, a choice never split: on a narrow terminal one row
+ * was cut, and the last choice (`[N] no`) could not be seen.
+ */
+export function keyLegendRows(choices: ReadonlyArray<{ key: string; label: string }>, width: number): StyledLine[] {
+  const rows: StyledLine[] = [];
+  let row: Array<{ key: string; label: string }> = [];
+  for (const choice of choices) {
+    const next = [...row, choice];
+    if (row.length && lineWidth(keyLegend(next)) > width) {
+      rows.push(keyLegend(row));
+      row = [choice];
+    } else row = next;
+  }
+  if (row.length) rows.push(keyLegend(row));
+  return rows;
 }

@@ -6,7 +6,7 @@ import type { EditDecision, EditProposal } from "../../main/tools/tool-types.js"
 import type { KeyAction } from "../input/keymap.js";
 import { span, wrapStyled, type StyledLine } from "../text/styled-text.js";
 import { latinKey, type ModalHost } from "./choice-dialog.js";
-import { DialogBox, keyLegend, type Modal } from "./dialog-box.js";
+import { DialogBox, keyLegendRows, type Modal } from "./dialog-box.js";
 import { diffSummary, renderDiff, type DiffRenderOptions } from "./diff-render.js";
 
 /** Opens the content for editing; resolves with what the user saved, or null when they gave up. */
@@ -48,7 +48,7 @@ export function askEditDecision(host: ModalHost, proposal: EditProposal, opts: D
     const frame = new DialogBox(host.screen, host.painter, {
       title: [span(proposalTitle(proposal), "accent", { bold: true })],
       body,
-      footer: () => [keyLegend(choices()), ...(note ? [note] : [])],
+      footer: (width) => [...keyLegendRows(choices(), width), ...(note ? [note] : [])],
     });
     let busy = false;
     const modal: Modal = {
