@@ -28,6 +28,15 @@ describe("commands", () => {
     }
   });
 
+  it("Ctrl+C with nothing running closes an open dialog instead of arming the exit", async () => {
+    h = await startUi({ cols: 100 });
+    await command(h, "/sessions");
+    await h.t.waitForText("Sessions (1)");
+    h.t.type(KEYS.ctrlC);
+    await h.t.waitForNoText("Sessions (1)");
+    expect(h.t.text()).not.toContain("exits");
+  });
+
   it("/sessions loads another session (its conversation is shown) and deletes one after Y", async () => {
     const backend = new ScriptedBackend();
     const now = Date.now();

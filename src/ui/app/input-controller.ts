@@ -136,6 +136,13 @@ export class InputController {
   private interrupt(): void {
     const t = this.now();
     const running = this.turn !== null || this.work.size > 0;
+    // Nothing running, a dialog open (/sessions, /rewind): Ctrl+C closes it, as Esc does.
+    if (!running && this.app.topModal) {
+      this.app.dismissModals();
+      this.lastInterrupt = -Infinity;
+      this.app.requestRender();
+      return;
+    }
     if (t - this.lastInterrupt < EXIT_CONFIRM_MS) {
       void this.app.exit();
       return;
