@@ -155,6 +155,16 @@ describe("commands", () => {
     await command(h, "/frobnicate");
     await h.t.waitForText("Unknown command /frobnicate.");
     expect(h.backend.sent).toEqual([]);
+    await command(h, "/staus");
+    await h.t.waitForText("Unknown command /staus. Did you mean /status?");
+  });
+
+  it("takes /quit for /exit and /new for /clear", async () => {
+    h = await startUi();
+    await command(h, "/new");
+    expect(h.t.text()).not.toContain("Unknown command");
+    await command(h, "/quit");
+    expect(await h.app.done).toBe(0);
   });
 });
 

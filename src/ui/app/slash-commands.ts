@@ -185,8 +185,25 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   },
 ];
 
+/** Names other tools use for the same thing (Claude Code's /quit, a /new session). */
+const ALIASES: Record<string, string> = { "/quit": "/exit", "/q": "/exit", "/new": "/clear", "/reset": "/clear", "/?": "/help" };
+
 export function findCommand(name: string): SlashCommand | undefined {
-  return SLASH_COMMANDS.find((c) => c.name === name.toLowerCase());
+  const wanted = ALIASES[name.toLowerCase()] ?? name.toLowerCase();
+  return SLASH_COMMANDS.find((c) => c.name === wanted);
+}
+
+/** The command a mistyped name was most likely meant to be (one edit away, or its start), if any. */
+function nearestCommand(name: string): string | null {
+  const typed = name.toLowerCase();
+  const close = (a: string, b: string): boolean => {
+    if (Math.abs(a.length - b.length) > 1) return false;
+    let i = 0;
+    while (i < a.length && a[i] === b[i]) i++;
+    return a.slice(i + 1) === b.slice(i + 1) || a.slice(i) === b.slice(i + 1) || a.slice(i + 1) === b.slice(i);
+  };
+  const hit = SLASH_COMMANDS.find((c) => close(typed, c.name)) ?? (typed.length > 2 ? SLASH_COMMANDS.find((c) => c.name.startsWith(typed)) : undefined);
+  return hit?.name ?? null;
 }
 
 export function helpText(backend: Pick<TuiBackend, "toolHelp">): string {
@@ -214,7 +231,8 @@ export async function runSlashCommand(host: CommandHost, line: string, busy: boo
   const [name = ""] = line.trim().split(/\s+/);
   const cmd = findCommand(name);
   if (!cmd) {
-    host.notice("warn", `Unknown command ${name}. /help lists the commands; anything else is sent to the model as text.`);
+    const near = nearestCommand(name);
+    host.notice("warn", `Unknown command ${name}.${near ? ` Did you mean ${near}?` : ""} /help lists the commands; anything else is sent to the model as text.`);
     return;
   }
   if (busy && !cmd.whileBusy) {

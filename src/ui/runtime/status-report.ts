@@ -53,7 +53,7 @@ export async function statusRows(s: StatusSources): Promise<Array<[string, strin
     ["Index", await index],
     ["Watcher", s.watcherState.text ?? "—"],
     ["Model", modelRow(config, model)],
-    ["Context", `${int(ctx.tokensUsed)} / ${int(ctx.tokensLimit)} tokens${pct}, ${ctx.loadedFiles.length} files loaded`],
+    ["Context", `${int(ctx.tokensUsed)} / ${int(ctx.tokensLimit)} tokens${pct}, ${counted(ctx.loadedFiles.length, "file")} loaded`],
     ["Session", `${session.id}: ${counted(st.turns, "turn")}, ${int(st.totalTokens)} tokens, ${(st.totalTime / 1000).toFixed(1)} s`],
     ["Tools", `${st.toolCalls} calls, ${st.editsApplied} edits applied, ${st.editsRejected} rejected, ${st.undos} undone, ${st.compactions} compactions`],
     ["Auto-apply", s.backend.autoApply() ? "on" : "off"],
