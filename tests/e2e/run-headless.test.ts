@@ -175,7 +175,6 @@ describe("ipuaro run (headless) against a fake Ollama", () => {
       expect(r.code).toBe(1);
       expect(r.stderr).toContain("Stopped after 3 consecutive tool rounds");
       expect(fake.chatRequests).toHaveLength(3);
-      expect(r.stderr).toContain("llm.autoRetry: again in 2 s, 2 of 3");
     } finally {
       fs.rmSync(path.join(root, ".ipuaro.json"));
     }
