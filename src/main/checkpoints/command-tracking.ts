@@ -22,8 +22,11 @@ import { diffWalks, walkProject, type WalkEntry } from "./project-walk.js";
 export const COMMAND_WALK_LIMIT = 50_000;
 
 export interface CommandWatch {
-  /** Call once the command has ended (whatever its outcome). Never throws. */
-  finish(): Promise<void>;
+  /**
+   * Call once the command has ended (whatever its outcome). Never throws. Returns the files the command
+   * created or changed (empty when they could not be told), for the session's write-then-execute taint.
+   */
+  finish(): Promise<string[]>;
 }
 
 interface IndexedStat {
@@ -71,9 +74,9 @@ export async function startCommandWatch(tracker: CheckpointTracker, opts: { excl
       tracker.runSerial(async () => {
         try {
           const current = tracker.running;
-          if (!current) return;
+          if (!current) return [];
           const after = await walk();
-          if (!after) return;
+          if (!after) return [];
           const diff = diffWalks(before, after);
           const now = Date.now();
           const records: Array<[string, FileRecord]> = [];
@@ -97,8 +100,10 @@ export async function startCommandWatch(tracker: CheckpointTracker, opts: { excl
           }
           await tracker.track(records);
           await tracker.storeWritten(written);
+          return [...diff.created, ...diff.changed];
         } catch (error) {
           tracker.notice(`could not record the command's file changes (a rewind may not undo them): ${error instanceof Error ? error.message : String(error)}`);
+          return [];
         }
       }),
   };

@@ -8,7 +8,7 @@ import { addToUserWhitelist, loadCommandLists, type CommandLists } from "../conf
 import { errorMessage } from "../errors.js";
 import { headAndTail, cleanTerminalOutput } from "../exec/output-text.js";
 import { commandEnvironment, runInProcessGroup, type ProcessGroupResult } from "../exec/process-group.js";
-import { escapeForDisplay, judgeCommand, type CommandJudgement } from "../security/index.js";
+import { escapeForDisplay, isTaintingWrite, judgeCommand, type CommandJudgement } from "../security/index.js";
 import { defineTool } from "./define-tool.js";
 import type { ToolContext, ToolOutcome } from "./tool-types.js";
 
@@ -76,7 +76,9 @@ export async function runApprovedCommand(command: string, ctx: ToolContext): Pro
       ...(ctx.signal ? { signal: ctx.signal } : {}),
     });
   } finally {
-    await watch?.finish();
+    // A package.json, config or hook the command wrote (npm pkg set, git pull, a generator) makes what
+    // runs it untrusted for the rest of the session, as the same write through edit_lines does.
+    for (const rel of (await watch?.finish()) ?? []) if (isTaintingWrite(rel)) ctx.session.taintedFiles.add(rel);
   }
 }
 

@@ -226,6 +226,15 @@ describe("rewinding a session's code and conversation", () => {
     expect(read("notes.md")).toBe("# Notes\nwritten by the script\n");
   });
 
+  it("a package.json a command wrote taints the session: what runs it is asked about, as after edit_lines", async () => {
+    fs.writeFileSync(abs("scripts/scripts.mjs"), 'import fs from "node:fs";\nconst p = JSON.parse(fs.readFileSync("package.json", "utf8"));\np.scripts = { ...p.scripts, test: "echo pwned" };\nfs.writeFileSync("package.json", JSON.stringify(p));\n');
+    fake.reply().text(call("run_command", { command: "node scripts/scripts.mjs" }));
+    fake.reply().text("Done.");
+    await agent.turn("Set up the scripts");
+    expect(agent.runtime.session.toolState.taintedFiles.has("package.json")).toBe(true);
+    expect(agent.runtime.session.toolState.taintedFiles.has("notes.md")).toBe(false);
+  });
+
   it("summarize from here: back before the message, with a summary of what was rewound away as a note", async () => {
     fake.reply().text("Hello.");
     await agent.turn("Hi");
