@@ -144,4 +144,15 @@ describe("resolveInsideRoot accepts paths inside the root", () => {
     expect(resolveInsideRoot(root, "a\0b")).toMatchObject({ message: expect.stringContaining("NUL") });
     expect(resolveInsideRoot(path.join(base, "no-such-root"), "x")).toMatchObject({ ok: false, code: "PATH_NOT_FOUND" });
   });
+
+  it("does not write into the git directory a .git file points to (worktree, submodule, --separate-git-dir)", () => {
+    const repo = path.join(base, "separate");
+    fs.mkdirSync(path.join(repo, "gd", "hooks"), { recursive: true });
+    fs.mkdirSync(path.join(repo, "src"), { recursive: true });
+    fs.writeFileSync(path.join(repo, ".git"), "gitdir: gd\n");
+    expect(resolveInsideRoot(repo, "gd/hooks/post-checkout", { forWrite: true })).toMatchObject({ ok: false, code: "PATH_FORBIDDEN" });
+    expect(resolveInsideRoot(repo, "gd/config", { forWrite: true })).toMatchObject({ ok: false, code: "PATH_FORBIDDEN" });
+    expect(resolveInsideRoot(repo, "src/a.ts", { forWrite: true })).toMatchObject({ ok: true });
+    expect(resolveInsideRoot(repo, "gd/config")).toMatchObject({ ok: true });
+  });
 });

@@ -129,8 +129,31 @@ export function resolveInsideRoot(root: string, input: string, opts: ResolveOpti
   }
   if (opts.mustExist && !location.exists) return fail("PATH_NOT_FOUND", `\`${input}\` does not exist`);
   const rel = toRel(base, abs);
-  if (opts.forWrite && (isForbiddenWrite(rel) || isForbiddenWrite(toRel(realRoot, location.real)))) {
+  if (opts.forWrite && (isForbiddenWrite(rel) || isForbiddenWrite(toRel(realRoot, location.real)) || insideLinkedGitDir(realRoot, location.real))) {
     return fail("PATH_FORBIDDEN", `\`${rel}\` belongs to git or to ipuaro itself and cannot be written`);
   }
   return { ok: true, abs, rel, real: location.real };
+}
+
+/**
+ * A `.git` file (a worktree, a submodule, `git init --separate-git-dir`) names the real git directory,
+ * which may lie inside the project under another name: its hooks and config run code like `.git`'s.
+ */
+function insideLinkedGitDir(realRoot: string, real: string): boolean {
+  let text: string;
+  try {
+    text = fs.readFileSync(path.join(realRoot, ".git"), "utf8");
+  } catch {
+    return false; // no .git file (a folder, or none): isForbiddenWrite covers the folder
+  }
+  const match = /^gitdir:\s*(.+?)\s*$/m.exec(text);
+  if (!match) return false;
+  const gitDir = path.resolve(realRoot, match[1]!);
+  let realGitDir = gitDir;
+  try {
+    realGitDir = fs.realpathSync(gitDir);
+  } catch {
+    // not there (yet): judged by its path
+  }
+  return isInside(realGitDir, real);
 }
