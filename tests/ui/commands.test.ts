@@ -224,6 +224,23 @@ describe("keys", () => {
     expect(screen.indexOf("retrying: the model request failed")).toBeLessThan(screen.indexOf("Yes, I am back."));
   });
 
+  it("a retry after part of an answer streamed takes that part away, and does not repeat the error it follows", async () => {
+    h = await startUi({ cols: 100 });
+    const error = new IpuaroError("llm", "the runner crashed");
+    h.backend.turns.push(async function* () {
+      yield { type: "text", text: "Partial answer bef" };
+      yield { type: "error", error, choice: "retry" };
+      yield { type: "retry", reason: "the runner crashed" };
+      yield { type: "text", text: "Full answer after retry." };
+      yield { type: "finished", reason: "answer", text: "Full answer after retry.", stats: stats({ toolCalls: 0 }) };
+    });
+    h.t.type("go", KEYS.enter);
+    await h.t.waitForText("Full answer after retry.");
+    expect(h.t.text()).not.toContain("Partial answer bef");
+    expect(h.t.text()).toContain("retrying…");
+    expect(h.t.text().match(/the runner crashed/g)).toHaveLength(1);
+  });
+
   it("the Ctrl+C exit hint goes away once the 2 s it speaks of are over", async () => {
     h = await startUi();
     h.t.type(KEYS.ctrlC);

@@ -52,7 +52,10 @@ export async function playTurn(events: AsyncIterable<TurnEvent>, sink: TurnSink)
           break;
         }
         case "retry":
-          t.noticeIn(entry, "info", `retrying: ${e.reason}`);
+          // The failed request's partial reply is gone from the conversation: it goes from the screen too.
+          t.dropStreamedText(entry);
+          // Its error was just shown in full; an automatic retry (llm.autoRetry) says why itself.
+          t.noticeIn(entry, "info", errorShown === e.reason ? "retrying…" : `retrying: ${e.reason}`);
           break;
         case "loop-detected":
           t.noticeIn(entry, "warn", e.reason);

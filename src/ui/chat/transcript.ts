@@ -103,6 +103,17 @@ export class Transcript {
     return entry.blocks.some((b) => b.kind !== "notice");
   }
 
+  /** Drops the text streamed since the last tool call (a request that failed and is retried); notices stay. */
+  dropStreamedText(entry: AgentEntry): void {
+    let lastTool = -1;
+    entry.blocks.forEach((b, i) => {
+      if (b.kind === "tool") lastTool = i;
+    });
+    const kept = entry.blocks.filter((b, i) => i <= lastTool || b.kind !== "text");
+    entry.blocks.splice(0, entry.blocks.length, ...kept);
+    this.touch(entry);
+  }
+
   /** A second passed in a running turn: its "thinking… N s" line is drawn again. */
   tick(entry: AgentEntry): void {
     if (entry.streaming) this.touch(entry);
