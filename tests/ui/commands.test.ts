@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { IpuaroError } from "../../src/main/errors.js";
 import { KEYS } from "../helpers/headless-terminal.js";
-import { ScriptedBackend, gate, stats } from "./scripted-backend.js";
+import { ScriptedBackend, gate, stats, toolResult } from "./scripted-backend.js";
 import { startUi, type UiHarness } from "./ui-harness.js";
 
 let h: UiHarness | null = null;
@@ -239,6 +239,24 @@ describe("keys", () => {
     expect(h.t.text()).not.toContain("Partial answer bef");
     expect(h.t.text()).toContain("retrying…");
     expect(h.t.text().match(/the runner crashed/g)).toHaveLength(1);
+  });
+
+  it("a failed call shows what happened, not the instructions its error gives the model", async () => {
+    h = await startUi({ cols: 120 });
+    h.backend.turns.push(async function* () {
+      yield { type: "tool-call", callId: "c1", name: "edit_lines", args: {}, title: "edit_lines src/a.ts 1-2" };
+      yield {
+        type: "tool-result",
+        result: toolResult("c1", "edit_lines", "edit_lines src/a.ts 1-2", {
+          success: false,
+          error: "The user rejected your change to src/a.ts: too broad. Nothing was written. Do not repeat the same change; ask the user or take another approach.",
+        }),
+      };
+      yield { type: "finished", reason: "answer", text: "", stats: stats() };
+    });
+    h.t.type("go", KEYS.enter);
+    await h.t.waitForText("The user rejected your change to src/a.ts: too broad.");
+    expect(h.t.text()).not.toContain("Do not repeat");
   });
 
   it("the Ctrl+C exit hint goes away once the 2 s it speaks of are over", async () => {

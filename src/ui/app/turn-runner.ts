@@ -3,6 +3,7 @@
 // model unreachable, Redis gone) ends the turn with an error entry instead of taking the UI down.
 import type { TurnEvent } from "../../main/agent/orchestrator.js";
 import { isIpuaroError } from "../../main/errors.js";
+import { firstSentence } from "./slash-commands.js";
 import type { FinishReason } from "../../main/agent/events.js";
 import { Transcript, type AgentEntry } from "../chat/transcript.js";
 import type { Activity } from "../widgets/status-bar.js";
@@ -48,7 +49,7 @@ export async function playTurn(events: AsyncIterable<TurnEvent>, sink: TurnSink)
           break;
         case "tool-result": {
           const r = e.result;
-          t.toolResult(entry, r.callId, r.success, r.success ? r.display.summary : (r.error ?? r.display.summary));
+          t.toolResult(entry, r.callId, r.success, r.success ? r.display.summary : shownError(r.error ?? r.display.summary));
           break;
         }
         case "retry":
@@ -103,6 +104,16 @@ export async function playTurn(events: AsyncIterable<TurnEvent>, sink: TurnSink)
   sink.changed();
   // The turn's own measure when it reported one (the time the user waited for the answer).
   return { reason, timeMs: timeMs ?? performance.now() - started };
+}
+
+/**
+ * A failed call's error as the user reads it: what happened (its first sentence, first line), without
+ * what it goes on to tell the model to do ("Do not repeat the same change; ask the user …").
+ */
+function shownError(text: string | undefined): string | undefined {
+  if (!text) return text;
+  const head = firstSentence(text.split("\n", 1)[0]!.trim());
+  return head.replace(/;\s*(do not|don't|never)\b.*$/i, "").trim() || text;
 }
 
 /**
