@@ -60,7 +60,7 @@ export interface AgentRuntime {
 
 export function createAgentRuntime(opts: AgentRuntimeOptions): AgentRuntime {
   const registry = opts.registry ?? new ToolRegistry();
-  const base = buildSystemPrompt({ tools: registry.descriptors(), projectName: opts.store.projectName });
+  const base = buildSystemPrompt({ tools: registry.descriptors(), projectName: opts.store.projectName, toolFormat: opts.config.llm.toolFormat });
   let last = base;
   const session = opts.session;
   const analytics = analyticsEventsFor(opts.store, opts.root);
@@ -134,6 +134,7 @@ export function createAgentRuntime(opts: AgentRuntimeOptions): AgentRuntime {
     autoApply: opts.autoApply,
     confirmRiskyEdits: opts.config.edit.alwaysConfirm,
     autoRetry: opts.config.llm.autoRetry,
+    toolFormat: opts.config.llm.toolFormat,
     estimator: opts.estimator,
     history: session.llmHistory(),
     recorder,

@@ -4,7 +4,7 @@
 import { IpuaroError, isIpuaroError } from "../errors.js";
 import { isLlmCancelled } from "../llm/llm-errors.js";
 import type { LlmClient, LlmMessage, NativeToolCall, ResponseStats } from "../llm/ollama-client.js";
-import { defaultCallExample, formatToolResult } from "../llm/system-prompt.js";
+import { defaultCallExample, formatToolResult, type ToolFormat } from "../llm/system-prompt.js";
 import { parseToolCalls, type ParsedCall } from "../llm/tool-call-parser.js";
 import type { TokenEstimator } from "../llm/token-estimator.js";
 import type { ToolRegistry } from "../tools/registry.js";
@@ -36,6 +36,8 @@ export interface OrchestratorOptions {
    * again AUTO_RETRIES times, with a growing pause, before the user is asked.
    */
   autoRetry?: boolean;
+  /** llm.toolFormat: the form the parser's error messages show (the one the system prompt teaches). */
+  toolFormat?: ToolFormat;
   estimator?: TokenEstimator;
   /** Earlier conversation (from a session). */
   history?: LlmMessage[];
@@ -130,7 +132,7 @@ export class Orchestrator {
     const doom = new DoomLoopDetector();
     // A set (not a predicate) so a call to a tool that does not exist is answered with the list of tools.
     const known = new Set(this.opts.registry.names());
-    const example = defaultCallExample(this.opts.registry.descriptors());
+    const example = defaultCallExample(this.opts.registry.descriptors(), this.opts.toolFormat);
 
     for (let round = 0; ; round++) {
       if (round >= this.opts.maxToolRounds) {
