@@ -40,10 +40,12 @@ const llm = z
     model: z.string().min(1).describe("Model name as Ollama knows it"),
     contextWindow: z.number().int().min(512).describe("num_ctx sent with every request"),
     temperature: z.number().min(0).max(2).describe("Sampling temperature"),
-    systemPromptLanguage: z.string().min(2).describe("Language of the system prompt"),
+    // The system prompt is English (answers follow the user's language); no other is written.
+    systemPromptLanguage: z.literal("en", { error: 'only "en": the system prompt is written in English, and the model answers in the language of your message' }).describe("Language of the system prompt"),
     toolFormat: z.enum(["xml", "json"]).describe("How tool calls are taught to the model"),
     autoRetry: z.boolean().describe("Retry failed requests without asking"),
-    cache: z.boolean().describe("Cache model answers"),
+    // Every request goes to the model (its answers depend on the files as they are now).
+    cache: z.literal(false, { error: "answers are not cached (each request goes to the model, against the files as they are now); leave it false" }).describe("Cache model answers (not supported)"),
   })
   .strict();
 

@@ -71,6 +71,11 @@ describe("loadConfig", () => {
     expect(loadConfig({ projectRoot: path.join(dir, "proj"), env }).config.llm.host).toBe("127.0.0.1:11500");
   });
 
+  it("says that llm.cache and another systemPromptLanguage are not supported instead of ignoring them", () => {
+    writeTree(dir, { "proj/.ipuaro.json": JSON.stringify({ llm: { cache: true, systemPromptLanguage: "ru" } }) });
+    expect(() => loadConfig({ projectRoot: path.join(dir, "proj"), env })).toThrow(/llm\.systemPromptLanguage: only "en"[\s\S]*llm\.cache: answers are not cached/);
+  });
+
   it("rejects unknown keys instead of ignoring a typo", () => {
     writeTree(dir, { "xdg/ipuaro/config.json": JSON.stringify({ watchdog: { debounceMS: 10 } }) });
     expect(() => loadConfig({ env })).toThrow(/watchdog/);
