@@ -36,7 +36,7 @@ describe("status bar", () => {
     h = await startUi();
     await h.t.waitForText("[main]");
     const top = h.t.lines()[0]!;
-    expect(top).toMatch(/^ \[ipuaro\]  \[ctx: 12%\]  \[project: acme-shop\]  \[main\]  \[0m\]  ✓/);
+    expect(top).toMatch(/^ \[ipuaro\]  \[ctx: 12%\]  \[project: acme-shop\]  \[main\]  \[0 min\]  ✓/);
     h.backend.emitIndexState({ text: "watching", level: "ok" });
     await h.t.waitForText("[watching]");
     h.backend.emitIndexState({ text: "watcher ✗ Redis down", level: "error" });
@@ -51,7 +51,7 @@ describe("status bar", () => {
     expect(top).toContain("[ipuaro]");
     expect(top).toContain("[ctx: 12%]");
     expect(top).toContain("✓");
-    expect(top).not.toContain("[0m]");
+    expect(top).not.toContain("[0 min]");
   });
 });
 

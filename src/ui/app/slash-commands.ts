@@ -53,6 +53,7 @@ export const KEY_HELP: ReadonlyArray<[string, string]> = [
   ["Ctrl+K / Ctrl+U", "delete to the end / start of the line"],
   ["Ctrl+L", "redraw the screen"],
   ["Esc", "close a dialog; stop the answer (one not started yet gives the message back); Esc Esc: rewind"],
+  ["Shift+drag", "select text to copy (the mouse wheel scrolls the chat, so a plain drag does not select)"],
 ];
 
 function errorText(error: unknown): string {

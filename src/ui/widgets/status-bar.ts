@@ -1,4 +1,4 @@
-// The top line: `[ipuaro] [ctx: 12%] [project: name] [main] [47m] ✓` plus index/watcher state and
+// The top line: `[ipuaro] [ctx: 12%] [project: name] [main] [47 min] ✓` plus index/watcher state and
 // auto-apply. When the terminal is narrow, the least important parts are dropped first.
 import blessed from "blessed";
 import type { Widgets } from "blessed";
@@ -28,10 +28,11 @@ const ACTIVITY: Record<Activity, { mark: string; role: Role }> = {
   error: { mark: "✗", role: "status" },
 };
 
+/** The session's age: `12 min`, `1 h 05`. (`[0m]` read like a leaked colour code.) */
 export function formatElapsed(ms: number): string {
   const minutes = Math.floor(Math.max(0, ms) / 60_000);
-  if (minutes < 60) return `${minutes}m`;
-  return `${Math.floor(minutes / 60)}h${String(minutes % 60).padStart(2, "0")}m`;
+  if (minutes < 60) return `${minutes} min`;
+  return `${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, "0")}`;
 }
 
 interface Part {
