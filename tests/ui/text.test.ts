@@ -234,6 +234,15 @@ describe("highlighting", () => {
     expect(rows[1]!.find((s) => s.text === "money.ts")?.role).toBe("code");
     expect(rows[1]!.find((s) => s.text === "важно")?.bold).toBe(true);
   });
+
+  it("draws a table with aligned columns (wide characters counted), and leaves one too wide as text", () => {
+    const table = "| file | lines |\n|---|---:|\n| `money.ts` | 12 |\n| строки.ts | 7 |\nend";
+    expect(renderMarkdown(table, 40).map(lineText)).toEqual(["file      │ lines", "──────────┼──────", "money.ts  │ 12   ", "строки.ts │ 7    ", "end"]);
+    expect(renderMarkdown(table, 40)[0]!.find((s) => s.text === "file")?.bold).toBe(true);
+    expect(renderMarkdown(table, 12).map(lineText)[0]!.trimEnd()).toBe("| file |");
+    // Rows without the |---| line under the first are no table.
+    expect(renderMarkdown("| a | b |\n| c | d |", 40).map(lineText)).toEqual(["| a | b |", "| c | d |"]);
+  });
 });
 
 describe("diff rendering", () => {

@@ -1,7 +1,8 @@
 // Markdown-ish rendering of the model's answers for the chat pane: fenced code blocks with syntax
-// highlighting, headings, lists with a hanging indent, `inline code` and **bold**. Only the display wraps;
+// highlighting, headings, lists with a hanging indent, tables (markdown-table.ts), `inline code` and **bold**. Only the display wraps;
 // the stored text stays whole. An unclosed fence (an answer still streaming) renders as code so far.
 import { highlightLine, initialState, languageOf, type HighlightState } from "./highlight.js";
+import { renderTable, TABLE_ROW } from "./markdown-table.js";
 import { compactLine, span, wrapStyled, type Span, type StyledLine } from "./styled-text.js";
 
 const FENCE = /^\s*(```+|~~~+)\s*([\w+#.-]*)/;
@@ -27,7 +28,19 @@ export function renderInline(text: string): StyledLine {
 export function renderMarkdown(text: string, width: number): StyledLine[] {
   const rows: StyledLine[] = [];
   let fence: { marker: string; lang: ReturnType<typeof languageOf>; state: HighlightState } | null = null;
-  for (const line of text.split("\n")) {
+  const lines = text.split("\n");
+  for (let n = 0; n < lines.length; n++) {
+    const line = lines[n]!;
+    if (!fence && TABLE_ROW.test(line)) {
+      let end = n;
+      while (end < lines.length && TABLE_ROW.test(lines[end]!)) end++;
+      const table = renderTable(lines.slice(n, end), width, renderInline);
+      if (table) {
+        rows.push(...table);
+        n = end - 1;
+        continue;
+      }
+    }
     const f = FENCE.exec(line);
     if (fence) {
       if (f && f[1]!.startsWith(fence.marker) && !f[2]) {
