@@ -259,6 +259,22 @@ describe("keys", () => {
     expect(h.t.text()).not.toContain("Do not repeat");
   });
 
+  it("shows the end of a command's output under its call", async () => {
+    h = await startUi({ cols: 100 });
+    h.backend.turns.push(async function* () {
+      yield { type: "tool-call", callId: "c1", name: "run_command", args: {}, title: "run_command npm run build" };
+      yield {
+        type: "tool-result",
+        result: toolResult("c1", "run_command", "run_command npm run build", { display: { title: "x", summary: "exit code 0 · 2.1s", preview: ["… 12 more lines", "dist/index.js  4.2 kB", "built in 2.1s"] } }),
+      };
+      yield { type: "finished", reason: "answer", text: "", stats: stats() };
+    });
+    h.t.type("build it", KEYS.enter);
+    await h.t.waitForText("[run_command npm run build] exit code 0 · 2.1s");
+    await h.t.waitForText("│ … 12 more lines");
+    await h.t.waitForText("│ built in 2.1s");
+  });
+
   it("the Ctrl+C exit hint goes away once the 2 s it speaks of are over", async () => {
     h = await startUi();
     h.t.type(KEYS.ctrlC);

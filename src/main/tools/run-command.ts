@@ -10,7 +10,7 @@ import { headAndTail, cleanTerminalOutput } from "../exec/output-text.js";
 import { commandEnvironment, runInProcessGroup, type ProcessGroupResult } from "../exec/process-group.js";
 import { escapeForDisplay, isTaintingWrite, judgeCommand, type CommandJudgement } from "../security/index.js";
 import { defineTool } from "./define-tool.js";
-import type { ToolContext, ToolOutcome } from "./tool-types.js";
+import { outputPreview, type ToolContext, type ToolOutcome } from "./tool-types.js";
 
 /** The model's copy of a command's output: its start and its end. The UI gets all of it. */
 export const COMMAND_OUTPUT_FOR_MODEL = 12_000;
@@ -138,7 +138,7 @@ export const runCommand = defineTool({
       ok: true,
       llm: `${header}\n${capped.text || "(no output)"}`,
       data: { exitCode: r.exitCode, signal: r.signal, durationMs: Math.round(r.durationMs), truncated: capped.omitted > 0, approval: approval.decision },
-      display: { summary: `${exitDescription(r)} · ${formatDuration(r.durationMs)}`, details: `${header}\n${output || "(no output)"}` },
+      display: { summary: `${exitDescription(r)} · ${formatDuration(r.durationMs)}`, details: `${header}\n${output || "(no output)"}`, preview: outputPreview(output) },
     };
   },
 });

@@ -12,6 +12,7 @@ import { approveCommand, exitDescription, formatDuration, interruptedOutcome, ru
 import { buildTestCommand, detectTestRunner, type TestRunnerKind } from "./test-runners/detect-runner.js";
 import { parseJestLikeReport, parseMochaReport, parseTapReport, parseTextSummary, type TestSummary } from "./test-runners/report-parsers.js";
 import { toolPath } from "./tool-paths.js";
+import { outputPreview } from "./tool-types.js";
 
 /** Failures listed in full; the rest are counted. */
 export const MAX_FAILURES_LISTED = 25;
@@ -109,6 +110,7 @@ export const runTests = defineTool({
         display: {
           summary: summary ? `${passed ? "passed" : "FAILED"}: ${countsLine(summary)}` : `${passed ? "passed" : "FAILED"} (${exitDescription(r)})`,
           details: `$ ${built.command}\n${output || "(no output)"}`,
+          ...(passed ? {} : { preview: outputPreview(output) }),
         },
       };
     } finally {

@@ -33,6 +33,18 @@ export interface ToolDisplay {
   summary?: string;
   /** Full output for the UI when the model's copy was capped (e.g. a test run's whole log). */
   details?: string;
+  /** A few lines the chat shows under the call: the end of a command's output (outputPreview). */
+  preview?: string[];
+}
+
+/** Lines of a command's output shown under its call in the chat. */
+export const OUTPUT_PREVIEW_LINES = 4;
+
+/** The last OUTPUT_PREVIEW_LINES non-empty lines of `output`, with how many came before them. */
+export function outputPreview(output: string): string[] {
+  const lines = output.split("\n").filter((l) => l.trim());
+  const shown = lines.slice(-OUTPUT_PREVIEW_LINES);
+  return lines.length > shown.length ? [`… ${lines.length - shown.length} more lines`, ...shown] : shown;
 }
 
 export type ToolOutcome =

@@ -6,7 +6,7 @@
 //          ⏱ 3.2s │ 1,247 tokens │ 1 tool call
 import { formatTurnStats } from "../../main/cli/turn-format.js";
 import { renderMarkdown } from "../text/markdown-render.js";
-import { span, wrapStyled, type StyledLine } from "../text/styled-text.js";
+import { span, truncateStyled, wrapStyled, type StyledLine } from "../text/styled-text.js";
 import type { Role } from "../theme.js";
 import type { AgentBlock, ChatEntry, NoticeLevel } from "./transcript.js";
 
@@ -42,7 +42,9 @@ function toolRow(b: Extract<AgentBlock, { kind: "tool" }>, width: number): Style
   if (b.status === "running") line.push(span(" …", "muted"));
   else if (b.status === "error") line.push(span(` ✗ ${b.summary ?? "failed"}`, "toolError"));
   else if (b.summary) line.push(span(` ${b.summary}`, "muted"));
-  return wrapStyled(line, width, [{ text: "  " }]);
+  // The end of a command's output, a line each, cut to the width (the model saw more; /status has none).
+  const preview = (b.preview ?? []).map((text) => truncateStyled([span(`  │ ${text}`, "muted")], width));
+  return [...wrapStyled(line, width, [{ text: "  " }]), ...preview];
 }
 
 const NOTICE_MARK: Record<NoticeLevel, string> = { info: "·", warn: "!", error: "✗" };

@@ -9,7 +9,7 @@ export type NoticeLevel = "info" | "warn" | "error";
 
 export type AgentBlock =
   | { kind: "text"; text: string }
-  | { kind: "tool"; callId: string; title: string; status: ToolCallStatus; summary?: string }
+  | { kind: "tool"; callId: string; title: string; status: ToolCallStatus; summary?: string; preview?: readonly string[] }
   /** Something the turn reported as it went (an error and the choice made, a retry): in its place in the answer. */
   | { kind: "notice"; level: NoticeLevel; text: string };
 
@@ -131,11 +131,12 @@ export class Transcript {
     this.touch(entry);
   }
 
-  toolResult(entry: AgentEntry, callId: string, ok: boolean, summary: string | undefined): void {
+  toolResult(entry: AgentEntry, callId: string, ok: boolean, summary: string | undefined, preview?: readonly string[]): void {
     const block = entry.blocks.find((b): b is Extract<AgentBlock, { kind: "tool" }> => b.kind === "tool" && b.callId === callId);
     if (!block) return;
     block.status = ok ? "ok" : "error";
     if (summary) block.summary = summary;
+    if (preview?.length) block.preview = preview;
     this.touch(entry);
   }
 

@@ -93,6 +93,8 @@ describe("run_command verdicts", () => {
     const r = await runCommand.run("r3", { command: "pwd && echo hello" }, p.ctx);
     expect(r.success, r.error).toBe(true);
     expect(r.data).toContain(`${p.root}\nhello`);
+    // The chat shows the end of the output under the call.
+    expect(r.display.preview).toEqual([p.root, "hello"]);
     const [proposal] = p.ctx.ports.commandProposals;
     expect(proposal).toEqual({ command: "pwd && echo hello", reason: "ask: `pwd` is not on the whitelist; `echo` is not on the whitelist", programs: ["pwd", "echo"] });
     expect(fs.existsSync(userWhitelistFile())).toBe(false);
