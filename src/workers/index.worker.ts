@@ -9,9 +9,9 @@ import { Piscina } from "piscina";
 import xxhash from "xxhash-wasm";
 import { ValueArena } from "./value-arena.js";
 import { fileDataJson, fileDataJsonRoom, writeFileDataJson } from "./file-json.js";
-import { extractFile, languageForPath } from "./extract/index.js";
+import { extractFileSteps, languageForPath, type ExtractResult } from "./extract/index.js";
 import type { ImportInfo } from "./ast-types.js";
-import { isInternalSpecifier, symlinkHash, type GraphFacts, type IndexedRecord, type IndexTask, type IndexTaskResult, type InternalSpecifiers, type WireHashes } from "./protocol.js";
+import { isInternalSpecifier, symlinkHash, type GraphFacts, type SourceLanguage, type IndexedRecord, type IndexTask, type IndexTaskResult, type InternalSpecifiers, type WireHashes } from "./protocol.js";
 
 const { h64Raw } = await xxhash();
 
@@ -21,8 +21,10 @@ v8.setFlagsFromString("--expose-gc");
 const collectGarbage = vm.runInNewContext("gc") as () => void;
 /** Source bytes parsed between forced collections. */
 const GC_EVERY_BYTES = 24 * 1024 * 1024;
+/** Characters of a very large file parsed between forced collections (see extract()). */
+const PIECES_PER_GC = 4_000_000;
 let parsedSinceGc = 0;
-/** A task fills and empties it in one synchronous stretch (after its only await), so one serves all. */
+/** A task fills and empties it in one synchronous stretch (no await between), so one serves all. */
 const sharedArena = new ValueArena();
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 /** This thread's id as /proc/self/task lists it (Linux), reported with every result; null elsewhere. */
@@ -33,6 +35,8 @@ const osThreadId = (() => {
     return null;
   }
 })();
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export function hashBytes(buf: Uint8Array): string {
   return h64Raw(buf).toString(16).padStart(16, "0");
@@ -88,7 +92,27 @@ interface IndexedFile {
   source?: Uint8Array;
 }
 
-function indexOne(task: IndexTask, rel: string, timings: IndexTaskResult["timings"]): IndexedFile {
+/**
+ * Extracts a file. A very large JS/TS file comes in pieces (extract/source-pieces.ts): every
+ * PIECES_PER_GC characters the pieces' trees are collected and their finalisers given a turn of the
+ * event loop to run, so the thread holds a few pieces' trees at a time, not the whole file's (≈ 45 bytes
+ * per character: 1.9 GB for a 40 MB file).
+ */
+async function extract(text: string, language: SourceLanguage): Promise<ExtractResult> {
+  const steps = extractFileSteps(text, language);
+  let sinceGc = 0;
+  for (let step = steps.next(); ; step = steps.next()) {
+    if (step.done) return step.value;
+    sinceGc += step.value;
+    // Not after every piece: a full collection walks the file's AST built so far, which grows with it.
+    if (sinceGc < PIECES_PER_GC) continue;
+    sinceGc = 0;
+    collectGarbage();
+    await nextTurn();
+  }
+}
+
+async function indexOne(task: IndexTask, rel: string, timings: IndexTaskResult["timings"]): Promise<IndexedFile> {
   const abs = path.join(task.root, rel);
   let t = performance.now();
   let st: fs.Stats;
@@ -132,7 +156,7 @@ function indexOne(task: IndexTask, rel: string, timings: IndexTaskResult["timing
 
   t = performance.now();
   const language = languageForPath(rel);
-  const extracted = language ? extractFile(text, language) : null;
+  const extracted = language ? await extract(text, language) : null;
   parsedSinceGc += buf.length;
   if (parsedSinceGc > GC_EVERY_BYTES) {
     parsedSinceGc = 0;
@@ -217,8 +241,6 @@ function frameRecords(records: IndexedRecord[], sources: Map<IndexedRecord, Uint
   };
 }
 
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
-
 /**
  * Frees every tree no longer referenced and runs its finalizer now, while the thread is alive: a thread
  * terminated with finalizers still queued can abort the process (node-addon-api throws from a finalizer
@@ -242,7 +264,7 @@ export default async function runIndexTask(task: IndexTask): Promise<IndexTaskRe
   let bytes = 0;
   for (const rel of task.paths) {
     try {
-      const r = indexOne(task, rel, timings);
+      const r = await indexOne(task, rel, timings);
       bytes += r.bytes;
       if (task.mode === "index") records.push(r.record);
       if (r.source) sources.set(r.record, r.source);

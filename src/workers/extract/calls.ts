@@ -21,14 +21,17 @@ export interface DeepFacts {
   nesting: number;
 }
 
-export function runDeepPass(ctx: CodeContext, tree: Parser.Tree): DeepFacts {
+/**
+ * Adds one parse's facts (the whole file's, or one piece's in order: see source-pieces.ts) to `into`;
+ * `scopes` are the named ranges that can enclose its calls.
+ */
+export function runDeepPass(ctx: CodeContext, tree: Parser.Tree, into: DeepFacts, scopes: Scope[]): void {
   const nodes = collectDeepNodes(tree, ctx.text, DEEP_TYPES);
   const source = ctx.text.source;
-  const calls: CallSite[] = [];
-  const comments: number[] = [];
+  const { calls, comments } = into;
   const blockEnds: number[] = [];
-  let nesting = 0;
-  const callerAt = scopeFinder(ctx.scopes);
+  let nesting = into.nesting;
+  const callerAt = scopeFinder(scopes);
   const count = nodes.count;
   for (let i = 0; i < count; i++) {
     const start = nodes.start(i);
@@ -53,7 +56,7 @@ export function runDeepPass(ctx: CodeContext, tree: Parser.Tree): DeepFacts {
       if (blockEnds.length > nesting) nesting = blockEnds.length;
     }
   }
-  return { calls, comments, nesting };
+  into.nesting = nesting;
 }
 
 /**

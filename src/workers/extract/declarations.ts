@@ -4,7 +4,7 @@
 import type { ExportKind, TypeDeclInfo } from "../ast-types.js";
 import { pushExport, type CodeContext, type ExportMark } from "./code-context.js";
 import { addClass } from "./classes.js";
-import { addCommonJsExport, addExportStatement, resolveLocalExports } from "./exports.js";
+import { addCommonJsExport, addExportStatement } from "./exports.js";
 import { addFunctionDeclaration, addFunctionValue, FUNCTION_VALUE_TYPES, type Placement } from "./functions.js";
 import { addImportStatement, addRequireDeclarator } from "./imports.js";
 import { LightNode } from "./light-tree.js";
@@ -18,13 +18,12 @@ const TYPE_KINDS: Record<string, TypeDeclInfo["kind"]> = {
   module: "namespace",
 };
 
-export function extractDeclarations(ctx: CodeContext, root: SyntaxNode): void {
-  walkStatements(ctx, root, true);
-  resolveLocalExports(ctx);
-}
+/** The container key of top-level statements (any other container's is its start offset). */
+const TOP_LEVEL = -1;
 
 export function walkStatements(ctx: CodeContext, container: SyntaxNode, topLevel: boolean): void {
-  const containerKey = container.startIndex;
+  // The program is one container even when a large file is walked a piece at a time (source-pieces.ts).
+  const containerKey = topLevel ? TOP_LEVEL : container.startIndex;
   let previous: SyntaxNode | null = null;
   for (const stmt of container.namedChildren) {
     const place: Placement = { start: stmt.startIndex, end: stmt.endIndex, isExported: false, containerKey };

@@ -73,18 +73,19 @@ function withSeparators(source: string, at: number[]): string {
 
 /**
  * A clean parse of `source` with the spots above rewritten, or null when there is none to be had.
- * `tree` is the first parse of `source`, with errors that are not all grammar gaps.
+ * `tree` is the first parse of `source` (of `ranges` of it, for a piece of a large file), with errors
+ * that are not all grammar gaps.
  */
-export function repairGrammarGaps(source: string, tree: Parser.Tree, language: SourceLanguage, text: SourceText): Repaired | null {
+export function repairGrammarGaps(source: string, tree: Parser.Tree, language: SourceLanguage, text: SourceText, ranges?: Parser.Range[]): Repaired | null {
   if (language !== "typescript" && language !== "tsx") return null;
   let repaired = blankKeyofReadonly(source);
-  let current = repaired === source ? tree : parseSource(repaired, language);
+  let current = repaired === source ? tree : parseSource(repaired, language, ranges);
   for (let round = 0; round < MAX_ROUNDS; round++) {
     if (repaired !== source && (!current.rootNode.hasError || onlyGrammarGaps(current.rootNode, text))) return { source: repaired, tree: current };
     const breaks = signatureBreaks(current.rootNode, repaired);
     if (!breaks.length) return null;
     repaired = withSeparators(repaired, breaks);
-    current = parseSource(repaired, language);
+    current = parseSource(repaired, language, ranges);
   }
   return null;
 }

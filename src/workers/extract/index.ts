@@ -3,7 +3,8 @@
 import type { SourceLanguage } from "../protocol.js";
 import { extractJson } from "./json.js";
 import { failedResult, type ExtractResult } from "./result.js";
-import { extractCode } from "./typescript.js";
+import { extractCodeSteps, runToEnd } from "./typescript.js";
+import type { PieceSizes } from "./source-pieces.js";
 import { extractYaml } from "./yaml.js";
 
 export type { ExtractResult } from "./result.js";
@@ -32,7 +33,15 @@ export function languageForPath(path: string): SourceLanguage | null {
   return LANGUAGE_BY_EXTENSION[path.slice(dot).toLowerCase()] ?? null;
 }
 
-export function extractFile(source: string, language: SourceLanguage): ExtractResult {
+export function extractFile(source: string, language: SourceLanguage, sizes?: PieceSizes): ExtractResult {
+  return runToEnd(extractFileSteps(source, language, sizes));
+}
+
+/**
+ * extractFile a step at a time: it pauses after each piece of a very large JS/TS file, when that piece's
+ * tree can be freed, yielding its length (see extractCodeSteps); other files come out in one step.
+ */
+export function* extractFileSteps(source: string, language: SourceLanguage, sizes?: PieceSizes): Generator<number, ExtractResult, void> {
   try {
     switch (language) {
       case "json":
@@ -40,7 +49,7 @@ export function extractFile(source: string, language: SourceLanguage): ExtractRe
       case "yaml":
         return extractYaml(source);
       default:
-        return extractCode(source, language);
+        return yield* extractCodeSteps(source, language, sizes);
     }
   } catch {
     return failedResult();

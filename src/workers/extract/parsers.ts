@@ -28,7 +28,10 @@ export function parserFor(language: SourceLanguage): Parser {
   return parser;
 }
 
-/** Parses a whole string. Node indices of the resulting tree are UTF-16 offsets into `source`. */
-export function parseSource(source: string, language: SourceLanguage): Parser.Tree {
-  return parserFor(language).parse(source);
+/**
+ * Parses a string, or only the given ranges of it. Node indices of the resulting tree are UTF-16 offsets
+ * into `source` either way.
+ */
+export function parseSource(source: string, language: SourceLanguage, includedRanges?: Parser.Range[]): Parser.Tree {
+  return includedRanges ? parserFor(language).parse(source, undefined, { includedRanges }) : parserFor(language).parse(source);
 }
