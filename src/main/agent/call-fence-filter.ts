@@ -5,16 +5,25 @@
 
 /** Fence languages the parser reads calls from (tool-call-parser.ts FENCE_LANGS, and xml). */
 const CALL_FENCE_LANGS = new Set(["", "json", "jsonc", "json5", "tool_call", "tool_code", "tool", "xml"]);
-const OPENER = /^[ \t]*```[ \t]*([\w-]*)[^\n]*\n$/;
+const OPENER = /^[ \t]*(`{3,})[ \t]*([\w-]*)[^\n]*\n$/;
 /** A line that may still grow into a fence opener. */
 const MAYBE_OPENER = /^[ \t]*(`{1,2}|```[^\n]*)?$/;
 const CLOSER = /\n[ \t]*```[ \t]*\n/;
+/** The closing line of a code block (at least as many backticks as its opener). */
+const CODE_CLOSER = /^[ \t]*(`{3,})[ \t]*\n$/;
+/** A line inside a code block that may still grow into its closing line. */
+const MAYBE_CODE_CLOSER = /^[ \t]*`*$/;
 
 export class CallFenceFilter {
   private pending = "";
   private lineStart = true;
   /** The open fence so far (from its opening line), or null outside one. */
   private fence: string | null = null;
+  /**
+   * Inside a code block that streams as it comes (```ts): its opener's backtick count. Its closing ```
+   * must not be taken for the opener of a call fence, which would hold the rest of the answer back.
+   */
+  private codeFence: number | null = null;
 
   /** `isCall`: whether a whole fenced block (``` lines included) is a tool call. */
   constructor(private readonly isCall: (block: string) => boolean) {}
@@ -38,12 +47,18 @@ export class CallFenceFilter {
       const nl = this.pending.indexOf("\n");
       if (this.lineStart) {
         const line = nl === -1 ? this.pending : this.pending.slice(0, nl + 1);
-        if (nl === -1 && MAYBE_OPENER.test(line)) return out;
-        const opener = OPENER.exec(line);
-        if (opener && CALL_FENCE_LANGS.has(opener[1]!.toLowerCase())) {
-          this.fence = line;
-          this.pending = this.pending.slice(line.length);
-          continue;
+        if (nl === -1 && (this.codeFence === null ? MAYBE_OPENER : MAYBE_CODE_CLOSER).test(line)) return out;
+        if (this.codeFence !== null) {
+          const closer = CODE_CLOSER.exec(line);
+          if (closer && closer[1]!.length >= this.codeFence) this.codeFence = null;
+        } else {
+          const opener = OPENER.exec(line);
+          if (opener && CALL_FENCE_LANGS.has(opener[2]!.toLowerCase())) {
+            this.fence = line;
+            this.pending = this.pending.slice(line.length);
+            continue;
+          }
+          if (opener) this.codeFence = opener[1]!.length;
         }
       }
       if (nl === -1) {
@@ -63,6 +78,7 @@ export class CallFenceFilter {
   flush(): string {
     const rest = this.fence !== null ? this.decide(this.fence + this.pending) : this.pending;
     this.fence = null;
+    this.codeFence = null;
     this.pending = "";
     this.lineStart = true;
     return rest;

@@ -35,6 +35,23 @@ describe("fenced calls in the streamed text", () => {
     expect(shown.slice(0, "Code:\n```ts\nconst a = 1;\n".length).join("")).toBe("Code:\n```ts\nconst a = 1;\n");
   });
 
+  it("streams the prose after a ts block: its closing ``` opens nothing", () => {
+    const text = "Intro\n```ts\nconst a = 1;\n```\n\nAfter the block.\nMore prose.\n";
+    const f = new CallFenceFilter(isCall);
+    const shown = ["Intro\n", "```ts\n", "const a = 1;\n", "```\n", "\n", "After the block.\n", "More prose.\n"].map((piece) => f.push(piece));
+    expect(shown).toEqual(["Intro\n", "```ts\n", "const a = 1;\n", "```\n", "\n", "After the block.\n", "More prose.\n"]);
+    expect(f.flush()).toBe("");
+    expect(stream(text, 1).all).toBe(text);
+  });
+
+  it("still holds a json call that follows a ts block, and a block opened with four backticks closes only on four", () => {
+    const text = 'Code:\n```ts\nlet x;\n```\nNow:\n```json\n{"name": "git_status", "arguments": {}}\n```\nDone.';
+    expect(stream(text, 2).all).toBe("Code:\n```ts\nlet x;\n```\nNow:\nDone.");
+    const nested = "````md\n```json\n{}\n```\n````\nAfter.\n";
+    const f = new CallFenceFilter(isCall);
+    expect(f.push(nested)).toBe(nested);
+  });
+
   it("decides a fence left open at the end of the reply as it stands", () => {
     expect(stream('```\n{"name": "git_status", "arguments": {}}').all).toBe("");
     expect(stream("```\nnot a call, just text").all).toBe("```\nnot a call, just text");
