@@ -96,8 +96,9 @@ snapshot 1-dialog
 expect_no_file "input.trim()"
 
 # 4. Accept with Y: the file changes, the turn ends with the model's answer and the stats line. (A
-#    question the agent opens ignores keys for its first half second: they were typed ahead.)
-sleep 0.6
+#    question the agent opens mid-turn takes keys as typed ahead for its first half second and until
+#    typing has paused for a second.)
+sleep 1.1
 tm send-keys -t "$PANE" y
 wait_gone "[Y] apply"
 wait_for "[get_lines packages/core/src/utils/strings.ts 2-4]"

@@ -280,16 +280,38 @@ describe("choice dialogs", () => {
     expect((await r).answer).toBe("no");
   });
 
-  it("ignores keys typed ahead into a question the agent opens mid-turn (a sentence's `a` is not `always`)", async () => {
+  it("keeps keys typed ahead into a question the agent opens mid-turn for the message (a sentence's `a` is not `always`)", async () => {
     h = await startUi({ cols: 100, typeAheadGuardMs: 500 });
     const r = askInTurn<CommandDecision>(h, (port) => port.confirmCommand({ command: "make deploy", reason: "to ship it", programs: ["make"] }));
     await h.t.waitForText("[Y] once  [A] always (whitelists make, any arguments)  [N] no");
     h.t.type("thanks all good");
     await new Promise((res) => setTimeout(res, 150));
     expect(h.t.text()).toContain("run make deploy ?");
-    await new Promise((res) => setTimeout(res, 500));
+    expect(h.app.input.editor.text).toBe("thanks all good");
+    await h.t.waitForText("what you type goes to your message until you pause");
+    // A pause (twice the guard since the last key), then a deliberate answer.
+    await new Promise((res) => setTimeout(res, 1100));
     h.t.type("n");
     expect((await r).answer).toBe("no");
+    expect(h.app.input.editor.text).toBe("thanks all good");
+  });
+
+  it("does not take a letter as an answer while the user keeps typing past the first half second", async () => {
+    h = await startUi({ cols: 100, typeAheadGuardMs: 500 });
+    const r = askInTurn<CommandDecision>(h, (port) => port.confirmCommand({ command: "make deploy", reason: "to ship it", programs: ["make"] }));
+    let answered = false;
+    void r.then(() => (answered = true));
+    await h.t.waitForText("[Y] once");
+    // One key every 200 ms for 1.6 s: the `y` and `a` arrive well after the dialog appeared.
+    for (const key of "and why not yes a") {
+      h.t.type(key);
+      await new Promise((res) => setTimeout(res, 100));
+    }
+    expect(answered).toBe(false);
+    expect(h.app.input.editor.text).toBe("and why not yes a");
+    await new Promise((res) => setTimeout(res, 1100));
+    h.t.type("y");
+    expect((await r).answer).toBe("once");
   });
 
   it("scrolls a long body with ↓/PgDn", async () => {

@@ -139,9 +139,9 @@ describe("runTui", () => {
     const late = await new FakeOllama().start(Number(new URL(host).port));
     try {
       late.reply().text("Теперь на месте.");
-      // The dialog came up mid-turn: keys in its first moments are taken as typed ahead, so a user's "r"
-      // comes after a look at it (and after starting Ollama).
-      await new Promise((r) => setTimeout(r, 600));
+      // The dialog came up mid-turn: keys in its first moments (and until typing pauses) are taken as
+      // typed ahead, so a user's "r" comes after a look at it (and after starting Ollama).
+      await new Promise((r) => setTimeout(r, 1100));
       t.type("r");
       await t.waitForText("Теперь на месте.", 20_000);
       await t.waitForText("Ollama answered: qwen2.5-coder:7b-instruct is ready (context window 32,768 tokens).");

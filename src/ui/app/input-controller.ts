@@ -17,7 +17,10 @@ import type { Modal } from "../dialogs/dialog-box.js";
 import { playTurn } from "./turn-runner.js";
 
 export const EXIT_CONFIRM_MS = 2000;
-/** How long a dialog the agent opens ignores keys (they were typed before it appeared). */
+/**
+ * How long a dialog the agent opens ignores keys (they were typed before it appeared); after that it
+ * waits for a pause in typing of twice as long (see InputController.typedAhead).
+ */
 export const TYPE_AHEAD_GUARD_MS = 500;
 /** An answer that took longer than this rings the bell when it completes (display.bellOnComplete). */
 export const BELL_AFTER_MS = 5000;
@@ -50,8 +53,16 @@ const EDITS: Partial<Record<EditAction, (e: LineEditor) => void>> = {
   killLineStart: (e) => e.killToLineStart(),
 };
 
+/** Keys typed ahead into a dialog that still edit the message being written (see typedAhead). */
+const TYPED_AHEAD_EDITS = new Set<KeyAction["type"]>(["insert", "newline", "backspace", "delete", "left", "right", "home", "end", "wordLeft", "wordRight", "deleteWordBefore", "killLineEnd", "killLineStart"]);
+
 export class InputController {
   private turn: AbortController | null = null;
+  /** When the last key came (any key, to the prompt or a dialog). */
+  private lastKeyAt = -Infinity;
+  /** Dialogs opened mid-turn that the user has paused at: their keys are answers now. */
+  private readonly answerable = new WeakSet<Modal>();
+  private typedAheadHint: unknown = null;
   private readonly work = new Set<AbortController>();
   private lastInterrupt = -Infinity;
   private lastEscape = -Infinity;
@@ -112,25 +123,40 @@ export class InputController {
       return this.app.requestRender();
     }
     const modal = this.app.topModal;
-    if (modal) {
-      if (this.typedAhead(modal)) return;
+    const typedAhead = modal !== null && this.typedAhead(modal, action);
+    this.lastKeyAt = this.now();
+    if (modal && !typedAhead) {
+      if (this.app.input.hint === this.typedAheadHint) this.hint(null);
       if (action.type === "escape") this.lastDialogEscape = this.now();
       modal.handleKey(action, text);
       return this.app.requestRender();
     }
+    if (modal && !TYPED_AHEAD_EDITS.has(action.type)) return;
     const prompt = this.promptAction(action);
     if (prompt) this.onPromptKey(prompt);
+    if (modal) {
+      this.hint("A question is waiting above: what you type goes to your message until you pause, then answer it.", "warn");
+      this.typedAheadHint = this.app.input.hint;
+    }
     this.app.requestRender();
   }
 
   /**
-   * A key that reaches a dialog the agent opened mid-turn within TYPE_AHEAD_GUARD_MS of it appearing was
-   * typed for the prompt (the user kept writing while the answer streamed): dropped, so `y`, `a` or `n`
-   * of a sentence never applies an edit or whitelists a command.
+   * Whether a key that reaches a dialog the agent opened mid-turn was typed for the prompt: the user kept
+   * writing while the answer streamed, and a `y`, `a` or `n` of the sentence must never apply an edit or
+   * whitelist a command. Keys count as typed ahead for TYPE_AHEAD_GUARD_MS after the dialog appears, and
+   * after that for as long as they come less than twice that apart; the first key after such a pause
+   * answers the dialog, and so do all that follow. Typed-ahead text still goes to the message being
+   * written; other keys are dropped. Esc always reaches the dialog (it only declines).
    */
-  private typedAhead(modal: Modal): boolean {
+  private typedAhead(modal: Modal, action: KeyAction): boolean {
+    if (action.type === "escape" || this.typeAheadGuardMs === 0 || this.answerable.has(modal)) return false;
     const opened = this.app.modalOpening(modal);
-    return opened !== null && opened.duringTurn && this.now() - opened.at < this.typeAheadGuardMs;
+    if (opened === null || !opened.duringTurn) return false;
+    const t = this.now();
+    if (t - opened.at < this.typeAheadGuardMs || t - this.lastKeyAt < this.typeAheadGuardMs * 2) return true;
+    this.answerable.add(modal);
+    return false;
   }
 
   private interrupt(): void {
