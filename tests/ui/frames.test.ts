@@ -397,3 +397,21 @@ describe("NO_COLOR", () => {
     expect(c.fgDefault).toBe(true);
   });
 });
+
+describe("colours under terminals blessed reads as 8-colour", () => {
+  it("draws tmux-256color, kitty and a truecolor xterm with 256 colours; the Linux console keeps its 8", async () => {
+    const colours = async (env: NodeJS.ProcessEnv) => {
+      h = await startUi({ env });
+      const tput = (h.app.screen as unknown as { tput: { colors: number } }).tput;
+      const n = tput.colors;
+      h.close();
+      h = null;
+      return n;
+    };
+    // Under tmux-256color blessed found 8 colours, and every muted grey (brightblack) came out black.
+    expect(await colours({ TERM: "tmux-256color" })).toBe(256);
+    expect(await colours({ TERM: "xterm-kitty" })).toBe(256);
+    expect(await colours({ TERM: "xterm", COLORTERM: "truecolor" })).toBe(256);
+    expect(await colours({ TERM: "linux" })).toBe(8);
+  });
+});

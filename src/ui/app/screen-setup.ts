@@ -19,9 +19,20 @@ export interface TerminalStreams {
   output: TerminalOutput;
 }
 
-/** A TERM blessed can work with: screen* (tmux's default inside screen) compiles badly, so xterm's is used. */
-export function terminalName(term: string | undefined): string {
-  if (!term || term === "dumb" || term.startsWith("screen")) return "xterm-256color";
+/** Terminals that draw 256 colours whose terminfo entry blessed often lacks or reads as 8 colours. */
+const MODERN_TERMINALS = /^(?:screen|tmux|alacritty|xterm-kitty|kitty|foot|wezterm|xterm-ghostty|ghostty|contour|rio)/;
+
+/**
+ * The TERM blessed is given. It reads colours from the system's terminfo, and for tmux-256color, kitty,
+ * alacritty, foot and the like (entries Debian ships apart, or the terminal installs privately) it found
+ * 8: every muted grey came out black. Those, any *-256color or direct-colour TERM and a terminal that
+ * says COLORTERM=truecolor get xterm-256color, whose sequences they all understand; the Linux console and
+ * other TERMs are taken as they are.
+ */
+export function terminalName(term: string | undefined, colorTerm?: string): string {
+  if (!term || term === "dumb") return "xterm-256color";
+  if (term === "linux" || term.startsWith("vt")) return term;
+  if (MODERN_TERMINALS.test(term) || /-(?:256color|direct)$/.test(term) || colorTerm === "truecolor" || colorTerm === "24bit") return "xterm-256color";
   return term;
 }
 
@@ -38,7 +49,7 @@ export function createScreen(streams: TerminalStreams, env: NodeJS.ProcessEnv = 
   const screen = blessed.screen({
     input: input as unknown as NodeJS.ReadableStream,
     output: streams.output as unknown as NodeJS.WritableStream,
-    terminal: terminalName(env.TERM),
+    terminal: terminalName(env.TERM, env.COLORTERM),
     fullUnicode: true,
     forceUnicode: true,
     smartCSR: true,
