@@ -146,7 +146,7 @@ describe("the confirm panel", () => {
       "Code: 3 files +3 −5",
       "restore src/cart.ts  +2 −4",
       "delete  src/coupon.ts  +0 −1",
-      "Conflicts — changed since ipuaro last wrote them; skipped unless [O] overwrite:",
+      "Conflicts — changed since by you or by a command; skipped unless [O] overwrite:",
       "restore src/tax.ts  +1 −0",
       "Cannot be restored:",
       "data/big.json: larger than checkpoints.maxFileBytes",

@@ -7,8 +7,10 @@
 //   command, bytes rebuilt to the index's hash)  → backed up from the Redis copy;
 //   anything else (a file the index does not hold, or held at another version) → "not_indexed",
 //   listed by the rewind preview as something it cannot restore.
-// The content the command left is recorded as ipuaro's own write, so a rewind does not take it for a
-// change made by hand.
+// What the command left is not recorded as ipuaro's own write: the walks cannot tell the command's
+// writes from the user's (an edit saved while `npm test` ran, a file created meanwhile), so a rewind
+// lists such a file as a conflict and overwrites or deletes it only when told to. A file the command
+// deleted is the exception: bringing it back loses nothing.
 import path from "node:path";
 import { hashContent } from "../../pipeline/watch/content-hash.js";
 import type { CheckpointTracker } from "./checkpoint-tracker.js";
@@ -82,12 +84,9 @@ export async function startCommandWatch(tracker: CheckpointTracker, opts: { excl
           const records: Array<[string, FileRecord]> = [];
           const written: Array<[string, string | null]> = [];
           for (const rel of diff.created) {
-            if (!(rel in current.files)) {
-              const parent = await realDir(path.dirname(absPath(tracker.root, rel)));
-              records.push([rel, { state: "absent", ...(parent ? { realParentDir: parent } : {}), at: now }]);
-            }
-            const sha = await contentNow(tracker, rel);
-            if (sha !== undefined) written.push([rel, sha]);
+            if (rel in current.files) continue;
+            const parent = await realDir(path.dirname(absPath(tracker.root, rel)));
+            records.push([rel, { state: "absent", ...(parent ? { realParentDir: parent } : {}), at: now }]);
           }
           for (const rel of [...diff.changed, ...diff.deleted]) {
             if (!(rel in current.files)) {
@@ -95,8 +94,7 @@ export async function startCommandWatch(tracker: CheckpointTracker, opts: { excl
               if (record === "unchanged") continue;
               records.push([rel, record]);
             }
-            const sha = await contentNow(tracker, rel);
-            if (sha !== undefined) written.push([rel, sha]);
+            if ((await contentNow(tracker, rel)) === null) written.push([rel, null]);
           }
           await tracker.track(records);
           await tracker.storeWritten(written);

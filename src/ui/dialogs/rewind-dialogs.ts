@@ -99,7 +99,7 @@ export function previewRows(preview: RewindPreview, width: number, now = Date.no
     else if (files) text(`Code: ${files} file${files === 1 ? "" : "s"} +${code.insertions} −${code.deletions}`, undefined);
     for (const c of code.changes) rows.push(...changeRow(c, width));
     if (code.conflicts.length) {
-      text("Conflicts — changed since ipuaro last wrote them; skipped unless [O] overwrite:", "warn");
+      text("Conflicts — changed since by you or by a command; skipped unless [O] overwrite:", "warn");
       for (const c of code.conflicts) rows.push(...changeRow(c, width, "warn"));
     }
     if (code.skipped.length) {

@@ -197,7 +197,7 @@ describe("rewinding a session's code and conversation", () => {
     expect(await rewind.points()).toEqual([]);
   });
 
-  it("undoes what run_command did: changed and deleted files come back from the index's copy, created ones go, unindexed ones are listed", async () => {
+  it("undoes what run_command did: a deleted file comes back from the index's copy; changed and created ones are conflicts until overwrite is asked for", async () => {
     const money = read(MONEY);
     const strings = read(STRINGS);
     fake.reply().text(call("run_command", { command: "node scripts/change.mjs" }));
@@ -209,21 +209,48 @@ describe("rewinding a session's code and conversation", () => {
 
     const rewind = agent.runtime.checkpoints.rewind;
     const preview = await rewind.preview(1);
-    expect(preview.code!.changes.map((c) => [c.path, c.action])).toEqual([
+    // What the command wrote cannot be told from what the user wrote meanwhile: overwriting or deleting
+    // it waits to be asked. Bringing back what it deleted loses nothing.
+    expect(preview.code!.changes.map((c) => [c.path, c.action])).toEqual([[STRINGS, "create"]]);
+    expect(preview.code!.conflicts.map((c) => [c.path, c.action])).toEqual([
       ["packages/core/src/generated.ts", "delete"],
       [MONEY, "restore"],
-      [STRINGS, "create"],
     ]);
     expect(preview.code!.skipped).toEqual([{ path: "notes.md", reason: "not_indexed" }]);
 
-    const result = await rewind.rewind({ point: 1, mode: "code" });
-    expect(result.restored.sort()).toEqual([MONEY, STRINGS]);
+    const careful = await rewind.rewind({ point: 1, mode: "code" });
+    expect(careful.restored).toEqual([STRINGS]);
+    expect(careful.conflicts.sort()).toEqual(["packages/core/src/generated.ts", MONEY]);
+    expect(read(MONEY)).toContain("CHANGED_BY_SCRIPT");
+
+    const result = await rewind.rewind({ point: 1, mode: "code", onConflict: "overwrite" });
+    expect(result.restored).toEqual([MONEY]);
     expect(result.deleted).toEqual(["packages/core/src/generated.ts"]);
     expect(result.warnings.join("\n")).toContain("notes.md: changed by a command, and the index held no copy of it from before");
     expect(read(MONEY)).toBe(money);
     expect(read(STRINGS)).toBe(strings);
     expect(read("packages/core/src/generated.ts")).toBeNull();
     expect(read("notes.md")).toBe("# Notes\nwritten by the script\n");
+  });
+
+  it("never reverts an edit saved, or deletes a file created, by the user while a command ran", async () => {
+    fake.reply().text(call("run_command", { command: "node -e \"setTimeout(() => {}, 1500)\"" }));
+    fake.reply().text("Waited.");
+    const turn = agent.turn("Wait a moment");
+    // The user goes on working while the command runs.
+    await new Promise((r) => setTimeout(r, 700));
+    fs.appendFileSync(abs(MONEY), "// mine, saved during the command\n");
+    fs.writeFileSync(abs("packages/core/src/user-feature.ts"), "export const mine = 1;\n");
+    await turn;
+    const mine = read(MONEY);
+    expect(mine).toContain("mine, saved during the command");
+
+    const result = await agent.runtime.checkpoints.rewind.rewind({ point: 1, mode: "code" });
+    expect(result.conflicts.sort()).toEqual([MONEY, "packages/core/src/user-feature.ts"]);
+    expect(result.restored).toEqual([]);
+    expect(result.deleted).toEqual([]);
+    expect(read(MONEY)).toBe(mine);
+    expect(read("packages/core/src/user-feature.ts")).toBe("export const mine = 1;\n");
   });
 
   it("a package.json a command wrote taints the session: what runs it is asked about, as after edit_lines", async () => {

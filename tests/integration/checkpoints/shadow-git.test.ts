@@ -79,15 +79,17 @@ describe("shadow-git checkpoints", () => {
 
     const rewind = agent.runtime.checkpoints.rewind;
     const preview = await rewind.preview(1);
-    expect(preview.code!.changes.map((c) => [c.path, c.action])).toEqual([
-      ["docs/guide.txt", "create"],
+    // What the command deleted comes back as it is; what it wrote could be the user's work done
+    // meanwhile, so it waits for overwrite (as in tools mode).
+    expect(preview.code!.changes.map((c) => [c.path, c.action])).toEqual([["docs/guide.txt", "create"]]);
+    expect(preview.code!.conflicts.map((c) => [c.path, c.action])).toEqual([
       ["docs/new.txt", "delete"],
       ["notes.md", "restore"],
       [MONEY, "restore"],
     ]);
     expect(preview.code!.skipped).toEqual([]);
 
-    const result = await rewind.rewind({ point: 1, mode: "code" });
+    const result = await rewind.rewind({ point: 1, mode: "code", onConflict: "overwrite" });
     expect(result.skipped).toEqual([]);
     expect(read("notes.md")).toBe("# Notes\n");
     expect(read("docs/guide.txt")).toBe("read me\n");
@@ -97,12 +99,14 @@ describe("shadow-git checkpoints", () => {
   });
 
   it("a file changed by hand after ipuaro's last change is a conflict, as in tools mode", async () => {
+    fake.reply().text('<tool_call name="get_lines"><path>notes.md</path></tool_call>');
+    fake.reply().text('<tool_call name="edit_lines"><path>notes.md</path><start>1</start><end>1</end><content># Notes, edited</content></tool_call>');
     fake.reply().text('<tool_call name="run_command"><command>node scripts/change.mjs</command></tool_call>');
     fake.reply().text("Done.");
-    await agent.turn("Run the script");
+    await agent.turn("Edit the notes and run the script");
     fs.writeFileSync(abs("notes.md"), "# Notes\nby hand\n");
     const result = await agent.runtime.checkpoints.rewind.rewind({ point: 1, mode: "code" });
-    expect(result.conflicts).toEqual(["notes.md"]);
+    expect(result.conflicts).toEqual(["docs/new.txt", "notes.md", MONEY]);
     expect(read("notes.md")).toBe("# Notes\nby hand\n");
     expect(result.restored).toContain("docs/guide.txt");
   });

@@ -51,7 +51,7 @@ function resultText(r: RewindResult): string {
       const blocked = r.dryRun ? "No file would be restored." : "No file could be restored.";
       lines.push(r.conflicts.length || r.skipped.length ? blocked : "The files already are as they were: no code changes.");
     }
-    for (const p of r.conflicts) lines.push(`conflict: ${p} changed outside ipuaro since; left as it is (--on-conflict overwrite to restore it anyway)`);
+    for (const p of r.conflicts) lines.push(`conflict: ${p} changed since by you, another program or a command ipuaro ran; left as it is (--on-conflict overwrite to restore it anyway)`);
     for (const s of r.skipped) lines.push(`not restored: ${describeSkip(s)}`);
   }
   if (r.mode !== "code") lines.push(r.dryRun ? `Would rewind the conversation to before message ${r.point.n}.` : `Conversation rewound to before message ${r.point.n}.`);
@@ -86,7 +86,7 @@ export function registerRewindCommand(program: Command): void {
     .option("--list", "list the rewind points with what a code rewind to each would change")
     .option("--mode <mode>", "both | conversation | code", "both")
     .option("--dry-run", "show what would be restored, change nothing")
-    .option("--on-conflict <what>", "files changed outside ipuaro since: skip (default) or overwrite", "skip")
+    .option("--on-conflict <what>", "files changed since by anything but ipuaro's edits (you, another program, a command it ran): skip (default) or overwrite", "skip")
     .option("--json", "print JSON")
     .action(async (nArg: string | undefined, targetArg: string | undefined, opts: RewindOptions) => {
       const args = parseArgs(nArg, targetArg, opts);
