@@ -135,6 +135,11 @@ describe("sessions from the command line", () => {
     expect(blank.stderr).toContain("the message given with -p/--prompt is empty");
     const contra = await cli("run", "-p", "x", "--continue", "--session", first, root);
     expect(contra.code).toBe(2);
+    // The UI takes --continue too (what it does anyway), and says when it contradicts --new.
+    const tui = await cli("--continue", "--new", root);
+    expect(tui.code).toBe(2);
+    expect(tui.stderr).toContain("--continue cannot be combined with --new or --session");
+    expect((await cli("tui", "--help")).stdout).toContain("-c, --continue");
     const missing = await cli("sessions", "show", "20990101-000000-beef", root);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain(`ipuaro: no session 20990101-000000-beef in project ${projectNameFor(root)}`);

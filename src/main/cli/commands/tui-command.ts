@@ -12,6 +12,7 @@ interface TuiOptions {
   new?: boolean;
   session?: string;
   yes?: boolean;
+  continue?: boolean;
 }
 
 export function registerTuiCommand(program: Command): void {
@@ -21,13 +22,17 @@ export function registerTuiCommand(program: Command): void {
     .argument("[path]", "project root", ".")
     .option("--new", "start a new session (default: continue the project's last one)")
     .option("--session <id>", "continue this session (see `ipuaro sessions list`)")
+    // The first flag people who use Claude Code or Codex type; it is what the UI does anyway.
+    .option("-c, --continue", "continue the project's last session (the default)")
     .option("-y, --yes", "do not ask before indexing more than limits.maxFilesWarning files")
     .action(async (target: string, opts: TuiOptions, command: Command) => {
       const mistyped = mistypedCommand(target, command.parent?.commands.map((c) => c.name()) ?? []);
       if (mistyped) throw new FatalError(mistyped, 2);
+      if (opts.continue && (opts.new || opts.session)) throw new FatalError("--continue cannot be combined with --new or --session", 2);
       if (process.stdin.isTTY && process.stdout.isTTY) await startRedisEarly(target);
       const { runTui } = await import("../../../ui/run-tui.js");
-      process.exitCode = await runTui(target, opts);
+      const { continue: _continue, ...tuiOptions } = opts;
+      process.exitCode = await runTui(target, tuiOptions);
     });
 }
 
