@@ -226,9 +226,13 @@ export class OllamaClient implements LlmClient {
 
   private async *streamChunks(input: ChatInput, controller: LinkedController): AsyncGenerator<LlmChunk, void> {
     let finished = false;
+    // Errors say where they happened: "Cannot reach Ollama … while streaming the model's reply" read as if
+    // a reply had begun when the connection was refused.
+    let answered = false;
     try {
       throwIfAborted(controller.signal);
       const stream = await this.ollamaFor(controller.signal).chat({ ...this.request(input), stream: true });
+      answered = true;
       for await (const part of stream) {
         // Lines already buffered keep coming after an abort; stop at once rather than after them.
         throwIfAborted(controller.signal);
@@ -248,7 +252,7 @@ export class OllamaClient implements LlmClient {
         }
       }
     } catch (err) {
-      throw toLlmError(err, this.context("streaming the model's reply"), controller.signal.aborted);
+      throw toLlmError(err, this.context(answered ? "streaming the model's reply" : "asking for the model's reply"), controller.signal.aborted);
     } finally {
       // A consumer that stops early (break/return) must not leave the server generating.
       if (!finished) controller.abort(new LlmCancelledError());

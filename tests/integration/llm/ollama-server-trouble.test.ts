@@ -97,6 +97,11 @@ describe("a port fetch refuses", () => {
     expect((err as Error).message).toBe("Cannot reach Ollama at http://127.0.0.1:1 (bad port: fetch refuses to connect to port 1) while listing models.");
     expect((err as IpuaroError).suggestion).toContain("OLLAMA_HOST");
   });
+
+  it("a chat refused before any reply does not say it broke off while streaming one", async () => {
+    const err = await drain(clientFor("http://127.0.0.1:1").chatStream({ messages: [user("x")] })).catch((e: unknown) => e);
+    expect((err as Error).message).toBe("Cannot reach Ollama at http://127.0.0.1:1 (bad port: fetch refuses to connect to port 1) while asking for the model's reply.");
+  });
 });
 
 describe("a silent Ollama is given up after an idle timeout", () => {
@@ -110,7 +115,7 @@ describe("a silent Ollama is given up after an idle timeout", () => {
     expect(Date.now() - started).toBeLessThan(3_000);
     expect(err).toBeInstanceOf(IpuaroError);
     expect(err).toMatchObject({ type: "llm", recoverable: true });
-    expect((err as Error).message).toBe(`Ollama at ${fake.url} sent nothing for 0.25 s while streaming the model's reply; the request was given up.`);
+    expect((err as Error).message).toBe(`Ollama at ${fake.url} sent nothing for 0.25 s while asking for the model's reply; the request was given up.`);
     await until(() => fake!.requests.at(-1)!.aborted);
   });
 
