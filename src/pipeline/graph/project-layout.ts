@@ -153,6 +153,16 @@ function workspacePackage(root: string, relFile: string): WorkspacePackage | nul
   return { name: json.name, dir, entries, subpaths, bin };
 }
 
+/**
+ * Two package.json files with one name (a package folder copied, fixtures): the shallower folder wins,
+ * then the first by name, so the choice never depends on the order files were listed (a walk, or Redis
+ * hash order for the watcher) and a live index resolves as a fresh one does.
+ */
+function preferredPackageDir(dir: string, than: string): boolean {
+  const depth = (d: string) => (d === "" ? 0 : d.split("/").length);
+  return depth(dir) !== depth(than) ? depth(dir) < depth(than) : dir < than;
+}
+
 /** Reads the layout from the tsconfig*.json and package.json files among the project's files. */
 export function loadProjectLayout(root: string, files: Iterable<string>): ProjectLayout {
   const scopes = new Map<string, TsconfigScope>();
@@ -164,7 +174,8 @@ export function loadProjectLayout(root: string, files: Iterable<string>): Projec
       scopes.set(scope.dir, scope);
     } else if (base === "package.json") {
       const pkg = workspacePackage(root, f);
-      if (pkg && !packages.has(pkg.name)) packages.set(pkg.name, pkg);
+      const seen = pkg ? packages.get(pkg.name) : undefined;
+      if (pkg && (!seen || preferredPackageDir(pkg.dir, seen.dir))) packages.set(pkg.name, pkg);
     }
   }
   return { scopes, packages };

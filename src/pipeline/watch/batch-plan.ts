@@ -76,7 +76,6 @@ export async function planBatch(ctx: PlanContext, changes: ReadonlyMap<string, P
   const { rules, known } = ctx;
   const plan: BatchPlan = { check: new Set(), sweep: new Set(), drop: new Map(), layoutTouched: false, gitignoreChanged: false, watchedFolders: [], somethingGone: false, patternsChanged: false };
   const sweepFolders = new Set<string>();
-  const goneFolders = new Set<string>();
   // The project's ignorePatterns and every .gitignore first: every other path is judged by the current rules.
   if (changes.has(PROJECT_CONFIG) && ctx.projectPatterns) {
     const patterns = ctx.projectPatterns();
@@ -92,37 +91,44 @@ export async function planBatch(ctx: PlanContext, changes: ReadonlyMap<string, P
     sweepFolders.add(dirOf(p));
     plan.gitignoreChanged = true;
   }
+  /** Paths that are no folder now: any indexed files under them went with the folder that was there. */
+  const notFolders = new Set<string>();
   for (const [p, change] of changes) {
     const base = path.posix.basename(p);
     if (base === ".gitignore") continue;
     if (LAYOUT_FILE.test(base)) plan.layoutTouched = true;
+    // Every path is looked at, not judged by its name: `chart.js` or `three.js` can be a folder.
+    const st = lstat(path.join(ctx.root, p));
+    if (st?.isDirectory()) {
+      // A new folder, or one that took the place of an indexed file (read below, and found gone).
+      if (!rules.isIgnored(p, true)) {
+        sweepFolders.add(p);
+        if (change.kind !== "delete" && hasSubfolders(ctx.root, p, rules)) plan.watchedFolders.push(p);
+      }
+    } else {
+      // An indexed file has no indexed files under it; any other path may be where a folder was.
+      if (!known.has(p)) notFolders.add(p);
+      if (!st) plan.somethingGone = true;
+    }
     if (known.has(p)) {
       if (rules.isIgnored(p, false)) plan.drop.set(p, "ignored");
       else plan.check.add(p);
-      continue;
-    }
-    if (classifyPath(p, ctx.binaryExtensions) !== "unsupported") {
+    } else if (st && !st.isDirectory() && (st.isSymbolicLink() || classifyPath(p, ctx.binaryExtensions) !== "unsupported")) {
       if (!rules.isIgnored(p, false)) plan.check.add(p);
-      continue;
-    }
-    // Not indexed and not an indexable name: a folder, a symlink, or a file the index never holds.
-    const st = lstat(path.join(ctx.root, p));
-    if (!st) {
-      goneFolders.add(p);
-      plan.somethingGone = true;
-    }
-    else if (st.isSymbolicLink()) {
-      if (!rules.isIgnored(p, false)) plan.check.add(p);
-    } else if (st.isDirectory() && !rules.isIgnored(p, true)) {
-      sweepFolders.add(p);
-      if (change.kind !== "delete" && hasSubfolders(ctx.root, p, rules)) plan.watchedFolders.push(p);
     }
   }
   if (plan.watchedFolders.length && ctx.watchFolders) {
     // Watched before they are listed, so nothing written into their subfolders from now on is missed.
     await ctx.watchFolders(plan.watchedFolders);
   }
-  for (const p of knownUnder(known, goneFolders)) if (!plan.drop.has(p)) plan.check.add(p);
+  // Dropped without a read: through a symlink now at the folder's path a read would find the moved
+  // folder's files and index them again.
+  for (const p of knownUnder(known, notFolders)) {
+    if (plan.drop.has(p)) continue;
+    plan.drop.set(p, "deleted");
+    plan.check.delete(p);
+    plan.somethingGone = true;
+  }
   if (sweepFolders.size) {
     const found = new Set<string>();
     for (const folder of sweepFolders) for (const p of await walkFolder(ctx.root, folder, rules, ctx.binaryExtensions)) found.add(p);

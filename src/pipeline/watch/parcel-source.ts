@@ -53,6 +53,14 @@ export interface TreeWatchOptions {
   onError(err: Error): void;
 }
 
+function isFolder(abs: string): boolean {
+  try {
+    return fs.lstatSync(abs).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 export async function watchTree(root: string, opts: TreeWatchOptions): Promise<TreeWatch> {
   const prefix = root.endsWith(path.sep) ? root : root + path.sep;
   const callback = (err: Error | null, events: Event[]) => {
@@ -85,13 +93,16 @@ export async function watchTree(root: string, opts: TreeWatchOptions): Promise<T
       }
     },
     async prune() {
-      for (const rel of [...folders.keys()]) if (!fs.existsSync(path.join(root, rel))) await unwatch(rel);
+      // A folder replaced by a symlink to it (existsSync would follow the link) is gone too.
+      for (const rel of [...folders.keys()]) if (!isFolder(path.join(root, rel))) await unwatch(rel);
     },
     async close() {
       const sub = main;
       main = null;
       for (const rel of [...folders.keys()]) await unwatch(rel);
-      await sub?.unsubscribe();
+      // parcel cannot remove an inotify watch the kernel already dropped (a folder moved out of the tree
+      // and deleted there): EINVAL. The watch is gone either way.
+      await sub?.unsubscribe().catch(() => {});
     },
   };
 }

@@ -145,4 +145,48 @@ describe("live index: what a file is", () => {
     expect((await project.store.listPaths()).filter((p) => p.startsWith("packages/feature/"))).toEqual([]);
     fs.rmSync(outside, { recursive: true, force: true });
   });
+
+  it("a folder named like a file (`chart.js`) is a folder: moved in, its files are indexed and watched; moved away, they leave", async () => {
+    const outside = fs.mkdtempSync(path.join(path.dirname(project.root), "ipuaro-chart-"));
+    fs.mkdirSync(path.join(outside, "chart.js/src/axes"), { recursive: true });
+    fs.writeFileSync(path.join(outside, "chart.js/src/index.ts"), "export { axis } from './axes/axis';\n");
+    fs.writeFileSync(path.join(outside, "chart.js/src/axes/axis.ts"), "export function axis(): number {\n  return 1;\n}\n");
+    fs.renameSync(path.join(outside, "chart.js"), abs("packages/chart.js"));
+    await w.waitIndexed("packages/chart.js/src/index.ts");
+    await w.waitIndexed("packages/chart.js/src/axes/axis.ts");
+    expect(await project.store.getFile("packages/chart.js")).toBeNull();
+    // Watched as a folder: an edit deep inside is seen.
+    fs.writeFileSync(abs("packages/chart.js/src/axes/grid.ts"), "export const grid = 1;\n");
+    await w.waitIndexed("packages/chart.js/src/axes/grid.ts");
+    // A folder move gives one event, for the folder: its files must still leave.
+    fs.renameSync(abs("packages/chart.js"), path.join(outside, "chart.js"));
+    await w.waitGone("packages/chart.js/src/axes/axis.ts");
+    await w.waitGone("packages/chart.js/src/axes/grid.ts");
+    expect((await project.store.listPaths()).filter((p) => p.startsWith("packages/chart.js/"))).toEqual([]);
+    expect(await project.redis.hget(w.key("indexes"), "sym:axis")).toBeNull();
+    fs.rmSync(outside, { recursive: true, force: true });
+  });
+
+  it("a folder moved away with a file or a symlink put in its place leaves no ghost files", async () => {
+    fs.mkdirSync(abs("packages/swap/src"), { recursive: true });
+    fs.writeFileSync(abs("packages/swap/src/one.ts"), "export function swapOne(): void {}\n");
+    await w.waitIndexed("packages/swap/src/one.ts");
+    const outside = fs.mkdtempSync(path.join(path.dirname(project.root), "ipuaro-swap-"));
+    // As `ln -sfn` or an npm link does: the folder goes, a link to it comes, in one debounce window.
+    fs.renameSync(abs("packages/swap"), path.join(outside, "swap"));
+    fs.symlinkSync(path.join(outside, "swap"), abs("packages/swap"));
+    await w.waitGone("packages/swap/src/one.ts");
+    expect(await project.redis.hget(w.key("indexes"), "sym:swapOne")).toBeNull();
+    expect(await project.store.getFile("packages/swap")).toMatchObject({ kind: "symlink" });
+    // And a plain file in place of a folder.
+    fs.rmSync(abs("packages/swap"));
+    fs.mkdirSync(abs("packages/swap2/src"), { recursive: true });
+    fs.writeFileSync(abs("packages/swap2/src/two.ts"), "export const two = 2;\n");
+    await w.waitIndexed("packages/swap2/src/two.ts");
+    fs.renameSync(abs("packages/swap2"), path.join(outside, "swap2"));
+    fs.writeFileSync(abs("packages/swap2"), "not a folder any more\n");
+    await w.waitGone("packages/swap2/src/two.ts");
+    fs.rmSync(abs("packages/swap2"));
+    fs.rmSync(outside, { recursive: true, force: true });
+  });
 });

@@ -41,6 +41,22 @@ function resolver() {
   return { r: new ImportResolver(new Set(files), layout), layout };
 }
 
+describe("two workspace packages with one name (a package folder copied)", () => {
+  it("resolve to the same one whatever order the files are listed in: the shallower folder, then the first by name", () => {
+    writeTree(root, {
+      "packages/charts/package.json": JSON.stringify({ name: "@acme/core", main: "src/index.ts" }),
+      "packages/charts/src/index.ts": "",
+      "examples/deep/core/package.json": JSON.stringify({ name: "@acme/core" }),
+    });
+    const more = [...files, "packages/charts/package.json", "packages/charts/src/index.ts", "examples/deep/core/package.json"];
+    for (const listed of [more, [...more].reverse()]) {
+      const layout = loadProjectLayout(root, listed);
+      expect(layout.packages.get("@acme/core")?.dir).toBe("packages/charts");
+      expect(new ImportResolver(new Set(listed), layout).resolve("apps/web/src/main.tsx", "@acme/core")).toBe("packages/charts/src/index.ts");
+    }
+  });
+});
+
 describe("ImportResolver", () => {
   it.each([
     ["packages/core/src/index.ts", "./money", "packages/core/src/money.ts"],
