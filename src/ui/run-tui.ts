@@ -14,6 +14,7 @@ import type { ReadyCheck } from "../main/llm/deferred-model-check.js";
 import { ProjectIndexer } from "../main/indexing/project-indexer.js";
 import { ProjectWatcher } from "../main/indexing/project-watcher.js";
 import { openSession, type SessionChoice } from "../main/session/open-session.js";
+import { describeHolder } from "../main/session/session-lease.js";
 import { openProjectStore, type OpenedProjectStore } from "../main/store/open-project-store.js";
 import type { ToolRegistry } from "../main/tools/registry.js";
 import { TuiApp } from "./app/tui-app.js";
@@ -189,10 +190,11 @@ async function prepare(ctx: PrepareContext): Promise<RuntimeBackend | null> {
   } catch (error) {
     app.notice("warn", `The file watcher stopped: ${errorMessage(error)}`);
   }
-  const { session, repairedCalls } = await openSession({ redis: p.opened.redis, projectName: p.opened.store.projectName, root: p.root, config: p.config, choice });
+  const { session, repairedCalls, lease, lastOpenElsewhere } = await openSession({ redis: p.opened.redis, projectName: p.opened.store.projectName, root: p.root, config: p.config, choice, lease: "the UI" });
   app.showProgress(null);
+  if (lastOpenElsewhere) app.notice("info", `The project's last session (${lastOpenElsewhere.id}) is open in another ipuaro, ${describeHolder(lastOpenElsewhere.holder)}: this is a new session.`);
   if (repairedCalls) app.notice("info", `${repairedCalls} call(s) the last run left unfinished were marked cancelled.`);
-  return new RuntimeBackend({ root: p.root, config: p.config, opened: p.opened, indexer: p.indexer, watcher, model, ui: app.uiPort, session, ...(opts.registry ? { registry: opts.registry } : {}) });
+  return new RuntimeBackend({ root: p.root, config: p.config, opened: p.opened, indexer: p.indexer, watcher, model, ui: app.uiPort, session, lease, ...(opts.registry ? { registry: opts.registry } : {}) });
 }
 
 export async function runTui(target: string, opts: RunTuiOptions = {}): Promise<number> {

@@ -4,7 +4,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { projectNameFor } from "../../src/main/store/keys.js";
+import { spawn } from "node:child_process";
+import os from "node:os";
+import { projectNameFor, sessionLeaseKey } from "../../src/main/store/keys.js";
 import { UndoStack } from "../../src/main/session/undo-stack.js";
 import { FakeOllama } from "../helpers/fake-ollama.js";
 import { buildAcmeShop } from "../helpers/indexed-project.js";
@@ -214,6 +216,24 @@ describe("sessions from the command line", () => {
     const fresh = await json("run", "--auto-apply", "-p", "Change line 1", root);
     expect(fresh.toolCalls).toEqual([expect.objectContaining({ name: "edit_lines", success: false, error: expect.stringContaining("you have not read") })]);
     fs.writeFileSync(file, before);
+  });
+
+  it("a session open in another ipuaro is neither continued, rewound nor undone from here", async () => {
+    const ui = spawn("sleep", ["60"], { stdio: "ignore" });
+    try {
+      const last = (await json("sessions", "list", root)).sessions[0].id as string;
+      await redis.set(sessionLeaseKey(last), JSON.stringify({ pid: ui.pid, host: os.hostname(), since: Date.now(), what: "the UI", token: "ui" }), "PX", 30_000);
+      for (const args of [["run", "-c", "-p", "more"], ["rewind", "1"], ["undo"]]) {
+        const r = await cli(...args, root);
+        expect(r.code, args.join(" ")).toBe(1);
+        expect(r.stderr).toContain(`session ${last} is open in another ipuaro: the UI (pid ${ui.pid}`);
+      }
+      // Reading it is fine.
+      expect((await cli("rewind", "--list", root)).code).toBe(0);
+    } finally {
+      ui.kill();
+      await redis.del(sessionLeaseKey((await json("sessions", "list", root)).sessions[0].id));
+    }
   });
 
   it("deletes a session", async () => {

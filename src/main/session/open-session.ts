@@ -4,6 +4,7 @@ import type { Redis } from "ioredis";
 import type { IpuaroConfig } from "../config/schema.js";
 import { IpuaroError } from "../errors.js";
 import { LiveSession } from "./live-session.js";
+import { openElsewhereError, SessionLease, type LeaseHolder } from "./session-lease.js";
 import { SessionStore } from "./session-store.js";
 import type { SessionState } from "./session-types.js";
 import { UndoStack } from "./undo-stack.js";
@@ -20,6 +21,13 @@ export interface OpenSessionOptions {
   root: string;
   config: Pick<IpuaroConfig, "session" | "undo">;
   choice: SessionChoice;
+  /**
+   * Take the session's lease (session-lease.ts) as this: "the UI", "ipuaro run". The project's last
+   * session open in another process gives a new session; a session asked for by id is refused.
+   */
+  lease?: string;
+  /** With `lease`, when the project's last session is open elsewhere: start a new one (default) or refuse. */
+  ifLastOpenElsewhere?: "new" | "refuse";
 }
 
 export interface OpenedSession {
@@ -28,6 +36,10 @@ export interface OpenedSession {
   created: boolean;
   /** Calls given a synthetic "cancelled" result because the previous run stopped mid-round. */
   repairedCalls: number;
+  /** Held while the session is open (with `lease`): release it when done. */
+  lease: SessionLease | null;
+  /** The project's last session, left to the process that has it open (a new one was started). */
+  lastOpenElsewhere?: { id: string; holder: LeaseHolder };
 }
 
 export function sessionStoreFor(redis: Redis, projectName: string, config: Pick<IpuaroConfig, "session">): SessionStore {
@@ -62,19 +74,35 @@ export async function findSession(opts: Omit<OpenSessionOptions, "choice"> & { i
 export async function openSession(opts: OpenSessionOptions): Promise<OpenedSession> {
   const store = sessionStoreFor(opts.redis, opts.projectName, opts.config);
   const live = (state: SessionState) => liveSession(store, opts, state);
+  const take = async (id: string) => (opts.lease === undefined ? { lease: null } : SessionLease.acquire(opts.redis, id, opts.lease));
 
   let id: string | null = null;
   if (opts.choice.kind === "id") id = opts.choice.id;
   else if (opts.choice.kind === "last") id = await store.latestId();
+  let lastOpenElsewhere: OpenedSession["lastOpenElsewhere"];
   if (id !== null) {
     const state = await store.load(id);
     if (!state) {
       if (opts.choice.kind === "id") throw sessionNotFound(id, opts.projectName);
     } else {
-      const session = live(state);
-      const repairedCalls = await session.repair();
-      return { session, created: false, repairedCalls };
+      const taken = await take(id);
+      if ("heldBy" in taken) {
+        if (opts.choice.kind === "id") throw openElsewhereError(id, taken.heldBy, "Close it there first, or start a new session with --new.");
+        if (opts.ifLastOpenElsewhere === "refuse") throw openElsewhereError(id, taken.heldBy, "Close it there first, or leave out --continue to start a new session.");
+        lastOpenElsewhere = { id, holder: taken.heldBy };
+      } else {
+        try {
+          const session = live(state);
+          const repairedCalls = await session.repair();
+          return { session, created: false, repairedCalls, lease: taken.lease };
+        } catch (error) {
+          await taken.lease?.release();
+          throw error;
+        }
+      }
     }
   }
-  return { session: live(await store.create(opts.root)), created: true, repairedCalls: 0 };
+  const state = await store.create(opts.root);
+  const taken = await take(state.meta.id);
+  return { session: live(state), created: true, repairedCalls: 0, lease: "lease" in taken ? taken.lease : null, ...(lastOpenElsewhere ? { lastOpenElsewhere } : {}) };
 }

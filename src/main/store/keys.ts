@@ -60,6 +60,12 @@ export function sessionUndoKey(sessionId: string): string {
   return `session:{${sessionId}}:undo`;
 }
 
+/** String: which process has the session open (see session-lease.ts); expires unless renewed. */
+export function sessionLeaseKey(sessionId: string): string {
+  assertSafeName("session", sessionId);
+  return `session:{${sessionId}}:lease`;
+}
+
 /** Letters and digits of any script stay (a Cyrillic folder keeps its name); the rest becomes `_`. */
 function sanitiseSegment(segment: string): string {
   return segment.normalize("NFC").replace(/[^\p{L}\p{M}\p{N}._-]/gu, "_");

@@ -14,6 +14,7 @@ import { ProjectWatcher, type ProjectWatchEvent } from "../../main/indexing/proj
 import { openProjectGit } from "../../main/git/project-git.js";
 import type { LiveSession } from "../../main/session/live-session.js";
 import { openSession, sessionStoreFor, type SessionChoice } from "../../main/session/open-session.js";
+import type { SessionLease } from "../../main/session/session-lease.js";
 import { indexReaderOf, scanSymbols } from "../../main/store/index-queries.js";
 import type { OpenedProjectStore } from "../../main/store/open-project-store.js";
 import type { ToolRegistry } from "../../main/tools/registry.js";
@@ -33,6 +34,8 @@ export interface RuntimeBackendOptions {
   model: ReadyModel;
   ui: UiPort;
   session: LiveSession;
+  /** The session's lease (session-lease.ts), released on close or when another session is opened. */
+  lease?: SessionLease | null;
   /** The model's tools; default: the registry's TOOLS. */
   registry?: ToolRegistry;
 }
@@ -43,6 +46,7 @@ interface Cached<T> {
 }
 
 export class RuntimeBackend implements TuiBackend {
+  private lease: SessionLease | null;
   readonly projectName: string;
   readonly root: string;
   readonly model: string;
@@ -63,6 +67,7 @@ export class RuntimeBackend implements TuiBackend {
     this.auto = opts.config.edit.autoApply;
     this.restoreOnCancel = opts.config.ui.restoreOnCancel;
     this.watcher = opts.watcher;
+    this.lease = opts.lease ?? null;
     this.runtime = this.build(opts.session);
     this.offWatcher = this.watcher?.on((e) => this.onWatch(e)) ?? null;
   }
@@ -169,9 +174,13 @@ export class RuntimeBackend implements TuiBackend {
   }
 
   private async switchTo(choice: SessionChoice): Promise<void> {
-    const { session } = await openSession({ redis: this.opts.opened.redis, projectName: this.projectName, root: this.root, config: this.opts.config, choice });
+    // A session open in another ipuaro is refused with who has it (openSession says).
+    const { session, lease } = await openSession({ redis: this.opts.opened.redis, projectName: this.projectName, root: this.root, config: this.opts.config, choice, lease: "the UI" });
     await this.runtime.session.saveState().catch(() => {});
     this.replaceRuntime(session);
+    const old = this.lease;
+    this.lease = lease;
+    await old?.release();
   }
 
   loadSession(id: string): Promise<void> {
@@ -269,6 +278,7 @@ export class RuntimeBackend implements TuiBackend {
     const steps: Array<[string, () => Promise<unknown>]> = [
       ["saving the session", () => this.runtime.session.saveState()],
       ["closing the checkpoints", async () => this.runtime.checkpoints.close()],
+      ["leaving the session", async () => this.lease?.release()],
       ["stopping the watcher", async () => this.watcher?.stop()],
       ["stopping the index workers", () => this.opts.indexer.close()],
       ["closing Redis", () => this.opts.opened.release()],

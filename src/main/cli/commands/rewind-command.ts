@@ -9,6 +9,7 @@ import { loadConfig } from "../../config/loader.js";
 import { FatalError } from "../../errors.js";
 import { ProjectIndexer } from "../../indexing/project-indexer.js";
 import { findSession } from "../../session/open-session.js";
+import { leaseForChange } from "../../session/session-lease.js";
 import { openProjectStore } from "../../store/open-project-store.js";
 import { resolveProjectRoot } from "../project-root.js";
 
@@ -118,7 +119,15 @@ export function registerRewindCommand(program: Command): void {
           } else process.stdout.write(`session ${session.id}\n${listText(points)}\n`);
           return;
         }
-        const result = await checkpoints.rewind.rewind({ point: args.n!, mode: args.mode, dryRun: !!opts.dryRun, onConflict: args.onConflict });
+        // A real rewind waits for no one: the UI or a run with the session open would put its own
+        // conversation head back over it.
+        const lease = opts.dryRun ? null : await leaseForChange(opened.redis, session.id, "ipuaro rewind", "Rewind it there (double Esc or /rewind in the UI), or close it first.");
+        let result;
+        try {
+          result = await checkpoints.rewind.rewind({ point: args.n!, mode: args.mode, dryRun: !!opts.dryRun, onConflict: args.onConflict });
+        } finally {
+          await lease?.release();
+        }
         if (opts.json) {
           process.stdout.write(`${JSON.stringify({ restored: result.restored, deleted: result.deleted, conflicts: result.conflicts, skipped: result.skipped })}\n`);
           // What JSON leaves out still matters to a person reading the terminal.

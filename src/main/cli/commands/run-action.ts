@@ -23,6 +23,7 @@ export async function runAction(target: string, opts: RunOptions, choice: Sessio
   const indexer = new ProjectIndexer(root, config, opened.store);
   // Ctrl+C ends the turn as the TUI's Esc does: the session keeps what was done, Redis is released.
   const stop = new AbortController();
+  let releaseLease: () => Promise<void> | undefined = () => undefined;
   const guard = guardInterrupts(() => {
     log("stopping… (Ctrl+C again to quit at once)");
     stop.abort(new Interrupted());
@@ -33,7 +34,8 @@ export async function runAction(target: string, opts: RunOptions, choice: Sessio
     await indexer.close();
     const model = await prepareModel(config, { interactive: !!process.stdin.isTTY && !opts.json, log, sayDefaultWindowCut: false });
     const ui = new HeadlessUi(!!opts.autoApply, log);
-    const { session, created, repairedCalls } = await openSession({ redis: opened.redis, projectName: opened.store.projectName, root, config, choice });
+    const { session, created, repairedCalls, lease } = await openSession({ redis: opened.redis, projectName: opened.store.projectName, root, config, choice, lease: "ipuaro run", ifLastOpenElsewhere: "refuse" });
+    releaseLease = () => lease?.release();
     if (!opts.json) {
       const note = created ? (choice.kind === "last" ? " (new: the project had none)" : " (new)") : "";
       log(`session ${session.id}${note}${repairedCalls ? `; ${repairedCalls} call(s) the last run left unfinished were marked cancelled` : ""}`);
@@ -132,6 +134,7 @@ export async function runAction(target: string, opts: RunOptions, choice: Sessio
     return INTERRUPTED_EXIT_CODE;
   } finally {
     guard.detach();
+    await releaseLease();
     await indexer.close();
     await opened.release();
   }

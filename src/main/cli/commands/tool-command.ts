@@ -72,11 +72,14 @@ export function registerToolCommand(program: Command): void {
       const { config } = loadConfig({ projectRoot: root });
       const opened = await openProjectStore(config, root);
       const indexer = new ProjectIndexer(root, config, opened.store);
+      let releaseLease: () => Promise<void> | undefined = () => undefined;
       try {
         // The tool reads the index: bring it up to date first (a warm run parses only what changed).
         await indexer.scanAndIndex();
-        // Edits made here join the project's last session, so `ipuaro undo` can take them back.
-        const { session } = await openSession({ redis: opened.redis, projectName: opened.store.projectName, root, config, choice: { kind: "last" } });
+        // Edits made here join the project's last session, so `ipuaro undo` can take them back (a new
+        // session's, when the last one is open in the UI).
+        const { session, lease } = await openSession({ redis: opened.redis, projectName: opened.store.projectName, root, config, choice: { kind: "last" }, lease: "ipuaro tool" });
+        releaseLease = () => lease?.release();
         const services = session.toolServices({
           refreshIndex: async () => void (await indexer.scanAndIndex()),
           // No watcher runs during a one-off tool call, so there is nobody to tell about our own writes.
@@ -100,6 +103,7 @@ export function registerToolCommand(program: Command): void {
         else process.stderr.write(`${result.code}: ${result.error}\n`);
         process.exitCode = result.success ? 0 : 1;
       } finally {
+        await releaseLease();
         await indexer.close();
         await opened.release();
       }

@@ -5,6 +5,7 @@ import type { Command } from "commander";
 import { loadConfig } from "../../config/loader.js";
 import { ProjectIndexer } from "../../indexing/project-indexer.js";
 import { findSession } from "../../session/open-session.js";
+import { leaseForChange } from "../../session/session-lease.js";
 import type { UndoOutcome } from "../../session/undo-edit.js";
 import { openProjectStore } from "../../store/open-project-store.js";
 import { resolveProjectRoot } from "../project-root.js";
@@ -50,7 +51,12 @@ export function registerUndoCommand(program: Command): void {
         const checkpoints = session ? createSessionCheckpoints({ session, root, config, store: opened.store, index: { refreshIndex }, onNotice: (m) => process.stderr.write(`ipuaro: ${m}\n`) }) : null;
         let outcome: UndoOutcome;
         try {
-          outcome = session ? await session.undo({ refreshIndex }) : { status: "empty", message: `No sessions in project ${opened.store.projectName}: nothing to undo.` };
+          const lease = session ? await leaseForChange(opened.redis, session.id, "ipuaro undo", "Undo it there (Ctrl+Z or /undo in the UI), or close it first.") : null;
+          try {
+            outcome = session ? await session.undo({ refreshIndex }) : { status: "empty", message: `No sessions in project ${opened.store.projectName}: nothing to undo.` };
+          } finally {
+            await lease?.release();
+          }
         } finally {
           checkpoints?.close();
         }
