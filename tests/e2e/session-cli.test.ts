@@ -218,12 +218,12 @@ describe("sessions from the command line", () => {
     fs.writeFileSync(file, before);
   });
 
-  it("a session open in another ipuaro is neither continued, rewound nor undone from here", async () => {
+  it("a session open in another ipuaro is neither continued, rewound, undone nor deleted from here", async () => {
     const ui = spawn("sleep", ["60"], { stdio: "ignore" });
     try {
       const last = (await json("sessions", "list", root)).sessions[0].id as string;
       await redis.set(sessionLeaseKey(last), JSON.stringify({ pid: ui.pid, host: os.hostname(), since: Date.now(), what: "the UI", token: "ui" }), "PX", 30_000);
-      for (const args of [["run", "-c", "-p", "more"], ["rewind", "1"], ["undo"]]) {
+      for (const args of [["run", "-c", "-p", "more"], ["rewind", "1"], ["undo"], ["sessions", "delete", last]]) {
         const r = await cli(...args, root);
         expect(r.code, args.join(" ")).toBe(1);
         expect(r.stderr).toContain(`session ${last} is open in another ipuaro: the UI (pid ${ui.pid}`);

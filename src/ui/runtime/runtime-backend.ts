@@ -14,7 +14,7 @@ import { ProjectWatcher, type ProjectWatchEvent } from "../../main/indexing/proj
 import { openProjectGit } from "../../main/git/project-git.js";
 import type { LiveSession } from "../../main/session/live-session.js";
 import { openSession, sessionStoreFor, type SessionChoice } from "../../main/session/open-session.js";
-import type { SessionLease } from "../../main/session/session-lease.js";
+import { describeHolder, SessionLease } from "../../main/session/session-lease.js";
 import { indexReaderOf, scanSymbols } from "../../main/store/index-queries.js";
 import type { OpenedProjectStore } from "../../main/store/open-project-store.js";
 import type { ToolRegistry } from "../../main/tools/registry.js";
@@ -193,6 +193,8 @@ export class RuntimeBackend implements TuiBackend {
 
   async deleteSession(id: string): Promise<void> {
     if (id === this.runtime.session.id) throw new Error("the current session cannot be deleted");
+    const holder = await SessionLease.holder(this.opts.opened.redis, id);
+    if (holder) throw new Error(`that session is open in another ipuaro: ${describeHolder(holder)}`);
     await this.sessions().delete(id);
     // Backups only the deleted session referenced go (once older than a day); a failure only costs disk.
     await collectGarbage(this.opts.opened.redis).catch(() => {});

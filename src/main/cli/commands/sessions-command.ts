@@ -1,5 +1,6 @@
 // `ipuaro sessions [list | show ID | delete ID | prune] [path] [--json]`: the project's saved conversations
 // (prune: the checkpoint backups no session needs any more).
+import { leaseForChange } from "../../session/session-lease.js";
 import type { Command } from "commander";
 import { collectGarbage, formatBytes } from "../../checkpoints/index.js";
 import { loadConfig } from "../../config/loader.js";
@@ -68,7 +69,12 @@ export function registerSessionsCommand(program: Command): void {
     .option("--json", 'print {"deleted": id}')
     .action(async (id: string, target: string, opts: JsonOption) => {
       await withSessions(target, async (store, opened) => {
-        if (!(await store.delete(id))) throw sessionNotFound(id, store.projectName);
+        const lease = await leaseForChange(opened.redis, id, "ipuaro sessions delete", "Close it there first.");
+        try {
+          if (!(await store.delete(id))) throw sessionNotFound(id, store.projectName);
+        } finally {
+          await lease.release();
+        }
         // Checkpoint backups only this session needed go too (after a day's grace, see blob-gc.ts).
         await collectGarbage(opened.redis).catch(() => null);
         print(opts.json ? JSON.stringify({ deleted: id }) : `deleted session ${id}`);
