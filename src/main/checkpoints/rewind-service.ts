@@ -212,6 +212,7 @@ export class RewindService {
     // The model read these files as they were; it must read them again before editing them.
     for (const p of touched) forgetRead(this.session.toolState, p);
     await this.tracker.recordWritten(outcome.written);
+    await this.session.undoStack.dropRewound(new Set(touched), cp.at);
     if (touched.length) await this.opts.index.refreshIndex(touched);
   }
 

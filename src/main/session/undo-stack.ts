@@ -61,6 +61,23 @@ export class UndoStack {
     });
   }
 
+  /**
+   * Takes out the entries a code rewind made moot: edits of `paths` made at or after `since` (the
+   * checkpoint's time), whose files are back as they were before them. Left in, the newest blocked
+   * every undo ("changed after that edit") with no way past it.
+   */
+  async dropRewound(paths: ReadonlySet<string>, since: number): Promise<number> {
+    if (!paths.size) return 0;
+    return redisOp(this.redis, "updating the undo stack", async () => {
+      let dropped = 0;
+      for (const raw of await this.redis.lrange(this.key, 0, -1)) {
+        const e = this.parse(raw);
+        if (e.timestamp >= since && paths.has(e.filePath)) dropped += await this.redis.lrem(this.key, 1, raw);
+      }
+      return dropped;
+    });
+  }
+
   private parse(raw: string): UndoEntry {
     try {
       const e = JSON.parse(raw) as UndoEntry;

@@ -253,6 +253,28 @@ describe("rewinding a session's code and conversation", () => {
     expect(read("packages/core/src/user-feature.ts")).toBe("export const mine = 1;\n");
   });
 
+  it("after a code rewind, undo goes on with the edits still applied: the rewound ones leave the undo stack", async () => {
+    const money = read(MONEY);
+    const strings = read(STRINGS);
+    scriptTwoEdits();
+    await agent.turn("Rename both");
+    const afterFirst = read(MONEY);
+    fake.reply().text(call("edit_lines", { path: MONEY, start: 8, end: 8, content: "export class Money implements MoneyLike { // second" }));
+    fake.reply().text("Edited again.");
+    await agent.turn("Once more");
+    expect(await agent.runtime.session.undoStack.list()).toHaveLength(3);
+
+    await agent.runtime.checkpoints.rewind.rewind({ point: 2, mode: "code" });
+    expect(read(MONEY)).toBe(afterFirst);
+    const index = { refreshIndex: async () => void (await project.reindex()) };
+    // The first turn's two edits are still applied, and undo takes them back one by one.
+    expect(await agent.runtime.session.undo(index)).toMatchObject({ status: "undone" });
+    expect(await agent.runtime.session.undo(index)).toMatchObject({ status: "undone" });
+    expect(read(MONEY)).toBe(money);
+    expect(read(STRINGS)).toBe(strings);
+    expect(await agent.runtime.session.undo(index)).toMatchObject({ status: "empty" });
+  });
+
   it("a package.json a command wrote taints the session: what runs it is asked about, as after edit_lines", async () => {
     fs.writeFileSync(abs("scripts/scripts.mjs"), 'import fs from "node:fs";\nconst p = JSON.parse(fs.readFileSync("package.json", "utf8"));\np.scripts = { ...p.scripts, test: "echo pwned" };\nfs.writeFileSync("package.json", JSON.stringify(p));\n');
     fake.reply().text(call("run_command", { command: "node scripts/scripts.mjs" }));
