@@ -50,8 +50,13 @@ function resolveInside(root: string, filePath: string): string {
   return abs;
 }
 
+/** "edit_lines src/a.ts 9-11 (14:05:12)"; the tool's name is added when the description lacks it. */
 function describe(entry: UndoEntry): string {
-  return `${entry.description} (${entry.tool}, ${new Date(entry.timestamp).toISOString().replace("T", " ").slice(0, 19)})`;
+  const at = new Date(entry.timestamp);
+  const today = at.toDateString() === new Date().toDateString();
+  const when = today ? at.toLocaleTimeString("en-GB") : at.toISOString().replace("T", " ").slice(0, 19);
+  const tool = entry.description.startsWith(entry.tool) ? "" : `${entry.tool}, `;
+  return `${entry.description} (${tool}${when})`;
 }
 
 export function changedSinceDiff(rel: string, expected: string | null, actual: string | null): string {

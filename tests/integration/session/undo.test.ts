@@ -69,6 +69,8 @@ describe("undo stack", () => {
 
     const outcome = await session.undo(index);
     expect(outcome).toMatchObject({ status: "undone", action: "restored" });
+    // Today's edits by the time of day; the tool named once.
+    expect(outcome.message).toMatch(/^Undid mark the class \(edit_lines, \d\d:\d\d:\d\d\): /);
     expect(read(MONEY)).toBe(before);
     expect(refreshed.at(-1)).toEqual([MONEY]);
     const stored = await project.store.getFile(MONEY);
