@@ -111,9 +111,11 @@ describe("commands", () => {
     h.t.type("вопрос", KEYS.enter);
     await h.t.waitForText("User: вопрос");
     await h.t.waitForText("1,247 tokens");
+    const previous = h.backend.current.id;
     await command(h, "/clear");
     await h.t.waitForNoText("User: вопрос");
     expect(h.backend.current.id).toBe("new-1");
+    await h.t.waitForText(`New session new-1; the last one (${previous}) is in /sessions.`);
   });
 
   it("/rewind says so when the backend has no rewind (the rest is in rewind-*.test.ts)", async () => {

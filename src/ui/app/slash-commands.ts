@@ -74,9 +74,12 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     name: "/clear",
     summary: "start a fresh conversation (the old one stays in /sessions)",
     async run(host) {
+      const previous = host.backend.session().id;
       await host.backend.newSession();
       host.clearChat();
       host.sessionChanged();
+      // A blank pane looked as if the screen had broken.
+      host.notice("info", `New session ${host.backend.session().id}; the last one (${previous}) is in /sessions.`);
     },
   },
   {
