@@ -235,6 +235,14 @@ describe("highlighting", () => {
     expect(rows[1]!.find((s) => s.text === "важно")?.bold).toBe(true);
   });
 
+  it("draws a block quote with a bar in the margin, nested ones with two, wrapped under the bar", () => {
+    const rows = renderMarkdown("> Цитата с `code`\n> > вложенная\nпосле", 40);
+    expect(rows.map(lineText)).toEqual(["▏ Цитата с code", "▏ ▏ вложенная", "после"]);
+    expect(rows[0]!.find((s) => s.text.includes("Цитата"))?.role).toBe("muted");
+    expect(rows[0]!.find((s) => s.text === "code")?.role).toBe("code");
+    expect(renderMarkdown(`> ${"слово ".repeat(10)}`, 24).map(lineText).every((l) => l.startsWith("▏ "))).toBe(true);
+  });
+
   it("draws a table with aligned columns (wide characters counted), and leaves one too wide as text", () => {
     const table = "| file | lines |\n|---|---:|\n| `money.ts` | 12 |\n| строки.ts | 7 |\nend";
     expect(renderMarkdown(table, 40).map(lineText)).toEqual(["file      │ lines", "──────────┼──────", "money.ts  │ 12   ", "строки.ts │ 7    ", "end"]);

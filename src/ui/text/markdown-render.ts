@@ -1,5 +1,5 @@
 // Markdown-ish rendering of the model's answers for the chat pane: fenced code blocks with syntax
-// highlighting, headings, lists with a hanging indent, tables (markdown-table.ts), `inline code` and **bold**. Only the display wraps;
+// highlighting, headings, lists with a hanging indent, block quotes, tables (markdown-table.ts), `inline code` and **bold**. Only the display wraps;
 // the stored text stays whole. An unclosed fence (an answer still streaming) renders as code so far.
 import { highlightLine, initialState, languageOf, type HighlightState } from "./highlight.js";
 import { renderTable, TABLE_ROW } from "./markdown-table.js";
@@ -8,7 +8,9 @@ import { compactLine, span, wrapStyled, type Span, type StyledLine } from "./sty
 const FENCE = /^\s*(```+|~~~+)\s*([\w+#.-]*)/;
 const HEADING = /^(#{1,6})\s+(.*)$/;
 const LIST_ITEM = /^(\s*)([-*+]|\d+[.)])\s+/;
+const QUOTE = /^\s{0,3}>\s?(.*)$/;
 const CODE_GUTTER: Span = { text: "│ ", role: "muted" };
+const QUOTE_BAR: Span = { text: "▏ ", role: "muted" };
 
 /** `inline code` and **bold** inside one line of prose. */
 export function renderInline(text: string): StyledLine {
@@ -60,6 +62,19 @@ export function renderMarkdown(text: string, width: number): StyledLine[] {
     const h = HEADING.exec(line);
     if (h) {
       rows.push(...wrapStyled([span(h[2]!, "heading")], width));
+      continue;
+    }
+    // `> quoted` (nested `> >` too): a bar in the margin, the text muted.
+    const quote = QUOTE.exec(line);
+    if (quote) {
+      let body = quote[1]!;
+      let depth = 1;
+      for (let q = QUOTE.exec(body); q; q = QUOTE.exec(body)) {
+        body = q[1]!;
+        depth++;
+      }
+      const bars = Array.from({ length: depth }, () => QUOTE_BAR);
+      rows.push(...wrapStyled([...bars, ...renderInline(body).map((s) => ({ ...s, role: s.role ?? "muted" }))], width, bars));
       continue;
     }
     const item = LIST_ITEM.exec(line);
