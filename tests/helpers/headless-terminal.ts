@@ -35,6 +35,7 @@ export const KEYS = {
   pageDown: "\x1b[6~",
   ctrlC: "\x03",
   ctrlD: "\x04",
+  ctrlO: "\x0f",
   ctrlS: "\x13",
   ctrlW: "\x17",
   ctrlZ: "\x1a",

@@ -267,14 +267,29 @@ describe("keys", () => {
       yield { type: "tool-call", callId: "c1", name: "run_command", args: {}, title: "run_command npm run build" };
       yield {
         type: "tool-result",
-        result: toolResult("c1", "run_command", "run_command npm run build", { display: { title: "x", summary: "exit code 0 · 2.1s", preview: ["… 12 more lines", "dist/index.js  4.2 kB", "built in 2.1s"] } }),
+        result: toolResult("c1", "run_command", "run_command npm run build", {
+          display: {
+            title: "x",
+            summary: "exit code 0 · 2.1s",
+            preview: ["… 12 more lines", "dist/index.js  4.2 kB", "built in 2.1s"],
+            details: `$ npm run build\n${Array.from({ length: 12 }, (_, i) => `step ${i + 1} done`).join("\n")}\ndist/index.js  4.2 kB\nbuilt in 2.1s`,
+          },
+        }),
       };
       yield { type: "finished", reason: "answer", text: "", stats: stats() };
     });
+    await command(h, "/output");
+    await h.t.waitForText("No command or test output in this chat yet.");
     h.t.type("build it", KEYS.enter);
     await h.t.waitForText("[run_command npm run build] exit code 0 · 2.1s");
-    await h.t.waitForText("│ … 12 more lines");
+    await h.t.waitForText("│ … 12 more lines (Ctrl+O shows all)");
     await h.t.waitForText("│ built in 2.1s");
+    expect(h.t.find("step 3 done")).toBeNull();
+    // Ctrl+O: the whole output in the chat.
+    h.t.type(KEYS.ctrlO);
+    await h.t.waitForText("[run_command npm run build]:");
+    await h.t.waitForText("step 3 done");
+    await h.t.waitForText("step 12 done");
   });
 
   it("the Ctrl+C exit hint goes away once the 2 s it speaks of are over", async () => {

@@ -226,6 +226,8 @@ export class InputController {
         return this.app.chat.pageDown();
       case "undo":
         return this.command("/undo");
+      case "showOutput":
+        return this.command("/output");
       case "redraw":
         this.app.screen.alloc();
         return;

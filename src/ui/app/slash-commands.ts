@@ -26,6 +26,8 @@ export interface CommandHost {
   clearChat(): void;
   /** Puts text into the prompt for editing (the message a rewind took back). */
   setDraft(text: string): void;
+  /** The newest tool call's whole output, when it was kept (see Transcript.lastToolOutput). */
+  lastToolOutput(): { title: string; details: string } | null;
   exit(): void;
 }
 
@@ -46,6 +48,7 @@ export const KEY_HELP: ReadonlyArray<[string, string]> = [
   ["Ctrl+C", "interrupt the answer or command; twice within 2 s: exit"],
   ["Ctrl+D", "exit (the session is saved)"],
   ["Ctrl+Z", "undo the last edit"],
+  ["Ctrl+O", "the whole output of the last command or test run (/output)"],
   ["PgUp/PgDn, mouse wheel", "scroll the chat"],
   ["Ctrl+A / Ctrl+E", "start / end of the line"],
   ["Alt+B / Alt+F, Ctrl+←/→", "word left / right"],
@@ -61,6 +64,9 @@ function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** /output shows at most this many lines (the end of the output). */
+const MAX_OUTPUT_LINES = 5000;
+
 export const SLASH_COMMANDS: readonly SlashCommand[] = [
   {
     name: "/help",
@@ -68,6 +74,24 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     whileBusy: true,
     async run(host) {
       host.notice("info", helpText(host.backend));
+    },
+  },
+  {
+    name: "/output",
+    summary: "show the whole output of the last command or test run (also Ctrl+O)",
+    whileBusy: true,
+    async run(host) {
+      const last = host.lastToolOutput();
+      if (!last) {
+        host.notice("info", "No command or test output in this chat yet.");
+        return;
+      }
+      const lines = last.details.split("\n");
+      const shown = lines.length > MAX_OUTPUT_LINES ? lines.slice(-MAX_OUTPUT_LINES) : lines;
+      const cut = lines.length > shown.length ? ` (its last ${MAX_OUTPUT_LINES.toLocaleString("en-US")} of ${lines.length.toLocaleString("en-US")} lines)` : "";
+      // A longer fence than any run of backticks inside, so the output cannot close it.
+      const fence = "`".repeat(Math.max(3, ...[...last.details.matchAll(/`+/g)].map((m) => m[0].length + 1)));
+      host.notice("info", `[${last.title}]${cut}:\n${fence}\n${shown.join("\n")}\n${fence}`);
     },
   },
   {

@@ -166,6 +166,10 @@ export class TuiApp implements ModalHost, CommandHost {
     this.requestRender();
   }
 
+  lastToolOutput(): { title: string; details: string } | null {
+    return this.transcript.lastToolOutput();
+  }
+
   clearChat(): void {
     this.transcript.clear();
     this.requestRender();

@@ -49,7 +49,7 @@ export async function playTurn(events: AsyncIterable<TurnEvent>, sink: TurnSink)
           break;
         case "tool-result": {
           const r = e.result;
-          t.toolResult(entry, r.callId, r.success, r.success ? r.display.summary : shownError(r.error ?? r.display.summary), r.display.preview);
+          t.toolResult(entry, r.callId, r.success, r.success ? r.display.summary : shownError(r.error ?? r.display.summary), r.display.preview, r.display.details);
           break;
         }
         case "retry":

@@ -43,7 +43,11 @@ function toolRow(b: Extract<AgentBlock, { kind: "tool" }>, width: number): Style
   else if (b.status === "error") line.push(span(` ✗ ${b.summary ?? "failed"}`, "toolError"));
   else if (b.summary) line.push(span(` ${b.summary}`, "muted"));
   // The end of a command's output, a line each, cut to the width (the model saw more; /status has none).
-  const preview = (b.preview ?? []).map((text) => truncateStyled([span(`  │ ${text}`, "muted")], width));
+  const preview = (b.preview ?? []).map((text, i) => {
+    // "… 2996 more lines": the whole output is a key away.
+    const more = i === 0 && b.details !== undefined && text.startsWith("… ");
+    return truncateStyled([span(`  │ ${text}`, "muted"), ...(more ? [span(" (Ctrl+O shows all)", "muted")] : [])], width);
+  });
   return [...wrapStyled(line, width, [{ text: "  " }]), ...preview];
 }
 

@@ -28,6 +28,7 @@ export type CommandKey =
   | "pageUp"
   | "pageDown"
   | "redraw"
+  | "showOutput"
   | "save";
 
 /** What blessed passes with a keypress (the fields ipuaro reads). */
@@ -75,6 +76,7 @@ const CTRL: Record<string, CommandKey> = {
   p: "up",
   n: "down",
   s: "save",
+  o: "showOutput",
 };
 
 const META: Record<string, CommandKey> = {
