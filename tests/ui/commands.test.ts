@@ -341,19 +341,51 @@ describe("keys", () => {
     expect(reports).toEqual(["ipuaro: while closing: Redis went away\n"]);
   });
 
-  it("refuses a second message while the agent works, keeping what was typed", async () => {
+  it("queues a message sent while the agent works and sends it when the turn ends; one at a time", async () => {
     h = await startUi();
     const release = gate();
     h.backend.turns.push(async function* () {
       await release.wait;
       yield { type: "finished", reason: "answer", text: "ok", stats: stats() };
     });
+    h.backend.turns.push(async function* () {
+      yield { type: "text", text: "второй ответ" };
+      yield { type: "finished", reason: "answer", text: "второй ответ", stats: stats() };
+    });
     h.t.type("первый", KEYS.enter);
     await h.t.waitForText("User: первый");
     h.t.type("второй", KEYS.enter);
-    await h.t.waitForText("The agent is still working");
-    expect(h.app.input.editor.text).toBe("второй");
+    await h.t.waitForText("Queued: it is sent when the agent is done");
+    expect(h.app.input.editor.text).toBe("");
+    expect(h.t.find("User: второй")).toBeNull();
+    h.t.type("третий", KEYS.enter);
+    await h.t.waitForText("One message is already queued");
+    expect(h.app.input.editor.text).toBe("третий");
     release.open();
+    await h.t.waitForText("User: второй");
+    await h.t.waitForText("второй ответ");
+    expect(h.backend.sent).toEqual(["первый", "второй"]);
+  });
+
+  it("a queued message comes back to the input when the turn is stopped, and ↑ takes it back before that", async () => {
+    h = await startUi();
+    h.backend.turns.push(async function* ({ signal }) {
+      yield { type: "text", text: "начало ответа" };
+      await new Promise<void>((r) => signal.addEventListener("abort", () => r()));
+      yield { type: "finished", reason: "aborted", text: "начало ответа", stats: stats() };
+    });
+    h.t.type("первый", KEYS.enter);
+    await h.t.waitForText("начало ответа");
+    h.t.type("передумал", KEYS.enter);
+    await h.t.waitForText("Queued");
+    h.t.type(KEYS.up);
+    await h.t.waitFor(() => h!.app.input.editor.text === "передумал", "the queued message back in the input");
+    h.t.type(KEYS.enter);
+    await h.t.waitForText("Queued");
+    h.t.type(KEYS.escape);
+    await h.t.waitForText("your queued message is back in the input");
+    expect(h.app.input.editor.text).toBe("передумал");
+    expect(h.backend.sent).toEqual(["первый"]);
   });
 
   it("rings the bell when a long answer completes, not after a short one", async () => {

@@ -71,6 +71,8 @@ export class InputController {
   private turnEntries: { userId: number | null; agent: AgentEntry | null } = { userId: null, agent: null };
   /** Esc stopped the running turn before it produced anything. */
   private cancelledEmpty = false;
+  /** A message sent while the agent worked: it goes when the turn ends (back to the input if it is stopped). */
+  private queued: string | null = null;
 
   private readonly bellOnComplete: boolean;
   private readonly typeAheadGuardMs: number;
@@ -209,6 +211,12 @@ export class InputController {
       case "submit":
         return this.submit();
       case "up":
+        if (this.queued !== null && !this.editor.text) {
+          this.editor.set(this.queued);
+          this.queued = null;
+          this.hint("Taken back from the queue.");
+          return;
+        }
         if (!this.editor.lineUp()) {
           const prev = this.app.input.history.previous(this.editor.text);
           if (prev !== null) this.editor.set(prev);
@@ -313,13 +321,33 @@ export class InputController {
     }
     const isCommand = text.startsWith("/") && !text.startsWith("//");
     if (this.busy && !isCommand) {
-      this.editor.set(text);
-      return this.hint("The agent is still working: wait for the answer, or Ctrl+C to interrupt it.", "warn");
+      // As in Claude Code and Codex: sent when the agent is done. One at a time.
+      if (this.queued !== null || this.turn === null) {
+        this.editor.set(text);
+        return this.hint(this.turn === null ? "Wait until the work is done, or Ctrl+C to stop it." : "One message is already queued; ↑ on an empty input takes it back to edit.", "warn");
+      }
+      this.queued = text;
+      return this.hint("Queued: it is sent when the agent is done (↑ on an empty input takes it back; Esc or Ctrl+C stops the turn and returns it).");
     }
+    this.send(text);
+  }
+
+  private send(text: string): void {
     this.app.input.history.push(text);
     this.app.backend.addInput(text).catch((e: unknown) => this.app.notice("warn", `input history not saved: ${e instanceof Error ? e.message : String(e)}`));
-    if (isCommand) return this.command(text);
+    if (text.startsWith("/") && !text.startsWith("//")) return this.command(text);
     void this.play((signal) => this.app.backend.runTurn(text, signal), text);
+  }
+
+  /** After a turn: the queued message goes, or (the turn was stopped) comes back to the input. */
+  private sendQueued(stopped: boolean): void {
+    const next = this.queued;
+    if (next === null) return;
+    this.queued = null;
+    if (!stopped) return this.send(next);
+    if (this.editor.text.trim()) this.editor.set(`${this.editor.text}\n${next}`);
+    else this.editor.set(next);
+    this.hint("The turn was stopped: your queued message is back in the input.", "warn");
   }
 
   private async complete(): Promise<void> {
@@ -374,6 +402,8 @@ export class InputController {
       this.cancelledEmpty = false;
       this.app.requestRender();
     }
+    this.sendQueued(ctrl.signal.aborted);
+    this.app.requestRender();
   }
 
   /** Work Ctrl+C can stop (reindex, compact). */

@@ -41,7 +41,7 @@ export interface SlashCommand {
 }
 
 export const KEY_HELP: ReadonlyArray<[string, string]> = [
-  ["Enter", "send"],
+  ["Enter", "send (while the agent works: queue the message, sent when it is done)"],
   ["Alt+Enter, Ctrl+J, trailing \\", "new line (Shift+Enter where the terminal reports it)"],
   ["↑/↓", "input history (of this session)"],
   ["Tab", "complete paths, symbols and commands"],
