@@ -30,14 +30,14 @@ describe("ipuaro check-command", () => {
   it("allows whitelisted commands with exit code 0", async () => {
     const r = await check(["--", "git status"]);
     expect(r.code).toBe(0);
-    expect(r.stdout.split("\n")[0]).toBe("allow: every command is on the whitelist (`git`)");
+    expect(r.stdout.split("\n")[0]).toBe("allow: every command is on the whitelist or only reads (`git`)");
     expect(r.stdout).toContain("  allow git status");
   });
 
   it("asks about unknown programs and project writes with exit code 3", async () => {
-    const r = await check(["--", "echo hi > out.txt"]);
+    const r = await check(["--", "uname > out.txt"]);
     expect(r.code).toBe(3);
-    expect(r.stdout.split("\n")[0]).toBe("ask: `> out.txt` writes `out.txt` in the project; `echo` is not on the whitelist");
+    expect(r.stdout.split("\n")[0]).toBe("ask: `> out.txt` writes `out.txt` in the project; `uname` is not on the whitelist");
   });
 
   it("denies blacklisted parts of a compound command with exit code 4, listing every simple command", async () => {
@@ -54,7 +54,7 @@ describe("ipuaro check-command", () => {
     expect(r.code).toBe(4);
     expect(JSON.parse(r.stdout)).toEqual({ verdict: "deny", reason: "denied: `rm -rf dist` matches blacklist entry `rm -rf`", commands: ["npm test", "rm -rf dist"] });
     const allow = await check(["--json", "--", "git", "log", "--oneline"]);
-    expect(JSON.parse(allow.stdout)).toEqual({ verdict: "allow", reason: "allowed: every command is on the whitelist (`git`)", commands: ["git log --oneline"] });
+    expect(JSON.parse(allow.stdout)).toEqual({ verdict: "allow", reason: "allowed: every command is on the whitelist or only reads (`git`)", commands: ["git log --oneline"] });
   });
 
   it("joins several words after -- into one command line", async () => {

@@ -2,6 +2,7 @@
 // the shell would run is judged (see shell-parser.ts); the line is allowed only when each one is a
 // whitelisted program with arguments known in advance, nothing writes through a redirection, and
 // nothing could not be judged. A pure function: the lists come in as arguments.
+import fs from "node:fs";
 import path from "node:path";
 import { matchBlacklist, parseBlacklistEntry, type BlacklistEntry } from "./blacklist.js";
 import { classifyEnvName } from "./env-rules.js";
@@ -9,6 +10,7 @@ import { displayInline, findHiddenCharacter } from "./hidden-characters.js";
 import { HARMLESS_DEVICES, outsidePathFindings } from "./path-arguments.js";
 import { resolveInsideRoot } from "./path-guard.js";
 import { programFindings, runsProjectCode, type Finding } from "./program-rules.js";
+import { READ_ONLY_PROGRAMS } from "./read-only-programs.js";
 import { MAX_COMMAND_LENGTH, parseShell } from "./shell-parser.js";
 import { programName } from "./shell-words.js";
 import type { Redirect, ShellContext, SimpleCommand } from "./shell-types.js";
@@ -51,6 +53,17 @@ export interface CommandJudgement {
   verdict: Verdict;
   reason: string;
   commands: JudgedCommand[];
+}
+
+/** Package runners that fetch a package from the registry when its binary is not installed. */
+const DOWNLOADING_RUNNERS = new Set(["npx", "pnpx", "bunx", "npm exec", "pnpm dlx", "yarn dlx", "bun x"]);
+
+/** A binary in node_modules/.bin of the project or a folder above it (where npx looks first). */
+function installedBinary(root: string, name: string): boolean {
+  for (let dir = path.resolve(root); ; dir = path.dirname(dir)) {
+    if (fs.existsSync(path.join(dir, "node_modules", ".bin", name))) return true;
+    if (path.dirname(dir) === dir) return false;
+  }
 }
 
 /** Absolute program paths that name the system's own binaries, judged by basename. */
@@ -186,7 +199,12 @@ class SimpleCommandJudge {
       if (layer.kind === "runner" && !whitelist.includes(runner)) this.unknownProgram(runner);
     }
     const program = invocation.argv[0] ? programName(invocation.argv[0]) : null;
-    if (program && !whitelist.includes(program.name)) this.unknownProgram(program.name);
+    if (program && !whitelist.includes(program.name) && !READ_ONLY_PROGRAMS.has(program.name)) this.unknownProgram(program.name);
+    // `npx tsc` in a project without typescript installs and runs an unrelated package called `tsc`.
+    const fetcher = invocation.layers.find((layer) => layer.kind === "runner" && DOWNLOADING_RUNNERS.has(layer.name));
+    if (fetcher && program && program.path === null && !installedBinary(this.policy.projectRoot, program.name)) {
+      this.add({ verdict: "ask", reason: `\`${shown(program.name)}\` is not installed in the project: \`${fetcher.name}\` would download a package of that name and run it` });
+    }
   }
 
   private unknownProgram(name: string): void {
@@ -254,5 +272,5 @@ export function judgeCommand(command: string, policy: CommandPolicy): CommandJud
   if (asks.length > 0) return judgement("ask", `ask: ${summarise(asks)}`, commands);
   if (commands.length === 0) return judgement("deny", "denied: there is no command to run", commands);
   const programs = [...new Set(commands.flatMap((judged) => (judged.program ? [`\`${judged.program}\``] : [])))];
-  return judgement("allow", `allowed: every command is on the whitelist (${programs.join(", ")})`, commands);
+  return judgement("allow", `allowed: every command is on the whitelist or only reads (${programs.join(", ")})`, commands);
 }

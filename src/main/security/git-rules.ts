@@ -18,7 +18,8 @@ function isReadOnlyGitConfig(args: readonly ShellWord[]): boolean {
   for (let i = 0; i < values.length; i++) {
     const value = values[i]!;
     const name = value.split("=", 1)[0]!;
-    if (GIT_CONFIG_WRITE_OPTIONS.has(name)) return false;
+    // Abbreviated too (`--unset-a`, `--remove-sec`), as git takes them.
+    if (GIT_CONFIG_WRITE_OPTIONS.has(name) || [...GIT_CONFIG_WRITE_OPTIONS].some((o) => o.startsWith("--") && isGitLong(args[i]!, o))) return false;
     if (GIT_CONFIG_VALUE_OPTIONS.has(value)) i++;
     else if (!value.startsWith("-")) operands.push(value);
   }
@@ -36,10 +37,27 @@ const GIT_ASK_SUBCOMMANDS = new Set([
   "maintenance",
   // Writes files the patch names, not the command line: .git/hooks, symlinks, paths outside (see below).
   "am", "update-index", "checkout-index",
+  // Plumbing that writes objects, refs or files from its input (a symlink out of the project, a
+  // .git/config), or keeps running in the background.
+  "fast-import", "mailinfo", "mailsplit", "fsmonitor--daemon", "bugreport", "diagnose",
 ]);
 
-/** The option of `git apply` that lets a patch write outside the work tree. */
-const UNSAFE_PATHS = /^--unsafe-paths$/;
+/** Subcommands that reach a remote named on the command line (a URL, `host:path`), or send data out. */
+const GIT_REMOTE_SUBCOMMANDS = new Set(["clone", "fetch", "pull", "ls-remote", "archive", "submodule"]);
+/** A URL or scp-like `user@host:path` (not a path, not a remote's name such as `origin`). */
+const REMOTE_ADDRESS = /^(?:[a-z][a-z0-9+.-]*:\/\/|[^/\s:]+@[^/\s:]+:|ext::|fd::)/i;
+
+/**
+ * Whether a word is the long option `full`, written whole or abbreviated: git's subcommands take any
+ * unambiguous prefix (`--conf` is `--config`, `--unsafe-pat` is `--unsafe-paths`), so every prefix
+ * of two letters or more counts. `--name=value` is judged by its name.
+ */
+export function isGitLong(word: ShellWord, full: string): boolean {
+  const text = word.value;
+  if (!text.startsWith("--")) return false;
+  const name = text.split("=", 1)[0]!;
+  return name.length >= 4 && full.startsWith(name);
+}
 
 /** Deny/ask findings for git's arguments (after `git`); `root` is the project root. */
 export function gitFindings(args: readonly ShellWord[], root: string): Finding[] {
@@ -56,15 +74,16 @@ export function gitFindings(args: readonly ShellWord[], root: string): Finding[]
     }
   }
   // `git clone -c key=value`: the same configuration, set on the new repository while it is fetched.
-  if (git.subcommand === "clone" && git.args.some((word) => /^(-c|--config)(=|$)/.test(word.value) || /^-c./.test(word.value))) {
+  if (git.subcommand === "clone" && git.args.some((word) => word.value === "-c" || /^-c./.test(word.value) || isGitLong(word, "--config"))) {
     findings.push({ verdict: "deny", reason: "`git clone -c` sets configuration that can make git run commands (core.sshCommand, core.fsmonitor …)" });
   }
-  if (git.subcommand === "init" && git.args.some((word) => /^--separate-git-dir(=|$)/.test(word.value))) {
+  if ((git.subcommand === "init" || git.subcommand === "clone") && git.args.some((word) => isGitLong(word, "--separate-git-dir"))) {
     findings.push({ verdict: "ask", reason: "`--separate-git-dir` moves the git directory where the file tools' guard for .git does not reach" });
   }
   if (git.subcommand === "apply") {
-    const checkOnly = git.args.some((word) => /^--(check|stat|numstat|summary)$/.test(word.value)) && !git.args.some((word) => /^--apply$/.test(word.value));
-    if (git.args.some((word) => UNSAFE_PATHS.test(word.value))) {
+    const checkOnly =
+      git.args.some((word) => ["--check", "--stat", "--numstat", "--summary"].some((o) => isGitLong(word, o))) && !git.args.some((word) => isGitLong(word, "--apply"));
+    if (git.args.some((word) => isGitLong(word, "--unsafe-paths"))) {
       findings.push({ verdict: "deny", reason: "`git apply --unsafe-paths` lets a patch write outside the work tree (or into .git: hooks)" });
     } else if (!checkOnly) {
       findings.push({ verdict: "ask", reason: "`git apply` writes the files the patch names (which the command line does not show), symlinks included" });
@@ -72,28 +91,51 @@ export function gitFindings(args: readonly ShellWord[], root: string): Finding[]
   }
   // Plumbing that overwrites the work tree as checkout -- . and reset --hard do (git-data-loss.ts).
   const flag = (re: RegExp) => git.args.some((word) => re.test(word.value));
-  if ((git.subcommand === "checkout-index" && flag(/^(-f|--force|-[a-z]*f[a-z]*)$/)) || (git.subcommand === "read-tree" && flag(/^(-u|--reset)$/))) {
+  const long = (full: string) => git.args.some((word) => isGitLong(word, full));
+  if ((git.subcommand === "checkout-index" && (flag(/^-[a-z]*f[a-z]*$/) || long("--force"))) || (git.subcommand === "read-tree" && (flag(/^-u$/) || long("--reset")))) {
     findings.push({ verdict: "deny", reason: `\`git ${git.subcommand}\` with that option overwrites uncommitted work in the work tree` });
   }
-  if (git.subcommand === "mv" && flag(/^(-f|--force)$/)) {
+  if (git.subcommand === "mv" && (flag(/^-f$/) || long("--force"))) {
     findings.push({ verdict: "ask", reason: "`git mv -f` overwrites the file it moves onto" });
   }
-  if (git.subcommand === "help" && git.args.some((word) => /^(-w|--web)$/.test(word.value))) {
+  if (git.subcommand === "help" && (flag(/^-w$/) || long("--web"))) {
     findings.push({ verdict: "ask", reason: "`git help --web` starts a browser" });
   }
   if (git.subcommand === "config" && !isReadOnlyGitConfig(git.args)) {
     findings.push({ verdict: "deny", reason: "`git config` can set keys that make git run commands (core.fsmonitor, core.pager, alias.* …)" });
   }
-  if (git.subcommand !== null && GIT_ASK_SUBCOMMANDS.has(git.subcommand)) {
+  if (git.subcommand !== null && (GIT_ASK_SUBCOMMANDS.has(git.subcommand) || git.subcommand.startsWith("credential"))) {
     findings.push({ verdict: "ask", reason: `\`git ${git.subcommand}\` can run other programs or send data` });
   }
+  findings.push(...remoteFindings(git.subcommand, git.args));
+  if (git.subcommand === "config" && git.args.some((word) => ["--global", "--system"].some((o) => isGitLong(word, o)) || isGitLong(word, "--file") || word.value === "-f")) {
+    findings.push({ verdict: "ask", reason: "`git config --global` (or `--system`, `--file`) reads configuration outside the project, where tokens can sit" });
+  }
+  if (git.subcommand === "reset" && (long("--keep") || long("--merge"))) {
+    findings.push({ verdict: "ask", reason: "`git reset --keep`/`--merge` moves the branch back; commits only it reached are lost" });
+  }
+  if ((git.subcommand === "commit" && long("--amend")) || (git.subcommand === "rebase" && (flag(/^-[a-zA-Z]*i[a-zA-Z]*$/) || long("--interactive")))) {
+    findings.push({ verdict: "ask", reason: `\`git ${git.subcommand}\` with that option rewrites a commit already made (or opens an editor)` });
+  }
   const writesFile =
-    git.args.some((word) => /^--output(-directory)?(=|$)/.test(word.value)) ||
+    long("--output") ||
+    long("--output-directory") ||
     ((git.subcommand === "archive" || git.subcommand === "format-patch") && git.args.some((word) => /^-o/.test(word.value)));
   if (writesFile) findings.push({ verdict: "ask", reason: `\`git ${git.subcommand}\` writes a file named on the command line` });
-  if ((git.subcommand === "clone" || git.subcommand === "init") && git.args.some((word) => /^--template(=|$)/.test(word.value))) {
+  if ((git.subcommand === "clone" || git.subcommand === "init") && long("--template")) {
     findings.push({ verdict: "ask", reason: "`--template` installs hooks from a directory into the new repository" });
   }
   if (git.subcommand !== null) findings.push(...gitDataLossFindings(git.subcommand, git.args, root));
   return findings;
+}
+
+/** Remotes given on the command line, pushes, and remote settings that send later pushes elsewhere. */
+function remoteFindings(subcommand: string | null, args: readonly ShellWord[]): Finding[] {
+  if (subcommand === "push") return [{ verdict: "ask", reason: "`git push` sends commits out of this machine" }];
+  if (subcommand === "remote" && ["add", "set-url", "rename"].includes(args.find((word) => !word.value.startsWith("-"))?.value ?? "")) {
+    return [{ verdict: "ask", reason: "`git remote` changes where later fetches and pushes go" }];
+  }
+  if (subcommand === null || !GIT_REMOTE_SUBCOMMANDS.has(subcommand)) return [];
+  const named = args.some((word) => REMOTE_ADDRESS.test(word.value.replace(/^--[a-z-]+=/, "")));
+  return named ? [{ verdict: "ask", reason: `\`git ${subcommand}\` reaches a remote named on the command line (its content is fetched, or the repository's sent)` }] : [];
 }

@@ -93,8 +93,9 @@ function dangerousOptionFindings(name: string, args: readonly ShellWord[]): Find
   for (const word of args) {
     if (word.value === "--") break;
     const option = word.value.split("=", 1)[0]!;
-    // npm expands abbreviations (`--script-sh`), so a long enough prefix counts.
-    const abbreviates = (danger: string): boolean => option.length >= 5 && !EXACT_SAFE_OPTIONS.has(option) && danger.startsWith(option);
+    // npm expands any unambiguous abbreviation (`--ed` is `--editor`), so every prefix counts.
+    // `--no` and `--no-…` negate (`npx --no`: do not install) and name nothing to run.
+    const abbreviates = (danger: string): boolean => option.length >= 3 && !EXACT_SAFE_OPTIONS.has(option) && !/^--no(-|$)/.test(option) && danger.startsWith(option);
     const hit = option.startsWith("--config.") ? option : DANGEROUS_OPTIONS.find(abbreviates);
     if (hit) findings.push({ verdict: "deny", reason: `\`${name} ${option}\` changes which programs ${name} runs` });
     else if (option === "--registry") findings.push({ verdict: "ask", reason: `\`${name} --registry\` fetches packages from another registry` });
@@ -152,6 +153,11 @@ function subcommandFindings(manager: string, args: readonly ShellWord[], positio
   }
   if (manager === "npm" && sub === "cache" && rest[0] === "clean") {
     findings.push({ verdict: "ask", reason: "`npm cache clean` deletes npm's cache folder, outside the project" });
+  }
+  // Fetching a package spec from the registry or a git host: a git dependency's `prepare` script runs.
+  const remoteSpec = (spec: string) => !/^(\.{1,2}(\/|$)|\/|file:)/.test(spec);
+  if (manager === "npm" && ((sub === "pack" && rest.some(remoteSpec)) || (sub === "cache" && rest[0] === "add") || (sub === "diff" && args.some((w) => /^--diff(=|$)/.test(w.value))))) {
+    findings.push({ verdict: "ask", reason: `\`${spelled}\` fetches a package from outside the project (a git package's prepare script runs)` });
   }
   if (manager === "npm" && sub === "link") {
     findings.push({ verdict: "ask", reason: `\`${spelled}\` links packages through npm's global folder, outside the project` });

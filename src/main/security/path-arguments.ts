@@ -85,6 +85,17 @@ function outsideReason(root: string, given: string): string | null {
   return null; // PATH_INVALID: a URL, `C:` drive, backslashes … not a path the policy can place
 }
 
+/**
+ * Why `text` names git's or ipuaro's own files (`.git/config`, hooks), or null. Many programs write to
+ * a path given as an argument (`git mailinfo .git/config`, `git bundle create`, `--export-marks=`), and a
+ * `.git/config` with `core.fsmonitor` runs code at the next git command.
+ */
+function forbiddenReason(root: string, text: string): string | null {
+  if (!/(^|\/)\.git(\/|$)/.test(text) && !text.includes("ipuaro")) return null;
+  const resolved = resolveInsideRoot(root, text, { forWrite: true });
+  return !resolved.ok && resolved.code === "PATH_FORBIDDEN" ? `\`${text}\` names git's or ipuaro's own files, which a command could change to run code later` : null;
+}
+
 /** Whether `text` is an absolute path inside one of `dirs`. */
 function insideAny(text: string, dirs: readonly string[]): boolean {
   return path.isAbsolute(text) && dirs.some((d) => isInside(path.resolve(d), path.resolve(text)));
@@ -110,7 +121,7 @@ export function outsidePathFindings(args: readonly ShellWord[], root: string, tr
       continue;
     }
     if (insideAny(candidate.text, trusted)) continue;
-    const why = outsideReason(root, candidate.text);
+    const why = outsideReason(root, candidate.text) ?? forbiddenReason(root, candidate.text);
     if (why === null) continue;
     findings.push({ verdict: "ask", reason: candidate.text === word.value ? `the argument ${why}` : `in ${argument}, ${why}` });
   }

@@ -4,6 +4,7 @@
 import { parseGitArguments } from "./git-arguments.js";
 import { gitFindings } from "./git-rules.js";
 import { NPM_FAMILY, packageManagerFindings } from "./package-manager-rules.js";
+import { READ_ONLY_PROGRAMS, readOnlyFindings } from "./read-only-programs.js";
 import { programName, type ShellWord } from "./shell-words.js";
 import type { Finding } from "./shell-types.js";
 
@@ -13,6 +14,9 @@ const NODE_VALUE_OPTIONS = new Set([
   "-e", "--eval", "-p", "--print", "-r", "--require", "--import", "--loader", "--experimental-loader", "-C",
   "--conditions", "--input-type", "--env-file", "--title", "--tsconfig", "--test-reporter",
 ]);
+
+/** A script path that is the command's input, not a file (`node /dev/stdin <<< '…'`). */
+const STDIN_SCRIPT = /^(?:\/dev\/(?:stdin|tty|fd\/\d+)|\/proc\/(?:self|thread-self|\d+)\/fd\/\d+)$/;
 
 function nodeFindings(name: string, args: readonly ShellWord[]): Finding[] {
   const findings: Finding[] = [];
@@ -35,7 +39,9 @@ function nodeFindings(name: string, args: readonly ShellWord[]): Finding[] {
     if (NODE_VALUE_OPTIONS.has(value)) i++;
   }
   if (inline) findings.push({ verdict: "ask", reason: `\`${name} -e\` runs inline code that cannot be judged` });
-  else if (script === "-" || (script === null && !noScriptNeeded)) {
+  else if (script !== null && STDIN_SCRIPT.test(script)) {
+    findings.push({ verdict: "ask", reason: `\`${name} ${script}\` runs code read from stdin or a file descriptor` });
+  } else if (script === "-" || (script === null && !noScriptNeeded)) {
     findings.push({ verdict: "ask", reason: `\`${name}\` without a script runs code read from stdin` });
   }
   return findings;
@@ -49,6 +55,7 @@ export function programFindings(argv: readonly ShellWord[], root: string): Findi
   if (program.name === "git") return gitFindings(args, root);
   if (NPM_FAMILY.has(program.name)) return packageManagerFindings(program.name, args);
   if (program.name === "node" || program.name === "tsx") return nodeFindings(program.name, args);
+  if (READ_ONLY_PROGRAMS.has(program.name)) return readOnlyFindings(program.name, args);
   return [];
 }
 

@@ -108,6 +108,28 @@ class ShellWalker {
     throw new CapReached(reason);
   }
 
+  /**
+   * bash ends a here-document at the first line equal to its delimiter with the quotes removed;
+   * tree-sitter-bash compares the delimiter as written. For `<<$'A'` or `<<A''` the two disagree: bash
+   * stops at the line `A` and runs the lines after it as commands, which the grammar kept as body text.
+   * Only the forms both read alike pass (a word, 'word', "word", \word); with any of them, a body line
+   * equal to the delimiter before the grammar's end is a disagreement too.
+   */
+  private checkHeredocEnd(node: SyntaxNode, start: string, stripTabs: boolean): void {
+    const plain = /^(?:[\w.+-]+|'[\w.+-]+'|"[\w.+-]+"|\\[\w.+-]+)$/.test(start);
+    if (!plain) {
+      this.unjudgeable(`the here-document delimiter \`${start}\` is written in a form bash and the parser end differently`, node.text);
+      return;
+    }
+    const delimiter = start.replace(/^['"\\]|['"]$/g, "");
+    const end = node.children.find((child) => child.type === "heredoc_end");
+    const body = this.source.slice(node.children.find((child) => child.type === "heredoc_start")!.endIndex, end ? end.startIndex : node.endIndex);
+    const lines = body.split("\n").slice(1);
+    if (lines.some((line) => (stripTabs ? line.replace(/^\t+/, "") : line) === delimiter)) {
+      this.unjudgeable(`a line of the here-document ends it for bash before the parser's end`, node.text);
+    }
+  }
+
   private unjudgeable(reason: string, text: string): void {
     this.issues.push({ kind: "unjudgeable", reason, text: excerpt(text) });
   }
@@ -247,6 +269,7 @@ class ShellWalker {
       const operator = node.children.find((child) => !child.isNamed)?.type ?? "<<";
       const start = node.children.find((child) => child.type === "heredoc_start")?.text ?? "";
       const expands = !/['"\\]/.test(start); // a quoted delimiter makes the body literal
+      this.checkHeredocEnd(node, start, operator === "<<-");
       const backticks = body && expands ? this.heredocBackticks(body, this.nest(nesting, "heredoc")) : false;
       // A body whose first line starts with `\` comes out of the grammar as an `argument` of the redirect
       // (the body node left empty): whatever else hangs off the redirect is body too, and judged as such.
