@@ -80,6 +80,25 @@ describe("ipuaro run (headless) against a fake Ollama", () => {
     expect(r.stdout.trim()).toBe(answer);
   });
 
+  it("keeps the share of the window context.maxContextUsage leaves for the answer: a request past it is not sent", async () => {
+    await startFake();
+    const pasted = Array.from({ length: 600 }, (_, i) => `line ${i}: const value${i} = compute(${i}, "some text to make it long");`).join("\n");
+    fs.writeFileSync(path.join(root, ".ipuaro.json"), JSON.stringify({ context: { maxContextUsage: 0.3 } }));
+    try {
+      const refused = await runIpuaro(["run", root], { env: env(fake.url), input: `What is wrong here?\n${pasted}` });
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toMatch(/This request would be about [\d,]+ tokens, more than the 9,830 \(30% of the 32,768-token context window\) a request may fill/);
+      expect(fake.chatRequests).toHaveLength(0);
+    } finally {
+      fs.rmSync(path.join(root, ".ipuaro.json"), { force: true });
+    }
+    // The default (0.8) leaves it room.
+    fake.reply().text("ok");
+    const sent = await runIpuaro(["run", root], { env: env(fake.url), input: `What is wrong here?\n${pasted}` });
+    expect(sent.code, sent.stderr).toBe(0);
+    expect(fake.chatRequests).toHaveLength(1);
+  });
+
   it("refuses a message larger than the context window instead of letting Ollama cut the instructions off", async () => {
     await startFake();
     const pasted = Array.from({ length: 4000 }, (_, i) => `line ${i}: const value${i} = compute(${i}, "some text to make it long");`).join("\n");

@@ -148,8 +148,13 @@ export class Orchestrator {
         if (prepared.history) this.replaceHistory(prepared.history);
         yield* prepared.events;
         if (prepared.overflow) {
-          const { tokens, limit } = prepared.overflow;
-          const error = new IpuaroError("llm", `This request would be about ${tokens.toLocaleString("en-US")} tokens, more than the context window of ${limit.toLocaleString("en-US")}, and compression cannot make room: Ollama would silently drop its start, the instructions included. It was not sent.`, {
+          const { tokens, limit, window, share } = prepared.overflow;
+          const n = (x: number) => x.toLocaleString("en-US");
+          const message =
+            tokens > window
+              ? `This request would be about ${n(tokens)} tokens, more than the context window of ${n(window)}, and compression cannot make room: Ollama would silently drop its start, the instructions included. It was not sent.`
+              : `This request would be about ${n(tokens)} tokens, more than the ${n(limit)} (${Math.round(share * 100)}% of the ${n(window)}-token context window) a request may fill, and compression cannot make room: the rest is kept for the answer (context.maxContextUsage). It was not sent.`;
+          const error = new IpuaroError("llm", message, {
             recoverable: false,
             suggestion: "Send a shorter message (name files instead of pasting them: the model reads them with its tools), start a new session, or raise llm.contextWindow if the model takes more.",
           });

@@ -48,7 +48,8 @@ export interface PreparedRequest {
   history: LlmMessage[] | null;
   events: ContextEvent[];
   /** Set when the request is still larger than the context window after compression (not sent). */
-  overflow?: { tokens: number; limit: number };
+  /** The request fills more than `share` (context.maxContextUsage) of the `window`: `limit` tokens. */
+  overflow?: { tokens: number; limit: number; window: number; share: number };
 }
 
 export interface ConversationRecorder {

@@ -25,7 +25,7 @@ export interface SessionRecorderOptions {
   /** Writes the summaries; its contextWindow is the limit every request uses. */
   llm: Pick<LlmClient, "chat" | "contextWindow">;
   estimator: Pick<TokenEstimator, "estimate" | "estimateMessages">;
-  context: Pick<IpuaroConfig["context"], "autoCompressAt" | "compressionMethod">;
+  context: Pick<IpuaroConfig["context"], "autoCompressAt" | "compressionMethod" | "maxContextUsage">;
   /** session.maxHistoryMessages; unset: no limit on the number of messages. */
   maxHistoryMessages?: number;
 }
@@ -185,13 +185,16 @@ export class SessionRecorder implements ConversationRecorder {
   }
 
   /**
-   * Marks a request that would still be larger than the window: Ollama keeps its end and drops the
-   * start, the system prompt and the tools' description first, and answers as if nothing was wrong.
+   * Marks a request that would still fill more of the window than context.maxContextUsage allows. Past
+   * the window Ollama keeps the end and drops the start, the system prompt and the tools' description
+   * first, and answers as if nothing was wrong; short of it, the rest of the window is the answer's room.
    */
   private withOverflow(input: { system: string; history: readonly LlmMessage[] }, prepared: PreparedRequest): PreparedRequest {
-    const limit = this.opts.llm.contextWindow;
+    const window = this.opts.llm.contextWindow;
+    const share = this.opts.context.maxContextUsage;
+    const limit = Math.floor(window * share);
     const tokens = this.nextRequestTokens(input.system, prepared.history ?? input.history);
-    return limit > 0 && tokens > limit ? { ...prepared, overflow: { tokens, limit } } : prepared;
+    return window > 0 && tokens > limit ? { ...prepared, overflow: { tokens, limit, window, share } } : prepared;
   }
 
   /** Compresses the session's context now. null: nothing left that compression could shrink (or cancelled). */
