@@ -272,6 +272,8 @@ const TABLE: Row[] = [
   ["sort -o out.txt input.txt", "ask", "`sort -o` writes a file"],
   ["rg --pre ./x foo", "ask", "`rg --pre`"],
   ["cat ../outside/secret", "ask", "climbs out of the project root"],
+  ["npx vitest --api.host=0.0.0.0", "ask", "starts a server or a browser"],
+  ["npx vitest run --reporter=verbose", "allow"],
 
   // environment that changes what runs
   ["PATH=/tmp/evil:$PATH git status", "deny", "`PATH`"],

@@ -47,6 +47,12 @@ function nodeFindings(name: string, args: readonly ShellWord[]): Finding[] {
   return findings;
 }
 
+/** vitest's servers: its API and UI listen for connections (the API has run code for whoever reached it). */
+function vitestFindings(args: readonly ShellWord[]): Finding[] {
+  const server = args.find((word) => /^--(api|ui|open|browser)(\.|=|$)/.test(word.value));
+  return server ? [{ verdict: "ask", reason: `\`vitest ${server.value.split("=", 1)[0]}\` starts a server or a browser` }] : [];
+}
+
 /** Deny/ask findings for one argv (one wrapper level); `root` is the project root. */
 export function programFindings(argv: readonly ShellWord[], root: string): Finding[] {
   const program = argv[0] ? programName(argv[0]) : null;
@@ -56,6 +62,7 @@ export function programFindings(argv: readonly ShellWord[], root: string): Findi
   if (NPM_FAMILY.has(program.name)) return packageManagerFindings(program.name, args);
   if (program.name === "node" || program.name === "tsx") return nodeFindings(program.name, args);
   if (READ_ONLY_PROGRAMS.has(program.name)) return readOnlyFindings(program.name, args);
+  if (program.name === "vitest") return vitestFindings(args);
   return [];
 }
 
