@@ -79,9 +79,10 @@ const NEIGHBOURS: Row[] = [
   ["git clean -fn", "allow"],
   ["git rm --cached src/a.ts", "allow"],
   ["git rm src/a.ts", "allow"],
-  ["git push", "allow"],
-  ["git push origin main", "allow"],
-  ["git push -u origin topic", "allow"],
+  // Not work lost, but commits sent out of the machine: asked.
+  ["git push", "ask", "`git push` sends commits out of this machine"],
+  ["git push origin main", "ask", "`git push` sends commits out of this machine"],
+  ["git push -u origin topic", "ask", "`git push` sends commits out of this machine"],
   ["git reset --soft HEAD~1", "allow"],
   ["git reflog", "allow"],
 ];

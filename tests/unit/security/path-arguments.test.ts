@@ -53,7 +53,8 @@ const INSIDE: Row[] = [
   ["git diff --no-index /dev/null src/a.ts", "allow"],
   ["git commit -m '/etc/hosts is no longer read'", "allow"],
   ["git commit --message='fix ../ handling'", "allow"],
-  ["git clone https://example.com/r.git vendor/r", "allow"],
+  // The URL is no path; a remote given on the command line is asked about for what it fetches.
+  ["git clone https://example.com/r.git vendor/r", "ask", "reaches a remote named on the command line"],
 ];
 
 describe("path arguments outside the project", () => {
