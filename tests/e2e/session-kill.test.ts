@@ -1,4 +1,5 @@
-// kill -9 in the middle of a turn loses at most the reply in flight: the next run finds the history
+// kill -9 in the middle of a turn keeps the reply in flight as far as it was saved (about a second
+// before), as the turn's outcome; the next run finds the history
 // intact and well-formed and goes on from it.
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -101,16 +102,28 @@ describe("kill -9 during a turn", () => {
     fake.assertAllConsumed();
   });
 
-  it("loses only the reply being streamed when killed mid-stream", async () => {
+  it("keeps the reply streamed so far as the turn's outcome when killed mid-stream; the model never sees it", async () => {
     const slow = "I will now explain everything about money in great detail. ".repeat(20);
     fake.reply().text(slow).chunkDelay(30);
-    await killDuringRequest("Explain money.ts", 1);
-    await sleep(100);
+    const running = spawnCli(["run", "-p", "Explain money.ts", root], env());
+    // Killed after a second and a half of streaming: the draft is saved about once a second.
+    await waitFor("the reply streaming", () => running.stdout().length > 160 || running.child.exitCode !== null);
+    await sleep(1200);
+    const streamed = running.stdout().trim();
+    running.child.kill("SIGKILL");
+    expect((await running.done).signal).toBe("SIGKILL");
     const id = await lastSessionId();
     const shown = await show(id);
-    expect(shown.history.map((m: { role: string; content: string }) => [m.role, m.content])).toEqual([["user", "Explain money.ts"]]);
+    expect(shown.history).toHaveLength(1);
+    const outcome: string = shown.history[0].outcome;
+    expect(outcome).toMatch(/^I will now explain everything about money/);
+    expect(outcome).toMatch(/\n\[interrupted: ipuaro stopped while the reply streamed\]$/);
+    // Saved at most a second before the kill: most of what was printed.
+    const kept = outcome.replace(/\n\[interrupted[^\]]*\]$/, "");
+    expect(streamed.startsWith(kept)).toBe(true);
+    expect(kept.length).toBeGreaterThan(80);
     const text = await runCli(["sessions", "show", id, root], env());
-    expect(text.stdout).toContain("(no reply: the run was interrupted or is still going)");
+    expect(text.stdout).toContain("── (no answer: I will now explain everything");
 
     fake.reset();
     fake.reply().text("Short version: it stores cents.");
@@ -118,7 +131,9 @@ describe("kill -9 during a turn", () => {
     expect(r.code, r.stderr).toBe(0);
     const sent = fake.chatRequests[0]!.messages.filter((m) => m.role !== "system").map((m) => m.content);
     expect(sent).toEqual(["Explain money.ts", "Short version please."]);
-    expect((await show(id)).history).toHaveLength(3);
+    const after = await show(id);
+    expect(after.history).toHaveLength(3);
+    expect(after.history[0].outcome).toBe(outcome);
   });
 
   it("answers a call left running by a killed process with 'cancelled' on the next start", async () => {

@@ -265,6 +265,7 @@ export class Orchestrator {
         for await (const chunk of stream) {
           if (chunk.type === "text") {
             text += chunk.text;
+            this.opts.recorder?.streamed?.(text);
             const visible = fences.push(filter.push(chunk.text));
             if (visible) yield { type: "text", text: visible };
           } else if (chunk.type === "tool_calls") native.push(...chunk.calls);

@@ -56,6 +56,8 @@ export interface ConversationRecorder {
   nextCallId(): string;
   userMessage(text: string, opts?: { command?: "eval" }): Promise<void>;
   assistantReply(reply: AssistantReplyRecord): Promise<void>;
+  /** The reply so far, as it streams (all of it each time); kept now and then for a run that dies mid-reply. */
+  streamed?(text: string): void;
   /** Each result is stored before the next call runs; the round's results form one message. */
   toolResult(result: ToolResultRecord): Promise<void>;
   /**

@@ -8,7 +8,7 @@ import { forgetRead } from "../tools/read-snapshots.js";
 import { newToolSessionState, type EditRecord, type ToolServices, type ToolSessionState } from "../tools/tool-types.js";
 import { newEntryId, type SessionStore } from "./session-store.js";
 import { activePath, lastCallNumber, messageEntries, modelView, repairDanglingCalls, toLlmMessages, type ViewMessage } from "./session-tree.js";
-import type { ChatMessage, CompactionRecord, SessionEntry, SessionState } from "./session-types.js";
+import { draftOutcome, type ChatMessage, type CompactionRecord, type SessionEntry, type SessionState } from "./session-types.js";
 import { textOf, undoLastEdit, type UndoOutcome } from "./undo-edit.js";
 import type { UndoStack } from "./undo-stack.js";
 
@@ -166,6 +166,7 @@ export class LiveSession {
    * session, so the next request is well-formed. Returns how many calls were repaired.
    */
   async repair(): Promise<number> {
+    await this.recoverDraft();
     const fix = repairDanglingCalls(this.path(), newEntryId, Date.now());
     if (fix.updated) {
       const before = this.state.entries.get(fix.updated.id);
@@ -178,6 +179,30 @@ export class LiveSession {
       return fix.appended.message.toolResults?.length ?? 0;
     }
     return 0;
+  }
+
+  /** Saves what the reply of the turn started by `entryId` has streamed so far (null: it ended). */
+  async saveDraft(entryId: string | null, text = ""): Promise<void> {
+    const draft = entryId === null ? null : { entryId, text, at: Date.now() };
+    if (draft) this.state.draft = draft;
+    else delete this.state.draft;
+    await this.store.saveDraft(this.state.meta.id, draft);
+  }
+
+  /**
+   * A run killed while a reply streamed (kill -9, a crash, the terminal closed) left the reply so far as
+   * a draft: it becomes the turn's outcome on its user message, as an answer stopped with Esc does, so
+   * showing the session again says what had come and that it was cut off. Not sent to the model.
+   */
+  private async recoverDraft(): Promise<void> {
+    const draft = this.state.draft;
+    if (!draft) return;
+    const entry = this.state.entries.get(draft.entryId);
+    const onPath = this.path().some((e) => e.id === draft.entryId);
+    if (entry?.kind === "message" && onPath && !entry.message.outcome && draft.text.trim()) {
+      await this.updateMessage(entry.id, { ...entry.message, outcome: draftOutcome(draft.text) });
+    }
+    await this.saveDraft(null);
   }
 
   /** Adds a typed prompt to the ↑/↓ history (consecutive repeats kept once). */

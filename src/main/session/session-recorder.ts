@@ -20,6 +20,9 @@ import type {
 import type { LiveSession } from "./live-session.js";
 import type { ChatMessage, SessionToolResult } from "./session-types.js";
 
+/** How often a streaming reply is saved as a draft. */
+const DRAFT_EVERY_MS = 1000;
+
 export interface SessionRecorderOptions {
   session: LiveSession;
   /** Writes the summaries; its contextWindow is the limit every request uses. */
@@ -50,6 +53,9 @@ export class SessionRecorder implements ConversationRecorder {
   private pendingTool: { entryId: string; message: ChatMessage } | null = null;
   /** The user message that started the current turn (its outcome is written on it). */
   private turnUser: { entryId: string; message: ChatMessage } | null = null;
+  /** When the streaming reply was last saved as a draft (0: no draft saved this turn). */
+  private draftSavedAt = 0;
+  private draftWrite: Promise<void> = Promise.resolve();
 
   constructor(private readonly opts: SessionRecorderOptions) {}
 
@@ -71,8 +77,26 @@ export class SessionRecorder implements ConversationRecorder {
     this.turnUser = { entryId: await this.session.appendMessage(message), message };
   }
 
+  /** Saves the reply so far at most every DRAFT_EVERY_MS (see LiveSession.recoverDraft); writes never overlap. */
+  streamed(text: string): void {
+    const user = this.turnUser;
+    const now = Date.now();
+    if (!user || now - this.draftSavedAt < DRAFT_EVERY_MS) return;
+    this.draftSavedAt = now;
+    this.draftWrite = this.draftWrite.then(() => this.session.saveDraft(user.entryId, text)).catch(() => {});
+  }
+
+  /** The reply ended one way or another: its draft goes (only when one was saved). */
+  private async dropDraft(): Promise<void> {
+    if (this.draftSavedAt === 0) return;
+    this.draftSavedAt = 0;
+    await this.draftWrite;
+    await this.session.saveDraft(null).catch(() => {});
+  }
+
   async assistantReply(reply: AssistantReplyRecord): Promise<void> {
     this.pendingTool = null;
+    await this.dropDraft();
     this.stats.toolCalls += reply.calls.filter((c) => !c.malformed).length;
     await this.session.appendMessage({
       role: "assistant",
@@ -124,6 +148,7 @@ export class SessionRecorder implements ConversationRecorder {
 
   async turnFinished(outcome: TurnOutcome): Promise<void> {
     this.pendingTool = null;
+    await this.dropDraft();
     const user = this.turnUser;
     this.turnUser = null;
     // A turn that ended without an answer (the model down, interrupted) says so when the session is shown again.
@@ -191,7 +216,8 @@ export class SessionRecorder implements ConversationRecorder {
    */
   private withOverflow(input: { system: string; history: readonly LlmMessage[] }, prepared: PreparedRequest): PreparedRequest {
     const window = this.opts.llm.contextWindow;
-    const share = this.opts.context.maxContextUsage;
+    // With compression turned off (autoCompressAt null) nothing could make room: only the window binds.
+    const share = this.opts.context.autoCompressAt === null ? 1 : this.opts.context.maxContextUsage;
     const limit = Math.floor(window * share);
     const tokens = this.nextRequestTokens(input.system, prepared.history ?? input.history);
     return window > 0 && tokens > limit ? { ...prepared, overflow: { tokens, limit, window, share } } : prepared;

@@ -2,7 +2,7 @@
 // with calls an interrupted run left unanswered shown as cancelled, as the next run will see them).
 import { newEntryId, type SessionSummary } from "./session-store.js";
 import { activePath, repairDanglingCalls } from "./session-tree.js";
-import type { ChatMessage, CompactionRecord, SessionEntry, SessionState, UndoEntry } from "./session-types.js";
+import { draftOutcome, type ChatMessage, type CompactionRecord, type SessionEntry, type SessionState, type UndoEntry } from "./session-types.js";
 import { counted } from "../plural.js";
 
 function localTime(ms: number, withSeconds = false): string {
@@ -57,8 +57,12 @@ export function sessionJson(state: SessionState, undoStack: UndoEntry[]): Sessio
   const { path, repairedCalls } = displayedPath(state);
   const history: SessionJson["history"] = [];
   const compactions: SessionJson["compactions"] = [];
+  // A reply a dead run left streaming: shown on its question as the next run will store it.
+  const draft = state.draft;
   for (const e of path) {
-    if (e.kind === "message") history.push({ id: e.id, parentId: e.parentId, ...e.message });
+    if (e.kind === "message" && draft?.entryId === e.id && !e.message.outcome && draft.text.trim()) {
+      history.push({ id: e.id, parentId: e.parentId, ...e.message, outcome: draftOutcome(draft.text) });
+    } else if (e.kind === "message") history.push({ id: e.id, parentId: e.parentId, ...e.message });
     else compactions.push({ id: e.id, afterEntry: e.parentId, timestamp: e.timestamp, ...e.compaction });
   }
   return {

@@ -8,7 +8,7 @@ import { IpuaroError } from "../errors.js";
 import { redisOp } from "../store/connection.js";
 import { projectSessionsKey, sessionDataKey, sessionUndoKey } from "../store/keys.js";
 import { activePath, messageEntries } from "./session-tree.js";
-import { emptyStats, type ContextState, type SessionEntry, type SessionMeta, type SessionState, type SessionStats } from "./session-types.js";
+import { emptyStats, type ContextState, type SessionEntry, type SessionMeta, type SessionState, type SessionStats, type StreamDraft } from "./session-types.js";
 
 const ENTRY_PREFIX = "e:";
 /** Without `session.persistIndefinitely`, a session idle this long is dropped by Redis. */
@@ -199,6 +199,13 @@ export class SessionStore {
     });
   }
 
+  /** The streaming reply so far (null: the reply ended, the draft goes). */
+  async saveDraft(id: string, draft: StreamDraft | null): Promise<void> {
+    await this.op(`saving the reply streamed so far in ${id}`, () =>
+      draft ? this.redis.hset(sessionDataKey(id), "draft", JSON.stringify(draft)) : this.redis.hdel(sessionDataKey(id), "draft"),
+    );
+  }
+
   async saveInputHistory(state: SessionState): Promise<void> {
     await this.op(`saving the input history of ${state.meta.id}`, () =>
       this.redis.hset(sessionDataKey(state.meta.id), "input", JSON.stringify(state.inputHistory)),
@@ -259,5 +266,6 @@ function parseState(id: string, raw: Record<string, string>): SessionState {
     stats,
     context,
     inputHistory: parseJson<string[]>(id, "input", raw.input, []),
+    ...(raw.draft ? { draft: parseJson<StreamDraft>(id, "draft", raw.draft, null as unknown as StreamDraft) } : {}),
   };
 }

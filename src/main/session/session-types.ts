@@ -122,6 +122,21 @@ export interface SessionState {
   context: ContextState;
   /** Prompts typed, oldest first, for ↑/↓. */
   inputHistory: string[];
+  /** The answer streaming when the session was last saved, if the run died before it ended (see LiveSession.repair). */
+  draft?: StreamDraft;
+}
+
+/** How a reply cut off by a dead run is kept: its text so far, and why it ends there. */
+export function draftOutcome(text: string): string {
+  return `${text}\n[interrupted: ipuaro stopped while the reply streamed]`;
+}
+
+/** What a reply had streamed so far, saved now and then while it streams. */
+export interface StreamDraft {
+  /** The user message whose turn it belongs to. */
+  entryId: string;
+  text: string;
+  at: number;
 }
 
 /** One applied change (seed `UndoEntry`); null content = the file did not exist on that side. */
