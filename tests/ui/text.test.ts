@@ -119,10 +119,31 @@ describe("line editor", () => {
     expect(e.text.slice(0, e.cursor)).toBe("первая");
     expect(e.lineUp()).toBe(false);
     const l = e.layout(10, 2);
-    expect(l.rows).toEqual(["первая с", "трока", "вторая"]);
+    // Word wrap: "строка" goes to the next row whole.
+    expect(l.rows).toEqual(["первая ", "строка", "вторая"]);
     expect(l).toMatchObject({ cursorRow: 0, cursorCol: 8 });
     e.set("12345678");
     expect(e.layout(10, 2)).toMatchObject({ rows: ["12345678", ""], cursorRow: 1, cursorCol: 2 });
+  });
+
+  it("wraps at spaces, breaks a word longer than a row by grapheme, and keeps the cursor on its character", () => {
+    const e = new LineEditor();
+    e.set("input box for sure");
+    expect(e.layout(12, 2).rows).toEqual(["input box ", "for sure"]);
+    // The cursor inside the carried word: "f|or".
+    e.set("input box for sure", "input box f".length);
+    expect(e.layout(12, 2)).toMatchObject({ cursorRow: 1, cursorCol: 3 });
+    // At the very end.
+    e.set("input box for sure");
+    expect(e.layout(12, 2)).toMatchObject({ cursorRow: 1, cursorCol: 10 });
+    // No space to break at: by grapheme, wide characters counted.
+    e.set("антидизестаблишментарианство");
+    expect(e.layout(12, 2).rows).toEqual(["антидизест", "аблишмента", "рианство"]);
+    // A carried word that outgrows its row then breaks there; a full last row puts the cursor below it.
+    e.set("世界 你好世界你好");
+    expect(e.layout(10, 2).rows).toEqual(["世界 ", "你好世界", "你好"]);
+    e.set("世界 你好世界");
+    expect(e.layout(10, 2)).toMatchObject({ rows: ["世界 ", "你好世界", ""], cursorRow: 2, cursorCol: 2 });
   });
 
   it("kills to the end and the start of the line", () => {

@@ -197,49 +197,81 @@ export class LineEditor {
 
   /**
    * Rows for a box `width` cells wide whose first row starts after `firstIndent` cells (the prompt) and
-   * the others after `indent`. Rows break by grapheme; the cursor sits on the row it will type into.
+   * the others after `indent`. Rows break after a space when the word that does not fit is shorter than
+   * a row (as a text field does), else by grapheme; the cursor sits on the row it will type into.
    */
   layout(width: number, firstIndent: number, indent = firstIndent): EditorLayout {
-    const rows: string[] = [];
-    let cursorRow = 0;
-    let cursorCol = firstIndent;
+    type Cell = { g: string; w: number; offset: number };
+    const rows: Cell[][] = [];
+    /** Each logical line's rows: [first, last] indices into `rows`. */
+    const lineRows: Array<[number, number]> = [];
+    const lead = (row: number) => (row === 0 ? firstIndent : indent);
     let offset = 0;
-    const lines = this.value.split("\n");
-    lines.forEach((line, li) => {
-      let row = "";
-      let used = rows.length === 0 ? firstIndent : indent;
-      const startRow = () => (rows.length === 0 ? firstIndent : indent);
+    for (const line of this.value.split("\n")) {
+      const first = rows.length;
+      let row: Cell[] = [];
+      let used = lead(rows.length);
       let before = "";
       for (const g of graphemes(line)) {
         const w = graphemeWidth(g, before);
         before = g;
-        if (used + w > width && row !== "") {
-          rows.push(row);
-          row = "";
-          used = startRow();
+        if (used + w > width && row.length > 0) {
+          // Carry the word being typed to the next row, when it fits on one.
+          const space = row.findLastIndex((c) => c.g === " ");
+          const tail = space === -1 ? [] : row.slice(space + 1);
+          const tailWidth = tail.reduce((n, c) => n + c.w, 0);
+          const carry = space > 0 && tail.length > 0 && tailWidth + w <= width - indent;
+          rows.push(carry ? row.slice(0, space + 1) : row);
+          row = carry ? tail : [];
+          used = lead(rows.length) + (carry ? tailWidth : 0);
         }
-        if (offset === this.pos) {
-          cursorRow = rows.length;
-          cursorCol = used;
-        }
-        row += g;
+        row.push({ g, w, offset });
         used += w;
         offset += g.length;
       }
-      if (offset === this.pos) {
-        // At the end of a full row the cursor goes to the start of the next one.
-        if (used >= width) {
-          rows.push(row);
-          row = "";
-          used = startRow();
-        }
-        cursorRow = rows.length;
-        cursorCol = used;
-      }
       rows.push(row);
-      if (li < lines.length - 1) offset += 1; // the "\n"
-    });
-    return { rows, cursorRow, cursorCol };
+      lineRows.push([first, rows.length - 1]);
+      // The position just past the line: a cell-less spot the cursor can be at.
+      offset += 1;
+    }
+    // The cursor: on the cell it stands before, or past the last cell of its line.
+    let cursorRow = 0;
+    let cursorCol = firstIndent;
+    let found = false;
+    for (let r = 0; r < rows.length && !found; r++) {
+      let col = lead(r);
+      for (const c of rows[r]!) {
+        if (c.offset === this.pos) {
+          cursorRow = r;
+          cursorCol = col;
+          found = true;
+          break;
+        }
+        col += c.w;
+      }
+    }
+    if (!found) {
+      // At the end of a line: after its last row's cells, or at the start of a new row when that one is full.
+      let start = 0;
+      for (const [first, last] of lineRows) {
+        const cells = rows.slice(first, last + 1).flat();
+        const end = cells.length ? cells[cells.length - 1]!.offset + cells[cells.length - 1]!.g.length : start;
+        if (end === this.pos || (cells.length === 0 && start === this.pos)) {
+          const used = lead(last) + rows[last]!.reduce((n, c) => n + c.w, 0);
+          if (used >= width) {
+            rows.splice(last + 1, 0, []);
+            cursorRow = last + 1;
+            cursorCol = lead(last + 1);
+          } else {
+            cursorRow = last;
+            cursorCol = used;
+          }
+          break;
+        }
+        start = end + 1;
+      }
+    }
+    return { rows: rows.map((r) => r.map((c) => c.g).join("")), cursorRow, cursorCol };
   }
 }
 
