@@ -100,6 +100,17 @@ describe("a continued session with a failed turn", () => {
 });
 
 describe("a streamed answer", () => {
+  it("cuts the stats line with … on a narrow terminal", async () => {
+    h = await startUi({ cols: 30, rows: 12 });
+    h.backend.turns.push(async function* () {
+      yield { type: "text", text: "Готово." };
+      yield { type: "finished", reason: "answer", text: "Готово.", stats: stats({ toolCalls: 12 }) };
+    });
+    h.t.type("коротко", KEYS.enter);
+    await h.t.waitForText("Готово.");
+    await h.t.waitFor(() => h!.t.lines().some((l) => l.includes("⏱") && l.trimEnd().endsWith("…")), "the stats line cut with …");
+  });
+
   it("appears as it arrives, with the tool call line, then the stats line; the state mark goes ⟳ → ✓", async () => {
     h = await startUi();
     const step = [gate(), gate(), gate()];

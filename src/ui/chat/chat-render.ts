@@ -70,7 +70,7 @@ function agentBody(entry: Extract<ChatEntry, { kind: "agent" }>, width: number, 
   }
   if (entry.outcome) rows.push(...wrapStyled([span(entry.outcome, entry.reason === "error" ? "error" : "warn")], width));
   if (entry.streaming) rows.push([span(`${THINKING}${elapsedText(entry)}`, "muted")]);
-  else if (entry.stats && showStats) rows.push([span(formatTurnStats(entry.stats), "stats")]);
+  else if (entry.stats && showStats) rows.push(truncateStyled([span(formatTurnStats(entry.stats), "stats")], width));
   return rows;
 }
 
