@@ -43,6 +43,8 @@ export interface AtomicWriteOptions {
   exclusive?: boolean;
   /** Create missing parent folders (removed again if the write fails). */
   createParents?: boolean;
+  /** Permission bits of a new file (a file that is replaced keeps its own); default 0666 minus umask. */
+  mode?: number;
   fs?: Partial<AtomicFs>;
 }
 
@@ -126,6 +128,7 @@ export async function writeFileAtomic(target: string, data: string | Uint8Array,
     tempCreated = true;
     try {
       await handle.writeFile(data);
+      if (!existing && opts.mode !== undefined) await handle.chmod(opts.mode & 0o7777);
       if (existing) {
         // chown before chmod: changing the owner clears setuid/setgid bits.
         if (isRoot()) await handle.chown(existing.uid, existing.gid);

@@ -148,6 +148,8 @@ export interface UndoEntry {
   newContent: string[] | null;
   description: string;
   tool: string;
+  /** A deleted file's permission bits (see EditRecord). */
+  previousMode?: number;
 }
 
 export function emptyStats(): SessionStats {

@@ -104,7 +104,7 @@ export async function undoLastEdit(deps: UndoDeps): Promise<UndoOutcome> {
   deps.registerOwnWrite?.(rel, bytes ? await hashContent(bytes) : null);
   try {
     if (bytes === null) await deleteFileAtomic(abs);
-    else await writeFileAtomic(abs, bytes, { createParents: expected === null });
+    else await writeFileAtomic(abs, bytes, { createParents: expected === null, ...(entry.previousMode !== undefined ? { mode: entry.previousMode } : {}) });
   } catch (error) {
     if (error instanceof AtomicWriteError) {
       return { status: "refused", entry, message: `Cannot undo ${describe(entry)}: ${error.message}. The file was left as it is.`, diff: "" };

@@ -32,6 +32,7 @@ export class UndoStack {
       newContent: record.newContent,
       description: record.description,
       tool: record.tool,
+      ...(record.previousMode !== undefined ? { previousMode: record.previousMode } : {}),
     };
     await redisOp(this.redis, `saving the undo entry for ${record.filePath}`, async () => {
       const tx = this.redis.multi().lpush(this.key, JSON.stringify(entry)).ltrim(this.key, 0, this.stackSize - 1);

@@ -243,12 +243,14 @@ export async function confirmAndWrite(ctx: ToolContext, change: PlannedChange): 
   const bom = change.before?.bom ?? false;
   const bytes = text === null ? null : Buffer.from(`${bom ? BOM : ""}${text}`, "utf8");
   const newHash = bytes ? await hashContent(bytes) : null;
+  const previousMode = bytes === null ? await fsp.lstat(abs).then((st) => st.mode & 0o7777, () => undefined) : undefined;
   const record: EditRecord = {
     filePath: rel,
     previousContent: undoLines(change.before?.text ?? null, bom),
     newContent: undoLines(text, bom),
     description: change.description ?? defaultDescription(change.tool, rel, change.range),
     tool: change.tool,
+    ...(previousMode !== undefined ? { previousMode } : {}),
   };
   // Checkpoints (issue 8): the file's content before its first write in this turn is backed up first.
   const checkpoints = checkpointHooksFor(ctx.session);

@@ -102,6 +102,8 @@ export interface EditRecord {
   newContent: string[] | null;
   description: string;
   tool: string;
+  /** A deleted file's permission bits, so undo recreates it executable if it was. */
+  previousMode?: number;
 }
 
 /** Per-session state tools read and update. */

@@ -91,11 +91,14 @@ describe("undo stack", () => {
 
     const strings = "packages/core/src/utils/strings.ts";
     const content = read(strings)!;
+    // An executable file comes back executable.
+    fs.chmodSync(path.join(project.root, strings), 0o750);
     await run(getLines, { path: strings });
     await run(deleteFile, { path: strings, description: "remove helpers" });
     expect(read(strings)).toBeNull();
     expect(await session.undo(index)).toMatchObject({ status: "undone", action: "recreated" });
     expect(read(strings)).toBe(content);
+    expect(fs.statSync(path.join(project.root, strings)).mode & 0o777).toBe(0o750);
     expect((await project.store.getFile(strings))?.kind).toBe("text");
   });
 
