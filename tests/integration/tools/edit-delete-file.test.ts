@@ -23,6 +23,7 @@ describe("delete_file", () => {
   it("deletes after confirmation: undo entry first, own delete registered, Redis entries gone at once", async () => {
     const h = await open();
     const before = h.read(STRINGS);
+    const mode = fs.statSync(h.abs(STRINGS)).mode & 0o7777;
     await h.markRead(STRINGS);
     const r = await deleteFile.run("t", { path: STRINGS, description: "unused" }, h.ctx);
     expect(r).toMatchObject({ success: true, data: `deleted ${STRINGS} (11 lines)` });
@@ -33,7 +34,7 @@ describe("delete_file", () => {
       ["registerOwnWrite", "old"],
       ["refreshIndex", null],
     ]);
-    expect(h.ctx.services.edits[0]).toEqual({ filePath: STRINGS, previousContent: before.split("\n"), newContent: null, description: "unused", tool: "delete_file" });
+    expect(h.ctx.services.edits[0]).toEqual({ filePath: STRINGS, previousContent: before.split("\n"), newContent: null, description: "unused", tool: "delete_file", previousMode: mode });
     expect(h.ctx.services.ownWrites).toEqual([{ path: STRINGS, hash: null }]);
     const proposal = h.ctx.ports.editProposals[0]!;
     expect(proposal).toMatchObject({ tool: "delete_file", path: STRINGS, newContent: null });
