@@ -150,6 +150,8 @@ export interface UndoEntry {
   tool: string;
   /** A deleted file's permission bits (see EditRecord). */
   previousMode?: number;
+  /** The topmost folder a created file made (see EditRecord). */
+  createdFolder?: string;
 }
 
 export function emptyStats(): SessionStats {

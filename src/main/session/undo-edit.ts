@@ -41,6 +41,17 @@ async function currentText(abs: string): Promise<string | null | { notAFile: tru
   }
 }
 
+/** Folders from `dir` up to `top` that the undone create made, while they are empty (rmdir stops at the first that is not). */
+async function removeEmptyFolders(dir: string, top: string): Promise<void> {
+  for (let current = dir; current.length >= top.length && current.startsWith(top); current = path.dirname(current)) {
+    try {
+      await fsp.rmdir(current);
+    } catch {
+      return;
+    }
+  }
+}
+
 function resolveInside(root: string, filePath: string): string {
   const abs = path.resolve(root, filePath);
   const rel = path.relative(root, abs);
@@ -103,7 +114,10 @@ export async function undoLastEdit(deps: UndoDeps): Promise<UndoOutcome> {
   const bytes = previous === null ? null : Buffer.from(previous, "utf8");
   deps.registerOwnWrite?.(rel, bytes ? await hashContent(bytes) : null);
   try {
-    if (bytes === null) await deleteFileAtomic(abs);
+    if (bytes === null) {
+      await deleteFileAtomic(abs);
+      if (entry.createdFolder) await removeEmptyFolders(path.dirname(abs), resolveInside(deps.root, entry.createdFolder));
+    }
     else await writeFileAtomic(abs, bytes, { createParents: expected === null, ...(entry.previousMode !== undefined ? { mode: entry.previousMode } : {}) });
   } catch (error) {
     if (error instanceof AtomicWriteError) {

@@ -33,6 +33,7 @@ export class UndoStack {
       description: record.description,
       tool: record.tool,
       ...(record.previousMode !== undefined ? { previousMode: record.previousMode } : {}),
+      ...(record.createdFolder !== undefined ? { createdFolder: record.createdFolder } : {}),
     };
     await redisOp(this.redis, `saving the undo entry for ${record.filePath}`, async () => {
       const tx = this.redis.multi().lpush(this.key, JSON.stringify(entry)).ltrim(this.key, 0, this.stackSize - 1);

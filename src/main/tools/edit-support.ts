@@ -41,6 +41,16 @@ function errno(error: unknown): string | undefined {
  * A path the model wants to write: inside the root, not git's or ipuaro's, and reached without any
  * symlink — through one, the write would land under a name the index does not know it by.
  */
+/** The topmost folder above the project-relative file `rel` that does not exist yet, or undefined. */
+function topMissingFolder(root: string, rel: string): string | undefined {
+  const parts = rel.split("/").slice(0, -1);
+  for (let i = 1; i <= parts.length; i++) {
+    const folder = parts.slice(0, i).join("/");
+    if (!fs.existsSync(path.join(root, folder))) return folder;
+  }
+  return undefined;
+}
+
 export function resolveWriteTarget(root: string, input: string): WriteTarget | ToolFailure {
   const p = toolPath(root, input, { forWrite: true });
   if (!p.ok) return p;
@@ -244,6 +254,7 @@ export async function confirmAndWrite(ctx: ToolContext, change: PlannedChange): 
   const bytes = text === null ? null : Buffer.from(`${bom ? BOM : ""}${text}`, "utf8");
   const newHash = bytes ? await hashContent(bytes) : null;
   const previousMode = bytes === null ? await fsp.lstat(abs).then((st) => st.mode & 0o7777, () => undefined) : undefined;
+  const createdFolder = change.before === null ? topMissingFolder(ctx.root, rel) : undefined;
   const record: EditRecord = {
     filePath: rel,
     previousContent: undoLines(change.before?.text ?? null, bom),
@@ -251,6 +262,7 @@ export async function confirmAndWrite(ctx: ToolContext, change: PlannedChange): 
     description: change.description ?? defaultDescription(change.tool, rel, change.range),
     tool: change.tool,
     ...(previousMode !== undefined ? { previousMode } : {}),
+    ...(createdFolder !== undefined ? { createdFolder } : {}),
   };
   // Checkpoints (issue 8): the file's content before its first write in this turn is backed up first.
   const checkpoints = checkpointHooksFor(ctx.session);

@@ -104,6 +104,8 @@ export interface EditRecord {
   tool: string;
   /** A deleted file's permission bits, so undo recreates it executable if it was. */
   previousMode?: number;
+  /** The topmost folder a created file made (project-relative): undo removes it again if empty. */
+  createdFolder?: string;
 }
 
 /** Per-session state tools read and update. */

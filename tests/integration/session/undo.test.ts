@@ -88,6 +88,11 @@ describe("undo stack", () => {
     expect(await session.undo(index)).toMatchObject({ status: "undone", action: "deleted" });
     expect(read("packages/core/src/new-thing.ts")).toBeNull();
     expect(await project.store.getFile("packages/core/src/new-thing.ts")).toBeNull();
+    // The folders a created file made go with it; the ones that were there stay.
+    await run(createFile, { path: "packages/core/src/features/billing/plan.ts", content: "export const plan = 1;\n" });
+    expect(await session.undo(index)).toMatchObject({ status: "undone", action: "deleted" });
+    expect(fs.existsSync(path.join(project.root, "packages/core/src/features"))).toBe(false);
+    expect(fs.existsSync(path.join(project.root, "packages/core/src"))).toBe(true);
 
     const strings = "packages/core/src/utils/strings.ts";
     const content = read(strings)!;

@@ -35,7 +35,7 @@ describe("create_file", () => {
       ["registerOwnWrite", null],
       ["refreshIndex", `${CODE}\n`],
     ]);
-    expect(h.ctx.services.edits[0]).toEqual({ filePath: NEW, previousContent: null, newContent: [...CODE.split("\n"), ""], description: "date helper", tool: "create_file" });
+    expect(h.ctx.services.edits[0]).toEqual({ filePath: NEW, previousContent: null, newContent: [...CODE.split("\n"), ""], description: "date helper", tool: "create_file", createdFolder: "packages/core/src/dates" });
     const hash = await hashContent(Buffer.from(`${CODE}\n`));
     expect(h.ctx.services.ownWrites).toEqual([{ path: NEW, hash }]);
     expect(h.ctx.ports.editProposals[0]).toMatchObject({ tool: "create_file", path: NEW, newContent: `${CODE}\n` });
