@@ -8,9 +8,15 @@ const CURSOR_ON = "\x1b[?25h";
 const ALT_SCREEN_OFF = "\x1b[?1049l";
 const SIGNALS = ["SIGTERM", "SIGHUP", "SIGINT", "SIGQUIT"] as const;
 const SIGNAL_NUMBERS: Record<(typeof SIGNALS)[number], number> = { SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGTERM: 15 };
+/** Errors of a terminal that is gone (the window closed, tmux kill-session): a hang-up, not a crash. */
+const TERMINAL_GONE = new Set(["EIO", "EPIPE", "ENXIO", "EBADF", "ENOTCONN"]);
+
+function isTerminalGone(err: unknown): boolean {
+  return TERMINAL_GONE.has((err as NodeJS.ErrnoException | null)?.code ?? "");
+}
 
 export interface TerminalGuardOptions {
-  output: { write(data: string): unknown; on?(event: "error", fn: (err: unknown) => void): unknown };
+  output: { write(data: string): unknown; on?(event: "error", fn: (err: unknown) => void): unknown; off?(event: "error", fn: (err: unknown) => void): unknown };
   input: { isTTY?: boolean; setRawMode?(mode: boolean): unknown };
   /** Leaves the screen (blessed's destroy); may throw, the raw reset follows anyway. */
   leaveScreen(): void;
@@ -58,19 +64,28 @@ export function installTerminalGuard(opts: TerminalGuardOptions): TerminalGuard 
   };
 
   const onExit = () => restore();
+  let leaving = false;
   const onCrash = (err: unknown) => {
+    // Writing to a closed terminal fails with EIO before (or instead of) the SIGHUP: closed as after one,
+    // so the session is saved and a managed Redis stopped rather than left running.
+    if (isTerminalGone(err)) return onSignal("SIGHUP");
     restore();
     report(`ipuaro: crashed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
     exit(1);
   };
   const onSignal = (signal: (typeof SIGNALS)[number]) => {
     restore();
+    // The hang-up often comes twice (the signal and a write error): one shutdown.
+    if (leaving) return;
+    leaving = true;
     const code = 128 + SIGNAL_NUMBERS[signal];
     const timeout = new Promise<void>((resolve) => setTimeout(resolve, opts.shutdownTimeoutMs ?? 2000).unref());
     void Promise.race([opts.onSignal?.(signal).catch(() => {}), timeout]).finally(() => exit(code));
   };
   const signalHandlers = SIGNALS.map((s) => [s, () => onSignal(s)] as const);
 
+  const onStreamError = (err: unknown) => (isTerminalGone(err) ? onSignal("SIGHUP") : onCrash(err));
+  opts.output.on?.("error", onStreamError);
   process.on("exit", onExit);
   process.on("uncaughtException", onCrash);
   process.on("unhandledRejection", onCrash);
@@ -79,6 +94,7 @@ export function installTerminalGuard(opts: TerminalGuardOptions): TerminalGuard 
   return {
     restore,
     uninstall() {
+      opts.output.off?.("error", onStreamError);
       process.off("exit", onExit);
       process.off("uncaughtException", onCrash);
       process.off("unhandledRejection", onCrash);
