@@ -26,6 +26,8 @@ function setup() {
   return { output, seen };
 }
 
+/** process.emit's typings know no uncaughtException overload with an origin. */
+const emit = process.emit.bind(process) as (event: string, ...args: unknown[]) => boolean;
 const eio = () => Object.assign(new Error("write EIO"), { code: "EIO" });
 const settle = () => new Promise((r) => setTimeout(r, 20));
 
@@ -34,7 +36,7 @@ describe("a terminal that goes away", () => {
     const { output, seen } = setup();
     output.emit("error", eio());
     output.emit("error", eio());
-    process.emit("SIGHUP", "SIGHUP");
+    emit("SIGHUP", "SIGHUP");
     await settle();
     expect(seen.signals).toEqual(["SIGHUP"]);
     expect(seen.exits).toEqual([129]);
@@ -44,13 +46,13 @@ describe("a terminal that goes away", () => {
 
   it("an EIO that reaches the process as an uncaught exception is a hang-up too; any other error is a crash", async () => {
     const { seen } = setup();
-    process.emit("uncaughtException", eio(), "uncaughtException");
+    emit("uncaughtException", eio(), "uncaughtException");
     await settle();
     expect(seen.signals).toEqual(["SIGHUP"]);
     expect(seen.exits).toEqual([129]);
     guard!.uninstall();
     const other = setup();
-    process.emit("uncaughtException", new Error("boom"), "uncaughtException");
+    emit("uncaughtException", new Error("boom"), "uncaughtException");
     await settle();
     expect(other.seen.signals).toEqual([]);
     expect(other.seen.exits).toEqual([1]);

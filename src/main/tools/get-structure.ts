@@ -2,7 +2,7 @@
 // outline with line ranges. Large trees are collapsed to fit, with file counts on collapsed folders.
 import fs from "node:fs";
 import { z } from "zod";
-import type { FileAST } from "../../workers/ast-types.js";
+import type { FileAST, ImportInfo } from "../../workers/ast-types.js";
 import { symlinkTarget } from "../../workers/protocol.js";
 import { defineTool } from "./define-tool.js";
 import { buildDirTree, chooseExpanded, renderTree } from "./structure-tree.js";
@@ -22,9 +22,31 @@ export function outlineCounts(ast: FileAST | undefined): string {
   return parts.length ? ` (${parts.join(", ")})` : "";
 }
 
+/**
+ * One line per import or re-export statement: the module and the names it binds, never JavaScript
+ * syntax the outline cannot vouch for (the index does not tell `{ a }` from `* as a` or a `require`).
+ * `import readFile from "node:fs/promises"` read as a default import, and models copied it.
+ */
+function importLines(imports: readonly ImportInfo[]): string[] {
+  const groups = new Map<string, ImportInfo[]>();
+  for (const i of imports) {
+    const key = `${i.line}\0${i.from}\0${i.isReExport ? "r" : i.isDynamic ? "d" : "i"}`;
+    const group = groups.get(key);
+    if (group) group.push(i);
+    else groups.set(key, [i]);
+  }
+  return [...groups.values()].map((group) => {
+    const first = group[0]!;
+    const names = group.filter((i) => i.name !== "*").map((i) => `${i.isTypeOnly ? "type " : ""}${i.name}${i.isDefault ? " (default)" : ""}`);
+    if (first.isDynamic) return `  import("${first.from}") (${first.type}, dynamic)${names.length ? ` → ${names.join(", ")}` : ""} :${first.line}`;
+    const verb = first.isReExport ? (names.length ? "export … from" : "export * from") : "import";
+    return `  ${verb} "${first.from}" (${first.type})${names.length ? ` → ${names.join(", ")}` : ""} :${first.line}`;
+  });
+}
+
 export function fileOutline(path: string, ast: FileAST): string {
   const lines = [`${path}${outlineCounts(ast)}`];
-  for (const i of ast.imports) lines.push(`  import ${i.name} from "${i.from}" (${i.type}) :${i.line}`);
+  lines.push(...importLines(ast.imports));
   for (const f of ast.functions) lines.push(`  ${f.isExported ? "export " : ""}${f.isAsync ? "async " : ""}function ${f.name}(${f.params.join(", ")})${f.returnType ? `: ${f.returnType}` : ""} :${f.lineStart}-${f.lineEnd}`);
   for (const c of ast.classes) {
     const heritage = `${c.extends ? ` extends ${c.extends}` : ""}${c.implements.length ? ` implements ${c.implements.join(", ")}` : ""}`;
@@ -32,6 +54,13 @@ export function fileOutline(path: string, ast: FileAST): string {
     for (const m of c.methods) lines.push(`    ${m.visibility !== "public" ? `${m.visibility} ` : ""}${m.isStatic ? "static " : ""}${m.accessor ? `${m.accessor} ` : ""}${m.name}(${m.params.join(", ")}) :${m.lineStart}-${m.lineEnd}`);
   }
   for (const t of ast.types ?? []) lines.push(`  ${t.isExported ? "export " : ""}${t.kind} ${t.name} :${t.lineStart}-${t.lineEnd}`);
+  // Exports the lines above do not show: constants, `export { a as b }`, `export default expr`.
+  const shown = new Set([...ast.functions.map((f) => f.name), ...ast.classes.map((c) => c.name), ...(ast.types ?? []).map((t) => t.name)]);
+  for (const e of ast.exports) {
+    if (e.type === "reexport" || shown.has(e.name)) continue;
+    const name = e.isDefault && e.name === "default" ? "" : ` ${e.name}`;
+    lines.push(`  export${e.isDefault ? " default" : ""}${e.type === "default" ? "" : ` ${e.type}`}${name} :${e.line}`);
+  }
   if (ast.keys?.length) lines.push(`  keys: ${ast.keys.join(", ")}`);
   return lines.join("\n");
 }
