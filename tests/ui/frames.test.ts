@@ -18,6 +18,14 @@ function promptRow(ui: UiHarness): string {
 }
 
 describe("status bar", () => {
+  it("follows a checkout made in another terminal: the branch is read again every few seconds", async () => {
+    h = await startUi();
+    await h.t.waitForText("[main]");
+    h.backend.currentBranch = "feature/checkout";
+    await h.t.waitForText("[feature/checkout]");
+    expect(h.t.text()).not.toContain("[main]");
+  });
+
   it("counts the seconds of a turn that is taking its time", async () => {
     h = await startUi();
     const release = gate();

@@ -64,8 +64,11 @@ export class ScriptedBackend implements TuiBackend {
     this.sessions.push(this.current);
   }
 
+  /** What `branch()` answers (a test checks out another). */
+  currentBranch: string | null = "main";
+
   async branch(): Promise<string | null> {
-    return "main";
+    return this.currentBranch;
   }
 
   session(): SessionView {

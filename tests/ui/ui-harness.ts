@@ -40,6 +40,7 @@ export async function startUi(opts: HarnessOptions = {}): Promise<UiHarness> {
     ...(opts.reportError ? { reportError: opts.reportError } : {}),
     // Tests answer a dialog the moment it shows; the guard against typed-ahead keys has its own test.
     typeAheadGuardMs: opts.typeAheadGuardMs ?? 0,
+    branchPollMs: 50,
   });
   backend.ui = app.uiPort;
   if (opts.attach !== false) app.attach(backend);

@@ -28,6 +28,9 @@ import type { MultilineMode } from "./input-controller.js";
 
 const STATUS_TICK_MS = 30_000;
 
+/** How often the status bar's git branch is read again. */
+export const BRANCH_POLL_MS = 4000;
+
 export interface TuiAppOptions {
   streams: TerminalStreams;
   env?: NodeJS.ProcessEnv;
@@ -43,6 +46,8 @@ export interface TuiAppOptions {
   reportError?: (text: string) => void;
   /** See InputController's typedAhead (default TYPE_AHEAD_GUARD_MS). */
   typeAheadGuardMs?: number;
+  /** How often the git branch is read again (default BRANCH_POLL_MS; tests use less). */
+  branchPollMs?: number;
 }
 
 export class TuiApp implements ModalHost, CommandHost {
@@ -63,6 +68,8 @@ export class TuiApp implements ModalHost, CommandHost {
   private readonly modalOpened = new WeakMap<Modal, { at: number; duringTurn: boolean }>();
   private backendRef: TuiBackend | null = null;
   private offIndexState: (() => void) | null = null;
+  /** Re-reads the git branch for the status bar (a checkout in another terminal changes it). */
+  private branchTimer: NodeJS.Timeout | null = null;
   private watchState: IndexState | null = null;
   private readonly tick: NodeJS.Timeout;
   private finished: ((code: number) => void) | null = null;
@@ -134,10 +141,15 @@ export class TuiApp implements ModalHost, CommandHost {
       this.watchState = s;
       this.showIndexState();
     });
-    void backend.branch().then((b) => {
-      this.state.branch = b;
-      this.requestRender();
-    });
+    const readBranch = () =>
+      void backend.branch().then((b) => {
+        if (b === this.state.branch || this.closing) return;
+        this.state.branch = b;
+        this.requestRender();
+      });
+    readBranch();
+    this.branchTimer = setInterval(readBranch, this.opts.branchPollMs ?? BRANCH_POLL_MS);
+    this.branchTimer.unref();
     // The continued session's conversation goes first; the start-up notices stay below it.
     const notices = this.transcript.takeAll();
     this.sessionChanged();
@@ -303,6 +315,7 @@ export class TuiApp implements ModalHost, CommandHost {
     this.controller.abortAll();
     this.scheduler.dispose();
     clearInterval(this.tick);
+    if (this.branchTimer) clearInterval(this.branchTimer);
     this.offIndexState?.();
     let failure: unknown = null;
     try {
@@ -321,6 +334,7 @@ export class TuiApp implements ModalHost, CommandHost {
     this.closing = true;
     this.scheduler.dispose();
     clearInterval(this.tick);
+    if (this.branchTimer) clearInterval(this.branchTimer);
     if (!(this.screen as unknown as { destroyed?: boolean }).destroyed) {
       this.opts.streams.output.write(BRACKETED_PASTE_OFF);
       this.screen.destroy();

@@ -11,7 +11,7 @@ import { errorMessage } from "../../main/errors.js";
 import type { ProjectIndexer } from "../../main/indexing/project-indexer.js";
 import type { IndexStats } from "../../pipeline/index-pipeline.js";
 import { ProjectWatcher, type ProjectWatchEvent } from "../../main/indexing/project-watcher.js";
-import { openProjectGit } from "../../main/git/project-git.js";
+import { readGitHead } from "../../main/checkpoints/git-head.js";
 import type { LiveSession } from "../../main/session/live-session.js";
 import { openSession, sessionStoreFor, type SessionChoice } from "../../main/session/open-session.js";
 import { describeHolder, SessionLease } from "../../main/session/session-lease.js";
@@ -127,11 +127,10 @@ export class RuntimeBackend implements TuiBackend {
     return () => this.listeners.delete(listener);
   }
 
+  /** Read every few seconds for the status bar: HEAD only (`git status` would scan the work tree). */
   async branch(): Promise<string | null> {
-    const git = await openProjectGit(this.root).catch(() => null);
-    if (!git?.ok) return null;
-    const status = await git.git.status().catch(() => null);
-    return status?.branch ?? (status?.detached ? "detached" : null);
+    const head = await readGitHead(this.root).catch(() => null);
+    return head === null ? null : (head.branch ?? "detached");
   }
 
   session(): SessionView {
