@@ -119,6 +119,12 @@ describe("runTui", () => {
     const again = runTui(root, { streams: t.streams, new: true });
     await t.waitForText("[watching]", 30_000);
     expect(t.text()).not.toContain("A large project");
+    // A branch-switch-sized change: the status bar says it is being taken in, then watches again.
+    const folder = path.join(root, "packages/core/src");
+    for (let i = 0; i < 120; i++) fs.writeFileSync(path.join(folder, `switched-${i}.ts`), `export const switched${i} = ${i};\n`);
+    await t.waitFor(() => t!.everShown("[updating 120 files]"), "the status bar saying the index is updating", 20_000);
+    await t.waitForText("[watching]", 20_000);
+    for (let i = 0; i < 120; i++) fs.rmSync(path.join(folder, `switched-${i}.ts`));
     t.type(KEYS.ctrlD);
     expect(await again).toBe(0);
   }, 90_000);

@@ -23,6 +23,9 @@ export function formatWatchEvent(e: ProjectWatchEvent): string | null {
     case "batch":
       if (e.files < 10 && !e.graphRebuilt) return null;
       return `batch: ${e.files} files changed, ${e.parsed} parsed, ${e.removed} removed${e.graphRebuilt ? ", graph rebuilt" : ""} in ${ms(e.ms)}`;
+    case "updating":
+      // Said for large batches only (a branch switch); the `batch` line follows.
+      return e.paths >= 100 ? `updating: ${e.paths} changed paths…` : null;
     case "ready":
       return `watching ${e.files} indexed files (loaded in ${ms(e.ms)}); Ctrl+C to stop`;
     case "error":

@@ -102,6 +102,11 @@ export class ProjectWatcher {
     this.started = true;
   }
 
+  /** Paths changed on disk that the index has not taken in yet (a branch switch: thousands, for seconds). */
+  get backlog(): number {
+    return this.live.backlog;
+  }
+
   get running(): boolean {
     return this.started;
   }

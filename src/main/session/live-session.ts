@@ -5,7 +5,7 @@ import { checkpointHooksFor } from "../checkpoints/tool-hooks.js";
 import type { LlmMessage } from "../llm/ollama-client.js";
 import { loadedFilesOf } from "../context/compression/compact-conversation.js";
 import { forgetRead } from "../tools/read-snapshots.js";
-import { newToolSessionState, type EditRecord, type ToolServices, type ToolSessionState } from "../tools/tool-types.js";
+import { newToolSessionState, type EditRecord, type IndexSettled, type ToolServices, type ToolSessionState } from "../tools/tool-types.js";
 import { newEntryId, type SessionStore } from "./session-store.js";
 import { activePath, lastCallNumber, messageEntries, modelView, repairDanglingCalls, toLlmMessages, type ViewMessage } from "./session-tree.js";
 import { draftOutcome, type ChatMessage, type CompactionRecord, type SessionEntry, type SessionState } from "./session-types.js";
@@ -18,6 +18,8 @@ export const INPUT_HISTORY_LIMIT = 500;
 export interface IndexServices {
   refreshIndex(paths: string[]): Promise<void>;
   registerOwnWrite(path: string, hash: string | null): void;
+  /** See ToolServices.indexSettled. */
+  indexSettled?(): Promise<IndexSettled>;
 }
 
 export class LiveSession {
@@ -225,6 +227,7 @@ export class LiveSession {
       },
       refreshIndex: (paths) => index.refreshIndex(paths),
       registerOwnWrite: (path, hash) => index.registerOwnWrite(path, hash),
+      ...(index.indexSettled ? { indexSettled: () => index.indexSettled!() } : {}),
     };
   }
 

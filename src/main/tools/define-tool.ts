@@ -2,7 +2,10 @@
 // Tools stay small because none of that is theirs to repeat.
 import { z } from "zod";
 import { IpuaroError } from "../errors.js";
-import type { ToolContext, ToolErrorCode, ToolResult, ToolSpec } from "./tool-types.js";
+import type { ToolCategory, ToolContext, ToolErrorCode, ToolResult, ToolSpec } from "./tool-types.js";
+
+/** Tools that answer from the index (read tools check the disk themselves: fresh-file.ts). */
+const INDEX_CATEGORIES: ReadonlySet<ToolCategory> = new Set(["search", "analysis"]);
 
 /** The model's copy of a result is capped; the UI keeps the whole text in display.details. */
 export const MAX_TOOL_OUTPUT_CHARS = 24_000;
@@ -104,9 +107,12 @@ export function defineTool<S extends z.ZodObject>(spec: ToolSpec<S>): Registered
       }
       const title = spec.title(parsed.data);
       try {
+        // Answers from the index wait for a large change on disk (a branch switch) to be taken in.
+        const index = INDEX_CATEGORIES.has(spec.category) ? await ctx.services.indexSettled?.() : undefined;
         const outcome = await spec.execute(parsed.data, ctx);
         if (!outcome.ok) return finish({ success: false, error: outcome.message, code: outcome.code, display: { title, summary: outcome.message } });
-        const full = outcome.llm;
+        const lagging = index && !index.settled ? `\n\n(The index is still taking in ${index.backlog.toLocaleString("en-US")} changed files, as after a branch switch: this answer may be out of date. Ask again in a few seconds.)` : "";
+        const full = outcome.llm + lagging;
         const truncated = full.length > MAX_TOOL_OUTPUT_CHARS;
         const data = truncated
           ? `${full.slice(0, MAX_TOOL_OUTPUT_CHARS)}\n… [output truncated at ${MAX_TOOL_OUTPUT_CHARS} of ${full.length} characters; narrow the request]`

@@ -128,6 +128,17 @@ export interface ToolServices {
   registerOwnWrite(path: string, hash: string | null): void;
   /** Project analytics (seed 001): applied edits and failed commands are recorded as they happen. */
   analytics?: AnalyticsEvents;
+  /**
+   * Waits (a few seconds at most) for the live index to take in a large change seen on disk (a branch
+   * switch): the index's answers lag behind it until then. Absent without a watcher.
+   */
+  indexSettled?(): Promise<IndexSettled>;
+}
+
+/** Whether the index caught up; `backlog`: the changed paths it still had not taken in. */
+export interface IndexSettled {
+  settled: boolean;
+  backlog: number;
 }
 
 export interface ToolContext {

@@ -16,6 +16,8 @@ export interface SchedulerOptions {
   run(changes: Map<string, PendingChange>): Promise<BatchRunOutcome>;
   /** A failed run; the next attempt is in `retryInMs`. */
   onRetry(error: unknown, retryInMs: number): void;
+  /** A batch of `paths` paths starts (the UI says the index is updating). */
+  onStart?(paths: number): void;
 }
 
 const RETRY_STEPS_MS = [500, 1000, 2000, 5000, 10_000];
@@ -26,6 +28,8 @@ export class BatchScheduler {
   private timer: NodeJS.Timeout | null = null;
   private firstEventAt: number | null = null;
   private running: Promise<void> | null = null;
+  /** Paths in the batch that runs now. */
+  private runningPaths = 0;
   private paused = true;
   private stopped = false;
   private failures = 0;
@@ -41,6 +45,11 @@ export class BatchScheduler {
 
   get pendingPaths(): number {
     return this.coalescer.size;
+  }
+
+  /** Paths changed on disk that the index has not taken in yet: waiting, and in the batch that runs. */
+  get backlog(): number {
+    return this.coalescer.size + this.runningPaths;
   }
 
   push(changes: RawChange[]): void {
@@ -79,8 +88,11 @@ export class BatchScheduler {
     const changes = this.coalescer.take();
     this.firstEventAt = null;
     this.retryWanted = false;
+    this.runningPaths = changes.size;
+    if (changes.size) this.opts.onStart?.(changes.size);
     this.running = this.runOnce(changes).finally(() => {
       this.running = null;
+      this.runningPaths = 0;
       this.arm();
     });
   }

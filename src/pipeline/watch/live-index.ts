@@ -52,7 +52,9 @@ export type LiveIndexEvent =
   | { type: "reloaded"; files: number; rechecked: number; ms: number }
   | { type: "error"; error: unknown; retryInMs: number }
   /** Back to normal after an error; `message` says what came back (Redis when absent). */
-  | { type: "recovered"; message?: string };
+  | { type: "recovered"; message?: string }
+  /** A batch of `paths` changed paths is being taken in (a `batch` event follows). */
+  | { type: "updating"; paths: number };
 
 export interface LiveIndexOptions {
   root: string;
@@ -106,7 +108,13 @@ export class LiveIndex {
       debounceMs: opts.debounceMs,
       run: (changes) => this.runBatch(changes),
       onRetry: (error, retryInMs) => opts.onEvent({ type: "error", error, retryInMs }),
+      onStart: (paths) => opts.onEvent({ type: "updating", paths }),
     });
+  }
+
+  /** Paths changed on disk that the index has not taken in yet. */
+  get backlog(): number {
+    return this.scheduler.backlog;
   }
 
   /**

@@ -7,6 +7,10 @@ import type { ProjectWatchEvent, ProjectWatcher } from "../../main/indexing/proj
 
 /** How long the watcher gets to report a written path before a warm re-index is run instead. */
 export const WATCHER_REPORT_TIMEOUT_MS = 5000;
+/** A backlog this large (a branch switch, a formatter run) is waited for before the index answers. */
+export const SETTLE_FROM_PATHS = 20;
+/** The longest an index tool waits for it; past that it answers, saying the answer may lag. */
+export const SETTLE_WAIT_MS = 8000;
 
 function reportedPaths(e: ProjectWatchEvent): string[] {
   if (e.type === "renamed") return e.from ? [e.path, e.from] : [e.path];
@@ -39,6 +43,16 @@ export function liveIndexServices(indexer: ProjectIndexer, watcher: () => Projec
         });
       });
       if (!seen) await warm();
+    },
+    async indexSettled() {
+      const w = watcher();
+      // A few changed files cannot mislead a search much; steady churn (a log written every second) must not stall every call.
+      if (!w?.running || w.backlog < SETTLE_FROM_PATHS) return { settled: true, backlog: 0 };
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), SETTLE_WAIT_MS)));
+      const settled = await Promise.race([w.idle().then(() => true), timeout]);
+      clearTimeout(timer);
+      return { settled, backlog: settled ? 0 : w.backlog };
     },
   };
 }

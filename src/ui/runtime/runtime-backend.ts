@@ -22,6 +22,9 @@ import type { IndexState, ReindexProgress, RewindPort, SessionView, StatusReport
 import { liveIndexServices } from "./live-index-services.js";
 import { statusRows } from "./status-report.js";
 
+/** A watcher batch this large shows "updating N files" in the status bar while it runs. */
+const UPDATING_SHOWN_FROM = 20;
+
 /** Completion lists are re-read at most this often (and after every watcher batch). */
 const COMPLETION_TTL_MS = 30_000;
 
@@ -47,6 +50,8 @@ interface Cached<T> {
 
 export class RuntimeBackend implements TuiBackend {
   private lease: SessionLease | null;
+  /** Paths of the large watcher batch being taken in, or null. */
+  private updating: number | null = null;
   readonly projectName: string;
   readonly root: string;
   readonly model: string;
@@ -107,12 +112,17 @@ export class RuntimeBackend implements TuiBackend {
       this.paths = null;
       this.symbols = null;
     }
-    if (e.type === "error" || e.type === "ready" || e.type === "recovered") this.emitIndexState();
+    // A large batch (a branch switch) is said while it is taken in: answers from the index lag behind it.
+    if (e.type === "updating" && e.paths >= UPDATING_SHOWN_FROM) this.updating = e.paths;
+    const ended = (e.type === "batch" || e.type === "error") && this.updating !== null;
+    if (ended) this.updating = null;
+    if (e.type === "error" || e.type === "ready" || e.type === "recovered" || ended || (e.type === "updating" && this.updating !== null)) this.emitIndexState();
   }
 
   indexState(): IndexState {
     if (!this.watcher?.running) return { text: "not watching", level: "error" };
     if (this.watcherError) return { text: `watcher ✗ ${this.watcherError}`, level: "error" };
+    if (this.updating !== null) return { text: `updating ${this.updating.toLocaleString("en-US")} files`, level: "busy" };
     return { text: "watching", level: "ok" };
   }
 

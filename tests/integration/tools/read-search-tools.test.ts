@@ -295,6 +295,19 @@ describe("get_lines", () => {
 });
 
 describe("find_definition", () => {
+  it("says when the index is still taking in a large change, and waits for it first", async () => {
+    const asked: string[] = [];
+    const lagging = { ...ctx, services: { ...ctx.services, indexSettled: async () => (asked.push("settle"), { settled: false, backlog: 1834 }) } };
+    const r = await findDefinition.run("t", { symbol: "Money" }, lagging);
+    expect(asked).toEqual(["settle"]);
+    expect(r.data).toContain("Money: 1 declaration");
+    expect(r.data).toMatch(/\(The index is still taking in 1,834 changed files, as after a branch switch: this answer may be out of date\. Ask again in a few seconds\.\)$/);
+    // Reads check the disk themselves: they do not wait.
+    const read = await getLines.run("t", { path: "packages/core/src/money.ts", start: 1, end: 2 }, lagging);
+    expect(asked).toEqual(["settle"]);
+    expect(read.data).not.toContain("still taking in");
+  });
+
   it("gives path, line, kind and the declaring line", async () => {
     const out = await ok(findDefinition, { symbol: "Money" });
     expect(out.split("\n")).toEqual([

@@ -6,6 +6,7 @@ import { hashContent } from "../../../src/pipeline/watch/content-hash.js";
 import type { BatchSummary } from "../../../src/pipeline/watch/live-index.js";
 import type { IndexedProject } from "../../helpers/indexed-project.js";
 import { useRedisServer } from "../../helpers/redis-server.js";
+import { liveIndexServices, SETTLE_FROM_PATHS } from "../../../src/ui/runtime/live-index-services.js";
 import { closeWatched, openWatchedAcmeShop, waitFor, type WatchHarness } from "./watch-harness.js";
 
 const server = useRedisServer();
@@ -57,6 +58,22 @@ describe("live index: a burst", () => {
     expect(batches.length).toBeLessThanOrEqual(3);
     expect(batches.reduce((n, b) => n + b.parsed, 0)).toBe(N);
     expect((await project.store.getMeta(rels[0] as string))?.dependents).toEqual([rels[1]]);
+    // Each batch was announced as it started (the TUI shows "updating N files"), with the paths the events named.
+    const seen = w.events.slice(from).map((e) => e.type);
+    expect(seen.filter((t) => t === "updating")).toHaveLength(batches.length);
+    expect(seen.indexOf("updating")).toBeLessThan(seen.indexOf("batch"));
+    expect(w.watcher.backlog).toBe(0);
+  });
+
+  it("an index tool asked mid-burst waits until the index has taken the burst in", async () => {
+    const services = liveIndexServices(project.indexer, () => w.watcher);
+    // Into a folder already watched: one event per file, as a branch switch gives.
+    const more = Array.from({ length: 300 }, (_, i) => `packages/gen/src/n${i}.ts`);
+    for (const [i, rel] of more.entries()) w.write(rel, `export const n${i} = ${i};\n`);
+    await waitFor("the burst seen", () => w.watcher.backlog >= SETTLE_FROM_PATHS);
+    const settled = await services.indexSettled!();
+    expect(settled).toEqual({ settled: true, backlog: 0 });
+    expect((await project.redis.hmget(w.key("stat"), ...more)).every((v) => v !== null)).toBe(true);
   });
 
   it(`${N} files changed at once: every hash right afterwards, few batches, worker tasks of ~${FILES_PER_TASK} files`, async () => {
