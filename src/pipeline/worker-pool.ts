@@ -52,9 +52,11 @@ const TASKS_PER_THREAD = 2;
 
 const cancelled = (signal: AbortSignal): unknown => signal.reason ?? new Error("the task was cancelled");
 
-export function createIndexWorkerPool(size: number | null = null): IndexWorkerPool {
+export function createIndexWorkerPool(size: number | null = null, opts: { niceness?: number } = {}): IndexWorkerPool {
   const threads = size ?? defaultPoolSize();
   const pool = new Piscina({
+    // Each thread lowers its own priority (Linux: per thread) when asked: see ProjectIndexer's background.
+    ...(opts.niceness ? { workerData: { niceness: opts.niceness } } : {}),
     filename: RUNNING_FROM_SOURCE ? packageFile("src", "workers", "dev-worker-loader.mjs") : packageFile("dist", "workers", "index.worker.js"),
     minThreads: threads,
     maxThreads: threads,

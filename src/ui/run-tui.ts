@@ -55,7 +55,7 @@ function sessionChoice(opts: RunTuiOptions): SessionChoice {
 async function openProject(root: string): Promise<Project> {
   const { config } = loadConfig({ projectRoot: root });
   const opened = await openProjectStore(config, root);
-  return { root, config, opened, indexer: new ProjectIndexer(root, config, opened.store) };
+  return { root, config, opened, indexer: new ProjectIndexer(root, config, opened.store, { background: true }) };
 }
 
 async function closeProject(p: Project, watcher: ProjectWatcher | null): Promise<void> {

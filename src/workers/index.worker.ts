@@ -2,6 +2,8 @@
 // an order of magnitude slower here), hashes with xxHash64, parses and extracts, and returns records
 // whose Redis values are already JSON strings so the main thread only has to batch them.
 import fs from "node:fs";
+import os from "node:os";
+import { workerData } from "node:worker_threads";
 import path from "node:path";
 import v8 from "node:v8";
 import vm from "node:vm";
@@ -37,6 +39,17 @@ const osThreadId = (() => {
 })();
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+// A pool for the UI runs its threads below the main thread's priority (setpriority on a thread id is
+// per thread on Linux; elsewhere it would renice the whole process, so it is not done there).
+const niceness = (workerData as { niceness?: number } | null)?.niceness;
+if (niceness && osThreadId !== null) {
+  try {
+    os.setPriority(osThreadId, niceness);
+  } catch {
+    // Not allowed or not supported: the threads run at the usual priority.
+  }
+}
 
 export function hashBytes(buf: Uint8Array): string {
   return h64Raw(buf).toString(16).padStart(16, "0");

@@ -19,6 +19,12 @@ export interface IndexRunHooks {
   proceed?: (found: number) => boolean | Promise<boolean>;
 }
 
+/**
+ * Niceness of the UI's index threads. With two cores and two index threads busy, keys waited up to
+ * 0.3–0.6 s for the main thread during an index; at a lower priority the scheduler runs it first.
+ */
+const BACKGROUND_NICENESS = 5;
+
 export class ProjectIndexer {
   readonly rules: IgnoreRules;
   readonly binaryExtensions: string[];
@@ -28,13 +34,15 @@ export class ProjectIndexer {
     readonly root: string,
     readonly config: IpuaroConfig,
     readonly store: IndexStorePort,
+    /** The UI's indexer: its threads yield the CPU to the thread that draws the screen and reads keys. */
+    private readonly opts: { background?: boolean } = {},
   ) {
     this.rules = new IgnoreRules(root, config.project.ignorePatterns);
     this.binaryExtensions = config.project.binaryExtensions.map((e) => e.toLowerCase());
   }
 
   get pool(): IndexWorkerPool {
-    this.poolInstance ??= createIndexWorkerPool(this.config.indexing.workers);
+    this.poolInstance ??= createIndexWorkerPool(this.config.indexing.workers, this.opts.background ? { niceness: BACKGROUND_NICENESS } : {});
     return this.poolInstance;
   }
 

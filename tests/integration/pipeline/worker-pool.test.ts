@@ -1,6 +1,7 @@
 // One AbortSignal may cover every task of a run (hundreds). Aborting it drops the tasks still queued at
 // once (a user who cancels should not wait for them), lets the started ones finish before they reject,
 // and leaves the pool ready for the next run; the signal carries one listener, not one per task.
+import fs from "node:fs";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createIndexWorkerPool, type IndexWorkerPool } from "../../../src/pipeline/worker-pool.js";
 import type { IndexTask } from "../../../src/workers/protocol.js";
@@ -42,4 +43,19 @@ it("drops the queued tasks of an aborted signal at once and stays usable", async
   } finally {
     process.off("warning", onWarning);
   }
+});
+
+it("a background pool (the UI's) runs its threads at a lower priority than the main thread; the default does not", async () => {
+  const niceOf = (tid: number) => Number(fs.readFileSync(`/proc/${process.pid}/task/${tid}/stat`, "utf8").split(") ")[1]!.split(" ")[16]);
+  const background = createIndexWorkerPool(1, { niceness: 5 });
+  try {
+    await background.run(task(["src/f1.ts"]));
+    const [tid] = [...background.threadIds];
+    expect(tid).toBeDefined();
+    expect(niceOf(tid!)).toBe(5);
+  } finally {
+    await background.destroy();
+  }
+  await pool.run(task(["src/f2.ts"]));
+  for (const tid of pool.threadIds) expect(niceOf(tid)).toBe(0);
 });
