@@ -73,7 +73,10 @@ export function predictChange(h: ShadowHistory, view: IndexView, target: string)
   const edges = new Set([...dependents, ...coBroken.map(([f]) => f), ...coupled.map((c) => c.file)]);
   const score = Math.min(1, 0.5 * breakage + 0.3 * Math.min(weight / 10, 1) + 0.2 * Math.min(coBroken.length / 5, 1));
   const level = levelOf(score);
-  const affected = [...new Set([...coBroken.map(([f]) => f), ...dependents, ...coupled.map((c) => c.file)])].slice(0, AFFECTED_FILES_SHOWN);
+  // The dependents most else hangs on first: a hub's first ten by name were all from one app.
+  const reach = (f: string) => view.metas.get(f)?.dependents.length ?? 0;
+  const byReach = [...dependents].sort((a, b) => reach(b) - reach(a) || a.localeCompare(b));
+  const affected = [...new Set([...coBroken.map(([f]) => f), ...byReach, ...coupled.map((c) => c.file)])].slice(0, AFFECTED_FILES_SHOWN);
   const similar = changes
     .slice(-SIMILAR_CHANGES_SHOWN)
     .reverse()
