@@ -10,6 +10,7 @@ import type { ToolResult } from "../../../src/main/tools/tool-types.js";
 import type { IndexedProject } from "../../helpers/indexed-project.js";
 import { useRedisServer } from "../../helpers/redis-server.js";
 import { toolContext, type TestToolContext } from "../../helpers/tool-context.js";
+import { writeTree } from "../../helpers/temp-dir.js";
 import { HOSTILE_PATHS, HUB_REPORTS, openSearchFixture } from "./search-fixture.js";
 
 const server = useRedisServer();
@@ -195,5 +196,19 @@ describe("get_todos", () => {
 
   it.each([[{ path: false }], [{ marker: "TODO" }]])("rejects %j", async (args) => {
     await fails(getTodos, args, "INVALID_ARGS");
+  });
+});
+
+describe("get_dependents of a file more than the list can show imports", () => {
+  it("says how the dependents spread over folders before listing the first of them", async () => {
+    const tree: Record<string, string> = { "packages/shared/src/hub.ts": "export const hub = 1;\n" };
+    for (let i = 0; i < 150; i++) tree[`apps/one/src/u${i}.ts`] = 'import { hub } from "../../../packages/shared/src/hub";\nexport const u = hub;\n';
+    for (let i = 0; i < 60; i++) tree[`apps/two/src/v${i}.ts`] = 'import { hub } from "../../../packages/shared/src/hub";\nexport const v = hub;\n';
+    writeTree(project.root, tree);
+    await project.reindex();
+    const lines = (await ok(getDependents, { path: "packages/shared/src/hub.ts" })).split("\n");
+    expect(lines[0]).toMatch(/is imported by 210 project files:$/);
+    expect(lines[1]).toBe("By folder: apps/one (150), apps/two (60)");
+    expect(lines.at(-1)).toBe("  … 10 more");
   });
 });
