@@ -16,6 +16,7 @@ import type { RegisteredTool } from "../../../src/main/tools/define-tool.js";
 import type { ToolResult } from "../../../src/main/tools/tool-types.js";
 import type { IndexedProject } from "../../helpers/indexed-project.js";
 import { useRedisServer } from "../../helpers/redis-server.js";
+import { writeTree } from "../../helpers/temp-dir.js";
 import { toolContext, type TestToolContext } from "../../helpers/tool-context.js";
 import { HOSTILE_PATHS, LONG_FUNCTION_LINES, MANY_REFS_LINES, openSearchFixture } from "./search-fixture.js";
 
@@ -470,7 +471,7 @@ describe("find_references", () => {
     expect(out.split("\n")[0]).toMatch(new RegExp(`^manyRefs: ${MANY_REFS_LINES + 1} lines in 1 file \\(1 definition, ${MANY_REFS_LINES} ref\\)`));
     const shown = [...references(out).values()].flat();
     expect(shown).toHaveLength(MAX_REFERENCES);
-    expect(out).toContain(`… ${MANY_REFS_LINES + 1 - MAX_REFERENCES} more lines in 1 file not shown; narrow with path=<folder>`);
+    expect(out).toContain(`… ${MANY_REFS_LINES + 1 - MAX_REFERENCES} more lines; narrow with path=<folder>`);
   });
 
   it("reports a name used only in comments and strings as not referenced, with suggestions", async () => {
@@ -537,5 +538,20 @@ describe("find_references", () => {
 
   it.each([[{}], [{ symbol: null }], [{ symbol: "Money", path: 1 }], [{ symbol: "Money+1" }], [{ symbol: "Money", where: "x" }]])("rejects %j", async (args) => {
     await fails(findReferences, args, "INVALID_ARGS");
+  });
+});
+
+describe("find_references with more lines than it shows", () => {
+  it("shows the uses before lines that only import the symbol", async () => {
+    const tree: Record<string, string> = { "packages/late/src/pick.ts": "export function pickLate(x: number): number {\n  return x;\n}\n" };
+    // 120 files import it; three use it.
+    for (let i = 0; i < 120; i++) tree[`packages/late/src/importers/i${String(i).padStart(3, "0")}.ts`] = 'import { pickLate } from "../pick";\nexport const unused = 1;\n';
+    for (let i = 0; i < 3; i++) tree[`packages/late/src/users/z${i}.ts`] = `import { pickLate } from "../pick";\nexport const used${i} = pickLate(${i});\n`;
+    writeTree(project.root, tree);
+    await project.reindex();
+    const out = await ok(findReferences, { symbol: "pickLate" });
+    expect(out.split("\n")[0]).toMatch(/^pickLate: 127 lines in 124 files/);
+    for (let i = 0; i < 3; i++) expect(out).toContain(`export const used${i} = pickLate(${i});`);
+    expect(out).toMatch(/… 27 more lines \(27 of them import lines\), 24 files not shown at all; narrow with path=<folder>/);
   });
 });
