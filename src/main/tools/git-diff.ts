@@ -10,6 +10,32 @@ function statLine(f: GitFileStat): string {
   return f.binary ? `  ${f.path} (binary)` : `  ${f.path} +${f.insertions} -${f.deletions}`;
 }
 
+/** Files listed one by one in the summary; past this the rest are counted by folder, so the diff itself still fits. */
+export const STAT_FILES_LISTED = 40;
+
+/**
+ * The per-file summary: every file when there are few; else the largest changes and the others by folder
+ * (559 files once filled the whole output and no hunk was left).
+ */
+function statLines(files: readonly GitFileStat[]): string[] {
+  if (files.length <= STAT_FILES_LISTED) return files.map(statLine);
+  const size = (f: GitFileStat) => f.insertions + f.deletions;
+  const largest = new Set([...files].sort((a, b) => size(b) - size(a) || a.path.localeCompare(b.path)).slice(0, STAT_FILES_LISTED));
+  const folders = new Map<string, { files: number; insertions: number; deletions: number }>();
+  for (const f of files) {
+    if (largest.has(f)) continue;
+    const parts = f.path.split("/");
+    const folder = parts.length > 2 ? parts.slice(0, 2).join("/") : parts.length === 2 ? parts[0]! : ".";
+    const agg = folders.get(folder) ?? { files: 0, insertions: 0, deletions: 0 };
+    agg.files++;
+    agg.insertions += f.insertions;
+    agg.deletions += f.deletions;
+    folders.set(folder, agg);
+  }
+  const rest = [...folders].sort((a, b) => b[1].files - a[1].files || a[0].localeCompare(b[0])).map(([folder, a]) => `  ${folder}/ ${a.files} files +${a.insertions} -${a.deletions}`);
+  return [...files.filter((f) => largest.has(f)).map(statLine), `  … ${files.length - STAT_FILES_LISTED} more files, by folder (narrow with path=<folder>):`, ...rest];
+}
+
 export const gitDiff = defineTool({
   name: "git_diff",
   category: "git",
@@ -41,7 +67,7 @@ export const gitDiff = defineTool({
       const insertions = d.files.reduce((n, f) => n + f.insertions, 0);
       const deletions = d.files.reduce((n, f) => n + f.deletions, 0);
       const header = `${d.files.length} file${d.files.length === 1 ? "" : "s"} changed in ${scope} against ${d.base === "HEAD" ? "HEAD" : "an empty tree (no commits yet)"}, +${insertions} -${deletions}:`;
-      const llm = [header, ...d.files.map(statLine)].join("\n") + untracked + `\n\n${d.diff.trimEnd()}`;
+      const llm = [header, ...statLines(d.files)].join("\n") + untracked + `\n\n${d.diff.trimEnd()}`;
       return {
         ok: true,
         llm,

@@ -132,6 +132,23 @@ describe("git_diff", () => {
     expect(r.display.summary).toBe(`2 files, +2 -${loggerLines}`);
   });
 
+  it("lists the largest changes one by one and the rest by folder, so hunks still fit after a summary of many files", async () => {
+    const p = await acme();
+    for (let i = 0; i < 60; i++) p.write(`packages/gen/src/f${i}.ts`, `export const f${i} = ${i};\n`);
+    git(p.root, "add", "-A");
+    git(p.root, "commit", "-q", "-m", "many files");
+    for (let i = 0; i < 60; i++) p.write(`packages/gen/src/f${i}.ts`, `export const f${i} = ${i + 1};\n`);
+    p.write("packages/core/src/money.ts", `${p.read("packages/core/src/money.ts")}${"export const more = 1;\n".repeat(5)}`);
+    const text = (await gitDiff.run("d2", {}, p.ctx)).data!;
+    const lines = text.split("\n");
+    expect(lines[0]).toBe("61 files changed in the project against HEAD, +65 -60:");
+    // The largest change first among the 40 listed; the other 21 counted by folder.
+    expect(lines[1]).toBe("  packages/core/src/money.ts +5 -0");
+    expect(lines.filter((l) => /^ {2}packages\/gen\/src\/f\d+\.ts \+1 -1$/.test(l))).toHaveLength(39);
+    expect(text).toContain("  … 21 more files, by folder (narrow with path=<folder>):\n  packages/gen/ 21 files +21 -21");
+    expect(text).toContain("+export const more = 1;");
+  });
+
   it("narrows to one path, including a deleted file", async () => {
     const p = await acme();
     p.write("packages/core/src/money.ts", "changed\n");
