@@ -1,11 +1,13 @@
 // get_structure: the project (or a folder) as a tree with per-file outline counts; for a file, its
 // outline with line ranges. Large trees are collapsed to fit, with file counts on collapsed folders.
 import fs from "node:fs";
+import path from "node:path";
 import { z } from "zod";
 import type { FileAST, ImportInfo } from "../../workers/ast-types.js";
 import { symlinkTarget } from "../../workers/protocol.js";
 import { defineTool } from "./define-tool.js";
-import { buildDirTree, chooseExpanded, renderTree } from "./structure-tree.js";
+import { buildDirTree, chooseExpanded, renderTree, type DirNode } from "./structure-tree.js";
+import { IgnoreRules } from "../../pipeline/ignore-rules.js";
 import { toolPath } from "./tool-paths.js";
 
 export const STRUCTURE_MAX_LINES = 300;
@@ -65,6 +67,34 @@ export function fileOutline(path: string, ast: FileAST): string {
   return lines.join("\n");
 }
 
+/** Names shown on a folder's "not indexed" line. */
+const OTHER_NAMES_SHOWN = 10;
+
+/**
+ * What an expanded folder holds besides indexed files (README.md, styles, images, folders without code),
+ * read from the disk with the index's ignore rules; null when nothing. The index holds only code and
+ * config, and the model could not tell a project's docs existed.
+ */
+function notIndexedLine(root: string, node: DirNode, rules: IgnoreRules): string | null {
+  let entries: fs.Dirent[];
+  try {
+    entries = fs.readdirSync(path.join(root, node.path), { withFileTypes: true });
+  } catch {
+    return null;
+  }
+  const indexed = new Set(node.files.map((f) => f.slice(f.lastIndexOf("/") + 1)));
+  const names: string[] = [];
+  for (const e of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+    if (e.name.startsWith(".") || indexed.has(e.name) || node.dirs.has(e.name)) continue;
+    const isDir = e.isDirectory();
+    if (rules.isIgnoredChild(node.path, e.name, isDir)) continue;
+    names.push(isDir ? `${e.name}/` : e.name);
+  }
+  if (!names.length) return null;
+  const shown = names.slice(0, OTHER_NAMES_SHOWN).join(", ");
+  return `(not indexed: ${shown}${names.length > OTHER_NAMES_SHOWN ? ` … +${names.length - OTHER_NAMES_SHOWN}` : ""}; read with get_lines)`;
+}
+
 export const getStructure = defineTool({
   name: "get_structure",
   category: "search",
@@ -106,7 +136,8 @@ export const getStructure = defineTool({
       const target = hash === undefined ? null : symlinkTarget(hash);
       return target !== null ? `${name} → ${target}` : `${name}${outlineCounts(asts.get(f))}`;
     };
-    const text = renderTree(tree, expanded, label);
+    const rules = new IgnoreRules(ctx.root, ctx.config.project.ignorePatterns);
+    const text = renderTree(tree, expanded, label, (node) => notIndexedLine(ctx.root, node, rules));
     return { ok: true, llm: text, display: { summary: `${paths.length} file${paths.length === 1 ? "" : "s"}` } };
   },
 });

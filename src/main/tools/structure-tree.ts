@@ -48,7 +48,11 @@ export function chooseExpanded(root: DirNode, maxLines: number): Set<DirNode> {
 
 const fileCount = (n: number) => `${n} file${n === 1 ? "" : "s"}`;
 
-export function renderTree(root: DirNode, expanded: Set<DirNode>, fileLabel: (path: string) => string): string {
+/**
+ * `others(node)`: names in an expanded folder that are not indexed (docs, styles, images, folders
+ * without code), shown on one line so the model knows they exist.
+ */
+export function renderTree(root: DirNode, expanded: Set<DirNode>, fileLabel: (path: string) => string, others?: (node: DirNode) => string | null): string {
   const out: string[] = [`${root.path || "."}/ (${fileCount(root.fileCount)})`];
   const walk = (node: DirNode, indent: string) => {
     const dirs = [...node.dirs.values()].sort((a, b) => a.name.localeCompare(b.name));
@@ -58,6 +62,8 @@ export function renderTree(root: DirNode, expanded: Set<DirNode>, fileLabel: (pa
       if (open) walk(d, `${indent}  `);
     }
     for (const f of [...node.files].sort()) out.push(`${indent}${fileLabel(f)}`);
+    const more = others?.(node);
+    if (more) out.push(`${indent}${more}`);
   };
   walk(root, "  ");
   return out.join("\n");

@@ -198,6 +198,18 @@ describe("get_structure", () => {
     expect(out.find((l) => l.startsWith("  outside-link"))).toBe(`  outside-link → ${os.tmpdir()}`);
   });
 
+  it("names what a shown folder holds besides indexed files (docs, styles), ignored files left out", async () => {
+    writeTree(project.root, { "README.md": "# Acme\n", "docs/guide.md": "guide\n", "packages/core/src/utils/notes.md": "n\n" });
+    const out = (await ok(getStructure, {})).split("\n");
+    const root = out.find((l) => l.startsWith("  (not indexed:"));
+    expect(root).toMatch(/^ {2}\(not indexed: .*README\.md.*; read with get_lines\)$/);
+    expect(root).toContain("docs/");
+    expect(root).not.toContain("node_modules");
+    const folder = (await ok(getStructure, { path: "packages/core/src/utils" })).split("\n");
+    expect(folder).toEqual(["packages/core/src/utils/ (2 files)", "  index.ts (1 export)", "  strings.ts (2 fn, 2 export)", "  (not indexed: notes.md; read with get_lines)"]);
+    fs.rmSync(path.join(project.root, "packages/core/src/utils/notes.md"));
+  });
+
   it("zooms into a folder, and gives a file's outline with line ranges", async () => {
     const folder = await ok(getStructure, { path: "packages/core/src/utils" });
     expect(folder.split("\n")).toEqual(["packages/core/src/utils/ (2 files)", "  index.ts (1 export)", "  strings.ts (2 fn, 2 export)"]);
