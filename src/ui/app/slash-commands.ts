@@ -1,6 +1,7 @@
 // The TUI's own commands (seed 000 "Команды"), declared as data: `/help` is generated from this list,
 // the key table and the tool registry. Everything else goes to the model in natural language.
 import { isIpuaroError } from "../../main/errors.js";
+import { compactionWhat } from "../../main/context/compression/compact-conversation.js";
 import type { TurnEvent } from "../../main/agent/orchestrator.js";
 import type { NoticeLevel } from "../chat/transcript.js";
 import type { ModalHost } from "../dialogs/choice-dialog.js";
@@ -190,7 +191,7 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
       }
       if (cancelled) return host.notice("info", "Compression stopped; the conversation is as it was.");
       if (!report) return host.notice("info", "Nothing to compress yet.");
-      host.notice("info", `Context ${report.percentBefore}% → ${report.percentAfter}% (${report.summarisedMessages} messages summarised, ${report.stubbedResults} tool results cut).`);
+      host.notice("info", `Context ${report.percentBefore}% → ${report.percentAfter}% (${compactionWhat(report)}).`);
       if (report.summaryError) host.notice("warn", `The model could not write the summary (${report.summaryError}); a plain cut was used.`);
       host.refreshStatus();
     },

@@ -3,6 +3,7 @@
 // model unreachable, Redis gone) ends the turn with an error entry instead of taking the UI down.
 import type { TurnEvent } from "../../main/agent/orchestrator.js";
 import { isIpuaroError } from "../../main/errors.js";
+import { compactionWhat } from "../../main/context/compression/compact-conversation.js";
 import { firstSentence } from "./slash-commands.js";
 import type { FinishReason } from "../../main/agent/events.js";
 import { Transcript, type AgentEntry } from "../chat/transcript.js";
@@ -72,7 +73,7 @@ export async function playTurn(events: AsyncIterable<TurnEvent>, sink: TurnSink)
           if (e.tokensLimit > 0) sink.setContextPercent((e.tokensUsed / e.tokensLimit) * 100);
           break;
         case "compacted":
-          t.noticeIn(entry, "info", `context ${e.report.percentBefore}% → ${e.report.percentAfter}% (compressed: ${e.report.summarisedMessages} messages summarised)`);
+          t.noticeIn(entry, "info", `context ${e.report.percentBefore}% → ${e.report.percentAfter}% (compressed: ${compactionWhat(e.report)})`);
           sink.setContextPercent(e.report.percentAfter);
           break;
         case "compaction-failed":

@@ -54,6 +54,14 @@ export interface CompactionReport {
   trigger: CompactionRecord["trigger"];
 }
 
+/** What a compaction did, in words: only what happened ("0 messages summarised" read as a failure). */
+export function compactionWhat(r: Pick<CompactionReport, "summarisedMessages" | "stubbedResults">): string {
+  const parts: string[] = [];
+  if (r.summarisedMessages) parts.push(`${r.summarisedMessages} message${r.summarisedMessages === 1 ? "" : "s"} summarised`);
+  if (r.stubbedResults) parts.push(`${r.stubbedResults} tool result${r.stubbedResults === 1 ? "" : "s"} cut`);
+  return parts.length ? parts.join(", ") : "older code left the context";
+}
+
 export interface CompactionResult {
   record: CompactionRecord;
   view: ViewMessage[];
