@@ -85,7 +85,7 @@ export const getLines = defineTool({
     const asked = Math.min(args.end ?? start + DEFAULT_LINE_WINDOW - 1, total);
     const end = linesThatFit(lines, start, asked);
     const body = numberLines(lines.slice(start - 1, end), start);
-    const more = end < total ? `\n[lines ${start}-${end} of ${total}${end < asked ? " (long lines: what fits in one answer)" : ""}; ask for start=${end + 1} to read on]` : "";
+    const more = end < total ? `\n[lines ${start}-${end} of ${total}${end < asked ? " (as much of the range as fits in one answer)" : ""}; ask for start=${end + 1} to read on]` : "";
     return {
       ok: true,
       llm: `${p.rel} (lines ${start}-${end} of ${total})\n${body}${more}`,

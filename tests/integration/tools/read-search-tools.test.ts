@@ -273,7 +273,7 @@ describe("get_lines", () => {
     expect(rows.length).toBeLessThan(DEFAULT_LINE_WINDOW);
     const last = rows.at(-1)!;
     expect(last[1]).toBe(`${String(last[0]).padStart(4, "0")} ${"x".repeat(95)}`);
-    expect(out).toContain(`[lines 1-${last[0]} of 500 (long lines: what fits in one answer); ask for start=${last[0] + 1} to read on]`);
+    expect(out).toContain(`[lines 1-${last[0]} of 500 (as much of the range as fits in one answer); ask for start=${last[0] + 1} to read on]`);
     expect(out).not.toContain("output truncated");
   });
 
