@@ -114,7 +114,7 @@ export function metricsSection(
   const render = (k: number) => {
     const out = ["## Dependency graph and metrics"];
     if (imported.length) out.push(`${hubs ? `Hubs (${hubs}); most imported` : "Most imported"} (dependents): ${list(imported, importedTotal, k)}`);
-    if (entryPoints.length) out.push(`Entry points (${entryTotal}): ${list(entryPoints, entryTotal, k)}`);
+    if (entryPoints.length) out.push(`Entry points (${entryTotal}; package entries and code nothing imports): ${list(entryPoints, entryTotal, k)}`);
     if (complex.length) out.push(`Most complex code (cx score): ${list(complex, complexTotal, k)}`);
     return out.length > 1 ? out.join("\n") : "";
   };

@@ -25,7 +25,7 @@ describe("what the map shows", () => {
     const ctx = await build();
     expect(ctx.text).toContain(`# Project: ${path.basename(project.root)}\nRoot: ${project.root}\nFiles: 22 indexed (TypeScript 13, JSON 5, JavaScript 1, YAML 1, other 2)`);
     expect(ctx.text).toContain("## Structure (folders; files in each subtree; 4 files at the root)\napps/api/ (4)\n  src/ (3)\n    orders/ (2)\n");
-    expect(ctx.text).toMatch(/Entry points \(5\): [^\n]*apps\/api\/src\/main\.ts/);
+    expect(ctx.text).toMatch(/Entry points \(5; package entries and code nothing imports\): [^\n]*apps\/api\/src\/main\.ts/);
     expect(ctx.text).toContain("Most imported (dependents): packages/core/src/utils/strings.ts 3");
     expect(ctx.includedFiles).toHaveLength(PARSED_FILES);
     expect(ctx.summarisedFolders).toBe(0);
