@@ -90,7 +90,11 @@ async function dispatch(scope: ShadowScope, { h, view }: Loaded, query: AnalyzeQ
   const path = () => projectRelative(scope.root, a.target!);
   switch (query) {
     case "hotspots": {
-      if (!h.changes.length) throw new ShadowError("SHADOW_ERR_INSUFFICIENT_DATA", "no edits, errors or git history are recorded for this project yet.");
+      if (!h.changes.length) {
+        // An imported project often has one big first commit: a sweep, which says nothing about a file's health.
+        const why = h.sweeps.size ? "its git history holds only bulk commits (touching many files at once: an import, a reformat), which say nothing about a file's health, and no edits or errors are recorded yet" : "no edits, errors or git history are recorded for this project yet";
+        throw new ShadowError("SHADOW_ERR_INSUFFICIENT_DATA", `${why}.`);
+      }
       const scored = scoreFiles(h, view, { from, now, days });
       const hot = scored.filter((s) => s.score > MIN_HOTSPOT_SCORE);
       if (!hot.length) throw new ShadowError("SHADOW_ERR_NO_HOTSPOTS", `no file scored above ${MIN_HOTSPOT_SCORE} in ${a.timeframe}; the project looks stable. Try timeframe "all".`, { timeframe: a.timeframe, files_analyzed: scored.length });

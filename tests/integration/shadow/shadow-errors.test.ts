@@ -98,7 +98,25 @@ describe("analyze argument checks", () => {
     await fails(analyze, { query: "my_stats" }, quietCtx, "SHADOW_ERR_INSUFFICIENT_DATA");
     const insufficient = await fails(analyze, { query: "hotspots" }, emptyCtx, "SHADOW_ERR_INSUFFICIENT_DATA");
     expect(insufficient.details.retryable).toBe(true);
+    expect(insufficient.message).toContain("no edits, errors or git history are recorded for this project yet");
     await fails(analyze, { query: "knowledge_search", target: "anything" }, emptyCtx, "SHADOW_ERR_EMPTY_KNOWLEDGE_GRAPH");
+  });
+
+  it("says why hotspots has nothing when the git history is one bulk import", async () => {
+    const root = makeTempDir("ipuaro-bulk-");
+    for (let i = 0; i < 40; i++) fs.writeFileSync(path.join(root, `f${i}.ts`), `export const f${i} = ${i};\n`);
+    git(root, ["init", "--quiet", "--initial-branch=main"]);
+    git(root, ["add", "--all"]);
+    git(root, ["commit", "--quiet", "-m", "import"], { author: "Alice", at: Date.now() - 2 * DAY });
+    const bulk = await openIndexedProject(root, server().url);
+    try {
+      await bulk.reindex();
+      const r = await fails(analyze, { query: "hotspots" }, toolContext(bulk), "SHADOW_ERR_INSUFFICIENT_DATA");
+      expect(r.message).toContain("its git history holds only bulk commits");
+    } finally {
+      await bulk.close();
+      removeDir(root);
+    }
   });
 
   it("times out with SHADOW_ERR_TIMEOUT, and reports a corrupt index entry as DATABASE_CORRUPT", async () => {
