@@ -1,7 +1,8 @@
 // The knowledge graph (issue 9): nodes for files, modules, components (exported classes), APIs (exported
 // functions), concepts (tags), decisions, notes and memories; edges for imports and dependents (index),
 // co_changed_with (git), causes_bugs_in (events) and references (decisions, memories and notes naming
-// files or concepts). Built on demand from what is stored, so it is never out of step with it.
+// files or concepts). Built from what is stored; analyze.ts reuses one for up to a minute while the
+// history, the file count and everything remembered stay the same.
 import type { ShadowHistory } from "./change-history.js";
 import { MIN_SHARED_COMMITS } from "./co-change.js";
 import { moduleOf, type IndexView } from "./index-view.js";

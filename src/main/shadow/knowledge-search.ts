@@ -27,13 +27,16 @@ export function checkSearchQuery(query: string): void {
   }
 }
 
-export function knowledgeSearch(graph: KnowledgeGraph, query: string, limit: number): KnowledgeSearchResult {
+/** The BM25 index over a graph's nodes (built once per graph: see analyze.ts's cache). */
+export function knowledgeIndex(graph: KnowledgeGraph): Bm25Index {
+  return new Bm25Index([...graph.nodes.values()].map((n) => ({ id: n.id, name: n.name, text: `${n.path ?? ""} ${n.description}` })));
+}
+
+export function knowledgeSearch(graph: KnowledgeGraph, query: string, limit: number, index?: Bm25Index): KnowledgeSearchResult {
   const started = performance.now();
   checkSearchQuery(query);
   if (!graph.nodes.size) throw new ShadowError("SHADOW_ERR_EMPTY_KNOWLEDGE_GRAPH", "the knowledge graph is empty: nothing is indexed or remembered yet. Run `ipuaro index` first.");
-  const nodes = [...graph.nodes.values()];
-  const index = new Bm25Index(nodes.map((n) => ({ id: n.id, name: n.name, text: `${n.path ?? ""} ${n.description}` })));
-  const hits = index.search(query);
+  const hits = (index ?? knowledgeIndex(graph)).search(query);
   const rel = relevances(hits);
   return {
     query,

@@ -99,6 +99,24 @@ describe("knowledge_search", () => {
     expect(file.name).toBe(ENGINE);
     expect(file.related.length).toBeGreaterThan(0);
   });
+
+  it("reuses the graph between searches, but never misses what was remembered since", async () => {
+    const asts = fx.ctx.store.iterateAsts.bind(fx.ctx.store);
+    let reads = 0;
+    fx.ctx.store.iterateAsts = ((...args: Parameters<typeof asts>) => (reads++, asts(...args))) as typeof asts;
+    try {
+      await call(analyze, { query: "knowledge_search", target: "engine" }, fx.ctx);
+      const first = reads;
+      await call(analyze, { query: "knowledge_search", target: "cents" }, fx.ctx);
+      expect(reads).toBe(first); // the ASTs were not read again
+      await call(memoryWrite, { category: "ARCHITECTURE", content: "Quokka invoices are generated nightly by the batch runner." }, fx.ctx);
+      const after = await call(analyze, { query: "knowledge_search", target: "quokka invoices" }, fx.ctx);
+      expect(after.results[0]).toMatchObject({ node_type: "memory" });
+      expect(after.results[0].description).toContain("Quokka invoices");
+    } finally {
+      fx.ctx.store.iterateAsts = asts;
+    }
+  });
 });
 
 describe("context_inject", () => {
