@@ -328,6 +328,13 @@ describe("completion", () => {
     expect(both).toMatchObject({ text: "see src/auth/log", candidates: ["src/auth/login.ts", "src/auth/logout.ts"] });
   });
 
+  it("completes an @mention by path or by file name, keeping the @", async () => {
+    expect(await complete("look at @src/au", 15, source)).toEqual({ text: "look at @src/auth/", cursor: 18, candidates: [] });
+    expect(await complete("look at @logo", 13, source)).toEqual({ text: "look at @src/auth/logout.ts ", cursor: 28, candidates: [] });
+    expect(await complete("@log", 4, source)).toMatchObject({ text: "@src/auth/log", candidates: ["@src/auth/login.ts", "@src/auth/logout.ts"] });
+    expect(await complete("@nothing", 8, source)).toBeNull();
+  });
+
   it("completes symbols and commands", async () => {
     expect(await complete("where is logo", 13, source)).toMatchObject({ text: "where is logout " });
     expect(await complete("/un", 3, source)).toMatchObject({ text: "/undo " });

@@ -29,7 +29,8 @@ export interface MentionTokens {
 }
 
 function cleanPathToken(raw: string): string {
-  return raw.replace(/^\.\//, "").replace(/^\/+/, "").replace(/[.\-/]+$/, "");
+  // `@src/money.ts` (a mention typed as in other agents) names the file; `@acme/core` matches no file.
+  return raw.replace(/^@(?=[^/]+\/|[^/]*\.)/, "").replace(/^\.\//, "").replace(/^\/+/, "").replace(/[.\-/]+$/, "");
 }
 
 /** Tokens of `texts` (oldest first, as a conversation is stored). Deterministic. */

@@ -1,5 +1,6 @@
-// Tab completion of the word before the cursor: slash commands at the start of the prompt, otherwise
-// project paths (one folder level at a time, like a shell) and symbol names from the Redis index.
+// Tab completion of the word before the cursor: slash commands at the start of the prompt, `@file`
+// mentions (by path or file name), otherwise project paths (one folder level at a time, like a shell)
+// and symbol names from the Redis index.
 
 export interface CompletionSource {
   commands(): readonly string[];
@@ -62,6 +63,16 @@ export async function complete(text: string, cursor: number, source: CompletionS
   let matches: string[];
   if (start === 0 && token.startsWith("/")) {
     matches = nameMatches(token, source.commands());
+  } else if (token.startsWith("@")) {
+    // `@money` or `@packages/co`: a file, by path or by its name, kept with the @ as other agents do.
+    const rest = token.slice(1);
+    const paths = await source.paths();
+    let found = pathMatches(rest, paths);
+    if (!found.length && rest && !rest.includes("/")) {
+      const lower = rest.toLowerCase();
+      found = paths.filter((p) => p.slice(p.lastIndexOf("/") + 1).toLowerCase().startsWith(lower)).sort().slice(0, MAX_CANDIDATES);
+    }
+    matches = found.map((p) => `@${p}`);
   } else {
     const looksLikePath = token.includes("/") || token.includes(".");
     const paths = pathMatches(token, await source.paths());

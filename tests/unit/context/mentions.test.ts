@@ -11,6 +11,12 @@ describe("extractMentionTokens", () => {
     expect(t.identifiers).not.toContain("at");
   });
 
+  it("reads an @mention as the file it names (a scoped package name then matches no file)", () => {
+    const t = extractMentionTokens(["Fix @packages/core/src/money.ts and @order.service.ts, using @acme/core"]);
+    expect(t.paths).toEqual(expect.arrayContaining(["packages/core/src/money.ts", "order.service.ts"]));
+    expect(t.paths).not.toContain("@packages/core/src/money.ts");
+  });
+
   it("reads the newest message first so the identifier cap keeps recent ones", () => {
     const old = Array.from({ length: MAX_MENTION_IDENTIFIERS + 50 }, (_, i) => `oldName${i}`).join(" ");
     const t = extractMentionTokens([old, "fresh newSymbol"]);
