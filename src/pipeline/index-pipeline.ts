@@ -344,8 +344,10 @@ function applyRecord(
       if (storedAsText) stats.unchanged++;
       else stats.skipped.binary++;
       const k = known.get(r.path);
-      // Same content, new mtime (touch, checkout): remember the new stat so the next run skips the read.
+      // Same content, new mtime (touch, checkout): remember the new stat so the next run skips the read,
+      // and the files value's lastModified.
       if (!k || k.size !== r.size || k.mtimeMs !== r.mtimeMs) batch.stat.push([r.path, encodeStat(r)]);
+      if (r.fileJson) batch.files.push([r.path, r.fileJson]);
       return;
     }
     case "binary":

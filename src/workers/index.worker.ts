@@ -13,7 +13,7 @@ import { ValueArena } from "./value-arena.js";
 import { fileDataJson, fileDataJsonRoom, writeFileDataJson } from "./file-json.js";
 import { extractFileSteps, languageForPath, type ExtractResult } from "./extract/index.js";
 import type { ImportInfo } from "./ast-types.js";
-import { isInternalSpecifier, symlinkHash, type GraphFacts, type SourceLanguage, type IndexedRecord, type IndexTask, type IndexTaskResult, type InternalSpecifiers, type WireHashes } from "./protocol.js";
+import { isInternalSpecifier, symlinkHash, type GraphFacts, type SerialisedValue, type SourceLanguage, type IndexedRecord, type IndexTask, type IndexTaskResult, type InternalSpecifiers, type WireHashes } from "./protocol.js";
 
 const { h64Raw } = await xxhash();
 
@@ -95,6 +95,17 @@ function extname(p: string): string {
   return path.extname(p).toLowerCase();
 }
 
+/** The `files` value of a file whose content is the index's already, under a new mtime (undefined: not UTF-8 text after all). */
+function touchedFileJson(rel: string, buf: Buffer, binaryExtensions: readonly string[], tail: { hash: string; size: number; lastModified: number }): SerialisedValue | undefined {
+  if (binaryExtensions.includes(extname(rel)) || buf.indexOf(0) !== -1) return JSON.stringify({ binary: true, ...tail });
+  try {
+    utf8.decode(buf);
+  } catch {
+    return undefined;
+  }
+  return fileDataJson(buf, tail);
+}
+
 /** A framed task writes a text file's `files` value straight from its bytes (see frameRecords). */
 const NOT_FRAMED_YET = new Uint8Array(0);
 
@@ -152,7 +163,12 @@ async function indexOne(task: IndexTask, rel: string, timings: IndexTaskResult["
   const buf = fs.readFileSync(abs);
   const hash = task.mode === "index" ? hashBytes(buf) : "";
   timings.readHash += performance.now() - t;
-  if (known && known.hash === hash) return { record: { path: rel, kind: "unchanged", size, mtimeMs, hash }, bytes: buf.length };
+  if (known && known.hash === hash) {
+    // Touched, not changed: only the stored lastModified is out of date (a stale one made every read
+    // tool hash the file again to trust its copy).
+    const fileJson = known.mtimeMs !== mtimeMs ? touchedFileJson(rel, buf, task.binaryExtensions, { hash, size, lastModified: mtimeMs }) : undefined;
+    return { record: { path: rel, kind: "unchanged", size, mtimeMs, hash, ...(fileJson ? { fileJson } : {}) }, bytes: buf.length };
+  }
 
   const ext = extname(rel);
   if (task.binaryExtensions.includes(ext) || buf.indexOf(0) !== -1) {

@@ -109,7 +109,8 @@ export type IndexedRecord =
       /** JSON of `{facts, complexity}` for `project:{name}:facts` (serialised here, not on the main thread). */
       factsJson: SerialisedValue;
     }
-  | { path: string; kind: "unchanged"; size: number; mtimeMs: number; hash: string }
+  /** `fileJson`: the same content under a new mtime (touch, checkout): the `files` value with the new lastModified. */
+  | { path: string; kind: "unchanged"; size: number; mtimeMs: number; hash: string; fileJson?: SerialisedValue }
   | { path: string; kind: "binary"; size: number; mtimeMs: number; hash: string; fileJson: SerialisedValue }
   | { path: string; kind: "nonUtf8"; size: number; mtimeMs: number }
   /** `unchanged`: the index already holds this link with this target (nothing to write). */

@@ -54,8 +54,10 @@ export function applyRecord(r: IndexedRecord, prev: KnownFileState | undefined, 
     }
     case "unchanged": {
       if (prev && prev.size === r.size && prev.mtimeMs === r.mtimeMs) return {};
-      // Same content under a new mtime (touch, checkout): keep the stat fresh so later runs skip the read.
+      // Same content under a new mtime (touch, checkout): keep the stat fresh so later runs skip the read,
+      // and the files value's lastModified.
       batch.stat.push([r.path, encodeStat(r)]);
+      if (r.fileJson) batch.files.push([r.path, r.fileJson]);
       return { known: { size: r.size, mtimeMs: r.mtimeMs, hash: r.hash } };
     }
     case "binary":

@@ -136,6 +136,19 @@ describe("re-index", () => {
     expect(await project.redis.hgetall(key("files"))).toEqual(before);
   });
 
+  it("a file touched without a change keeps its content and gets its new lastModified, nothing parsed", async () => {
+    const rel = "packages/core/src/money.ts";
+    const later = new Date(Date.now() + 60_000);
+    fs.utimesSync(path.join(project.root, rel), later, later);
+    const stats = await project.reindex();
+    expect(stats.parsed).toBe(0);
+    const stored = await project.store.getFile(rel);
+    expect(stored).toMatchObject({ kind: "text", lastModified: Math.floor(fs.statSync(path.join(project.root, rel)).mtimeMs) });
+    expect(stored?.kind === "text" && stored.lines.join("\n")).toBe(fs.readFileSync(path.join(project.root, rel), "utf8").replace(/\n$/, ""));
+    // A second run has nothing to do.
+    expect((await project.reindex()).parsed).toBe(0);
+  });
+
   it("updates exactly the changed entries, and drops a deleted file everywhere", async () => {
     const beforeFiles = await project.redis.hgetall(key("files"));
     const beforeAst = await project.redis.hgetall(key("ast"));

@@ -26,6 +26,17 @@ describe("live index: what a file is", () => {
     expect((await project.store.getMeta("packages/core/src/index.ts"))?.dependencies).not.toContain(rel);
   });
 
+  it("a file touched without a change gets its new lastModified (a stale one made every read re-hash it)", async () => {
+    const rel = "packages/core/src/logger.ts";
+    const before = await project.store.getFile(rel);
+    const later = new Date(Date.now() + 120_000);
+    fs.utimesSync(abs(rel), later, later);
+    const mtime = Math.floor(fs.statSync(abs(rel)).mtimeMs);
+    await waitFor("the new lastModified", async () => (await project.store.getFile(rel))?.lastModified === mtime);
+    const after = await project.store.getFile(rel);
+    expect(after?.kind === "text" && before?.kind === "text" && after.lines).toEqual(before?.kind === "text" ? before.lines : null);
+  });
+
   it("a file made non-UTF-8 leaves the index and says why", async () => {
     const rel = "packages/core/src/money.ts";
     const from = w.events.length;
