@@ -32,7 +32,10 @@ describe("live index: what a file is", () => {
     const later = new Date(Date.now() + 120_000);
     fs.utimesSync(abs(rel), later, later);
     const mtime = Math.floor(fs.statSync(abs(rel)).mtimeMs);
-    await waitFor("the new lastModified", async () => (await project.store.getFile(rel))?.lastModified === mtime);
+    await waitFor("the new lastModified", async () => {
+      const f = await project.store.getFile(rel);
+      return f?.kind === "text" && f.lastModified === mtime;
+    });
     const after = await project.store.getFile(rel);
     expect(after?.kind === "text" && before?.kind === "text" && after.lines).toEqual(before?.kind === "text" ? before.lines : null);
   });
