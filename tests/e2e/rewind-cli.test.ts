@@ -105,7 +105,7 @@ describe("ipuaro rewind", () => {
 
   it("previews with --dry-run, then rewinds: a file changed by hand is a conflict, left alone", async () => {
     const dry = await json("rewind", "2", root, "--dry-run");
-    expect(dry).toEqual({ restored: [MONEY, STRINGS], deleted: [], conflicts: [], skipped: [] });
+    expect(dry).toEqual({ restored: [MONEY, STRINGS], deleted: [], conflicts: [], skipped: [], warnings: [] });
     const said = await cli("rewind", "2", root, "--dry-run");
     expect(said.stdout).toContain(`would restore ${MONEY}`);
     expect(said.stdout).toContain("Would rewind the conversation to before message 2.");
@@ -116,7 +116,7 @@ describe("ipuaro rewind", () => {
     const byHand = `${read(STRINGS)}// by hand\n`;
     fs.writeFileSync(path.join(root, STRINGS), byHand);
     const done = await json("rewind", "2", root);
-    expect(done).toEqual({ restored: [MONEY], deleted: [], conflicts: [STRINGS], skipped: [] });
+    expect(done).toEqual({ restored: [MONEY], deleted: [], conflicts: [STRINGS], skipped: [], warnings: [] });
     expect(read(MONEY)).toBe(money);
     expect(read(STRINGS)).toBe(byHand);
 

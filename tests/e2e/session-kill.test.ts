@@ -1,6 +1,8 @@
 // kill -9 in the middle of a turn keeps the reply in flight as far as it was saved (about a second
 // before), as the turn's outcome; the next run finds the history
 // intact and well-formed and goes on from it.
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Redis } from "ioredis";
@@ -134,6 +136,29 @@ describe("kill -9 during a turn", () => {
     const after = await show(id);
     expect(after.history).toHaveLength(3);
     expect(after.history[0].outcome).toBe(outcome);
+  });
+
+  it("a rewind past a command that was running when ipuaro was killed says its changes are not known", async () => {
+    const logger = path.join(root, "packages/core/src/logger.ts");
+    const before = fs.readFileSync(logger, "utf8");
+    const script = "require('fs').rmSync('packages/core/src/logger.ts'); setTimeout(() => {}, 20000)";
+    fake.reply().text(`<tool_call name="run_command"><command>node -e "${script}"</command></tool_call>`);
+    const running = spawnCli(["run", "--auto-apply", "-p", "Clean up", root], env());
+    try {
+      await waitFor("the command's deletion", () => !fs.existsSync(logger) || running.child.exitCode !== null);
+      expect(running.child.exitCode).toBeNull();
+      running.child.kill("SIGKILL");
+      await running.done;
+      const r = await runCli(["rewind", "1", "--mode", "code", "--dry-run", root], env());
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toContain("warning: ipuaro stopped while `node -e");
+      expect(r.stdout).toContain("the files it changed are not known, so this rewind may not undo them");
+      expect(r.stdout).not.toContain("no code changes");
+    } finally {
+      // The command's own process group outlives the kill of ipuaro; the file comes back for the next tests.
+      spawnSync("pkill", ["-f", "setTimeout\\(\\(\\) => \\{\\}, 20000\\)"]);
+      fs.writeFileSync(logger, before);
+    }
   });
 
   it("answers a call left running by a killed process with 'cancelled' on the next start", async () => {

@@ -266,15 +266,35 @@ export class CheckpointTracker {
   }
 
   /** run_command / run_tests: call before the command runs; `finish()` after it ended. null outside a turn. */
-  async beforeCommand(): Promise<CommandWatch | null> {
+  async beforeCommand(command = ""): Promise<CommandWatch | null> {
     await this.ready().catch(() => {});
     if (!this.current) return null;
     try {
-      return await startCommandWatch(this, { exclude: [this.home, path.join(this.home, "file-history")] });
+      // Marked first: a crash before finish() must not leave a checkpoint that claims to know everything.
+      await this.markRunningCommand({ command, at: Date.now() });
+      const watch = await startCommandWatch(this, { exclude: [this.home, path.join(this.home, "file-history")] });
+      if (!watch) return null;
+      return {
+        finish: async () => {
+          const touched = await watch.finish();
+          await this.markRunningCommand(null).catch(() => {});
+          return touched;
+        },
+      };
     } catch (error) {
       this.notice(`could not watch the command's file changes (a rewind may not undo them): ${errorMessage(error)}`);
       return null;
     }
+  }
+
+  private markRunningCommand(running: CheckpointData["runningCommand"] | null): Promise<void> {
+    return this.serial(async () => {
+      const current = this.current;
+      if (!current) return;
+      if (running) current.runningCommand = running;
+      else delete current.runningCommand;
+      await this.store.save(current);
+    });
   }
 
   /** Serialised section for command-tracking.ts. */

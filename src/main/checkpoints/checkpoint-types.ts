@@ -50,6 +50,11 @@ export interface CheckpointData {
   git?: GitHeadRecord;
   /** shadow-git mode: the snapshot commit in ipuaro's own git dir. */
   shadowCommit?: string;
+  /**
+   * A command of this turn that was running when last saved: set as it starts, cleared once its changes
+   * are recorded. Still set later means ipuaro stopped mid-command: what it changed is not known.
+   */
+  runningCommand?: { command: string; at: number };
 }
 
 export type RewindMode = "both" | "conversation" | "code" | "summarize-from-here" | "summarize-up-to-here";

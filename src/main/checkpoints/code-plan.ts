@@ -83,6 +83,13 @@ export async function restoreItems(tracker: CheckpointTracker, blobs: BlobStore,
       warnings.push(`the shadow-git snapshot could not be read (${error instanceof Error ? error.message : String(error)}); only files ipuaro tracked itself are restored`);
     }
   }
+  // A command that was running when ipuaro stopped (kill -9, a crash) in a turn this rewind undoes: what
+  // it changed was never recorded, so "no code changes" would be a claim nobody can make.
+  for (const c of tracker.checkpoints()) {
+    if (c.seq < checkpoint.seq || !c.runningCommand || c === tracker.running) continue;
+    const what = c.runningCommand.command ? `\`${c.runningCommand.command.slice(0, 80)}\`` : "a command";
+    warnings.push(`ipuaro stopped while ${what} was running (${new Date(c.runningCommand.at).toLocaleString("en-GB")}): the files it changed are not known, so this rewind may not undo them; check \`git status\``);
+  }
   const items = [...shadow.items];
   for (const rel of tracker.trackedFiles()) {
     if (shadow.covered.has(rel)) continue;

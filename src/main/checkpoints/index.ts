@@ -58,7 +58,7 @@ export function createSessionCheckpoints(opts: SessionCheckpointsOptions): Sessi
   attachCheckpointHooks(session.toolState, {
     beforeWrite: (rel) => tracker.beforeWrite(rel),
     afterWrite: (rel, bytes) => tracker.afterWrite(rel, bytes),
-    beforeCommand: () => tracker.beforeCommand(),
+    beforeCommand: (command?: string) => tracker.beforeCommand(command),
   });
   const rewind = new RewindService({
     session,

@@ -10,7 +10,7 @@ export interface CheckpointHooks {
   /** After it wrote `bytes` (null: deleted the file). Never throws. */
   afterWrite(rel: string, bytes: Uint8Array | null): Promise<void>;
   /** Before a command runs; the watch's finish() after it ended. Never throws. */
-  beforeCommand(): Promise<CommandWatch | null>;
+  beforeCommand(command?: string): Promise<CommandWatch | null>;
 }
 
 const hooks = new WeakMap<ToolSessionState, CheckpointHooks>();

@@ -66,7 +66,7 @@ export async function approveCommand(command: string, ctx: ToolContext, trustedP
 export async function runApprovedCommand(command: string, ctx: ToolContext): Promise<ProcessGroupResult> {
   // Checkpoints (issue 8): files the command creates, changes or deletes join the turn's checkpoint, so
   // a rewind undoes what the model did through the shell too (run_tests runs through here as well).
-  const watch = await checkpointHooksFor(ctx.session)?.beforeCommand();
+  const watch = await checkpointHooksFor(ctx.session)?.beforeCommand(command);
   try {
     return await runInProcessGroup({
       command,

@@ -43,9 +43,15 @@ export async function runRewindCommand(host: CommandHost, args: string): Promise
   const result = await service.rewind({ point: target, mode: choice.mode, onConflict: choice.onConflict });
   host.clearChat();
   host.sessionChanged();
-  const problems = result.conflicts.length > 0 || result.skipped.length > 0;
+  const problems = result.conflicts.length > 0 || result.skipped.length > 0 || otherWarnings(result).length > 0;
   host.notice(problems ? "warn" : "info", rewindReport(result));
   if (result.draft !== null) host.setDraft(result.draft);
+}
+
+/** Warnings other than the files not restored (those are listed on their own). */
+export function otherWarnings(r: RewindResult): string[] {
+  const skips = new Set(r.skipped.map(describeSkip));
+  return r.warnings.filter((w) => !skips.has(w));
 }
 
 /** The notice after a rewind: what was restored, deleted, left alone, and the notes for the model. */
@@ -56,7 +62,9 @@ export function rewindReport(r: RewindResult): string {
   list("Deleted", r.deleted);
   list("Conflicts left as they are (changed since ipuaro wrote them)", r.conflicts);
   if (r.skipped.length) lines.push("Not restored:", ...r.skipped.map((s) => `- ${describeSkip(s)}`));
-  if ((r.mode === "both" || r.mode === "code") && !r.changes.length && !r.conflicts.length && !r.skipped.length) lines.push("The files were already as they were then.");
+  const warnings = otherWarnings(r);
+  for (const w of warnings) lines.push(`Warning: ${w}`);
+  if ((r.mode === "both" || r.mode === "code") && !r.changes.length && !r.conflicts.length && !r.skipped.length && !warnings.length) lines.push("The files were already as they were then.");
   for (const note of r.notes) lines.push(`Note for the model: ${note}`);
   if (r.git) lines.push("Git HEAD moved since then; ipuaro does not touch git. You could run:", ...r.git.commands.map((c) => `    ${c}`));
   if (r.draft !== null) lines.push("The message is back in the input.");

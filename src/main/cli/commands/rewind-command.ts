@@ -48,10 +48,14 @@ function resultText(r: RewindResult): string {
   const lines: string[] = [];
   if (r.mode !== "conversation") {
     for (const c of r.changes) lines.push(`${r.dryRun ? `would ${c.action}` : DONE[c.action]} ${c.path} (+${c.insertions} −${c.deletions})`);
+    const skips = new Set(r.skipped.map(describeSkip));
+    const warnings = r.warnings.filter((w) => !skips.has(w));
     if (r.changes.length === 0) {
       const blocked = r.dryRun ? "No file would be restored." : "No file could be restored.";
-      lines.push(r.conflicts.length || r.skipped.length ? blocked : "The files already are as they were: no code changes.");
+      if (r.conflicts.length || r.skipped.length) lines.push(blocked);
+      else if (!warnings.length) lines.push("The files already are as they were: no code changes.");
     }
+    for (const w of warnings) lines.push(`warning: ${w}`);
     for (const p of r.conflicts) lines.push(`conflict: ${p} changed since by you, another program or a command ipuaro ran; left as it is (--on-conflict overwrite to restore it anyway)`);
     for (const s of r.skipped) lines.push(`not restored: ${describeSkip(s)}`);
   }
@@ -129,7 +133,7 @@ export function registerRewindCommand(program: Command): void {
           await lease?.release();
         }
         if (opts.json) {
-          process.stdout.write(`${JSON.stringify({ restored: result.restored, deleted: result.deleted, conflicts: result.conflicts, skipped: result.skipped })}\n`);
+          process.stdout.write(`${JSON.stringify({ restored: result.restored, deleted: result.deleted, conflicts: result.conflicts, skipped: result.skipped, warnings: result.warnings })}\n`);
           // What JSON leaves out still matters to a person reading the terminal.
           if (result.git) process.stderr.write(`ipuaro: git HEAD moved since this checkpoint; you could run: ${result.git.commands.join(" ; ")}\n`);
         } else process.stdout.write(`${resultText(result)}\n`);
