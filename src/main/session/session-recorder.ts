@@ -3,6 +3,7 @@
 // context.autoCompressAt, when the model's view holds more than session.maxHistoryMessages messages
 // (older turns are then summarised, like a full context), or by hand through compact().
 import { compactConversation, loadedFilesOf, type CompactionReport, type Summariser } from "../context/compression/compact-conversation.js";
+import { forgetRead } from "../tools/read-snapshots.js";
 import { summariseWithModel } from "../context/compression/conversation-summary.js";
 import { EDIT_TOOL_NAMES } from "../context/compression/tool-result-blocks.js";
 import type { IpuaroConfig } from "../config/schema.js";
@@ -265,6 +266,9 @@ export class SessionRecorder implements ConversationRecorder {
     context.tokensLimit = result.report.tokensLimit;
     context.loadedFiles = result.report.loadedFiles;
     context.measuredMessages = result.history.length;
+    // A file whose code left the context is no longer known: it must be read again before an edit, as
+    // after --continue (LiveSession.restoreReads).
+    for (const rel of result.report.droppedFiles) forgetRead(this.session.toolState, rel);
     await this.session.appendCompaction(result.record);
     return { report: { ...result.report, ...(summaryError ? { summaryError } : {}) }, history: result.history };
   }

@@ -6,6 +6,7 @@ import type { ClassInfo, FileAST, FunctionInfo, MethodInfo, TypeDeclInfo } from 
 import { indexReaderOf, symbolLocations } from "../store/index-queries.js";
 import { freshStoredFile } from "./fresh-file.js";
 import { rememberRead } from "./read-snapshots.js";
+import { noteSeen } from "./seen-ranges.js";
 import { numberLines, toolPath } from "./tool-paths.js";
 import type { ToolContext, ToolOutcome } from "./tool-types.js";
 import { counted } from "../plural.js";
@@ -158,6 +159,10 @@ export function renderDeclarations(ctx: ToolContext, file: LoadedCodeFile, found
     blocks.push(`${header}${outline}\n${numberLines(file.lines.slice(start - 1, shownEnd), start)}${more}`);
   }
   rememberRead(ctx.session, file.rel, file.hash, file.lines);
+  for (const d of found) {
+    const start = Math.max(1, Math.min(d.lineStart, total));
+    noteSeen(ctx.session, file.rel, start, Math.min(Math.max(start, Math.min(d.lineEnd, total)), start + MAX_DECLARATION_LINES - 1), ctx.reply);
+  }
   const first = found[0]!;
   return {
     ok: true,

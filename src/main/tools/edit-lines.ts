@@ -5,6 +5,7 @@ import { defineTool } from "./define-tool.js";
 import { askAboutStaleRead, confirmAndWrite, withRiskNote, describeUserEdit, readDiskText, regenerateConflict, resolveWriteTarget, RESULT_CONTEXT_LINES, showLines, skippedAfterConflict } from "./edit-support.js";
 import { contentLines, lineChangeCounts, looksLineNumbered, mapRange, spliceText, type LineRange } from "./edit-text.js";
 import { noteReplyBase, replyBase } from "./reply-edits.js";
+import { firstUnseenLine, hasSeenRecord, noteSeen, shiftSeen } from "./seen-ranges.js";
 import type { ToolOutcome } from "./tool-types.js";
 import { counted } from "../plural.js";
 
@@ -70,6 +71,20 @@ export const editLines = defineTool({
     // The lines the model's numbers count in: what it read (when kept) if the file changed since.
     let numbered: readonly string[] = current.lines;
     const base = replyBase(ctx.session, ctx.reply, target.rel);
+    // The lines must have been shown by a read in an earlier reply (a later edit of this reply counts as
+    // its first did). Reads from before ranges were kept (an earlier run) count as whole-file reads.
+    if (!base && hasSeenRecord(ctx.session, target.rel) && current.hash === seenHash) {
+      const unseen = firstUnseenLine(ctx.session, target.rel, range.start, range.end, ctx.reply);
+      if (unseen !== null) {
+        const sameReply = firstUnseenLine(ctx.session, target.rel, range.start, range.end, undefined) === null;
+        const from = Math.max(1, Math.min(range.start, range.end) - 2);
+        const to = Math.min(current.lines.length, Math.max(range.start, range.end) + 2);
+        const why = sameReply
+          ? `you read those lines in this same reply, so your line numbers could not come from that read`
+          : `line ${unseen} of ${target.rel} has not been shown to you`;
+        return { ok: false, code: "CONFLICT", message: `${why}; read lines ${from}-${to} first (get_lines path=${target.rel} start=${from} end=${to}), then edit by the numbers you see` };
+      }
+    }
     if (base) {
       // An earlier call of this reply changed the file; the model's numbers are from before it.
       if (current.hash !== seenHash) return regenerateConflict(ctx, target.rel, current, range, `${target.rel} changed on disk after your earlier edit in this reply`);
@@ -95,6 +110,11 @@ export const editLines = defineTool({
     const applied = await confirmAndWrite(ctx, { tool: "edit_lines", target, before: current, after, description: args.description, range });
     if (!applied.ok) return applied;
     noteReplyBase(ctx.session, ctx.reply, target.rel, numbered);
+    if (!applied.userEdited) {
+      // A whole-file read from before ranges were kept stays a whole-file read, shifted by this edit.
+      if (!hasSeenRecord(ctx.session, target.rel)) noteSeen(ctx.session, target.rel, 1, current.lines.length, undefined);
+      shiftSeen(ctx.session, target.rel, range.start, range.end, inserted.length);
+    }
     const lines = applied.afterLines ?? [];
     if (applied.userEdited) {
       return withRiskNote(applied, { ok: true, llm: describeUserEdit(target.rel, current.lines, lines), data: { path: target.rel, userEdited: true }, display: { summary: "applied with the user's changes" } });
@@ -102,6 +122,8 @@ export const editLines = defineTool({
     const headline = changeHeadline(target.rel, range, inserted.length, current.lines.length);
     const from = range.start - RESULT_CONTEXT_LINES;
     const to = range.start + Math.max(inserted.length, 1) - 1 + RESULT_CONTEXT_LINES;
+    // The result shows these lines of the new file.
+    noteSeen(ctx.session, target.rel, Math.max(1, from), Math.min(lines.length, to), ctx.reply);
     return withRiskNote(applied, {
       ok: true,
       llm: `${headline}; the file now has ${counted(lines.length, "line")}:\n${showLines(lines, from, to)}`,

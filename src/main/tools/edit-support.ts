@@ -11,6 +11,7 @@ import { AtomicWriteError, deleteFileAtomic, writeFileAtomic } from "../fs/atomi
 import { isTaintingWrite } from "../security/index.js";
 import { changedRegion, dominantEol, inFileEols, splitWithEols, textLines, unifiedDiff, type LineRange } from "./edit-text.js";
 import { forgetRead, rememberRead, seenLines } from "./read-snapshots.js";
+import { forgetSeen, noteSeen } from "./seen-ranges.js";
 import { numberLines, toolPath } from "./tool-paths.js";
 import type { ConflictDecision, EditRecord, ToolContext, ToolOutcome } from "./tool-types.js";
 import { counted } from "../plural.js";
@@ -283,6 +284,10 @@ export async function confirmAndWrite(ctx: ToolContext, change: PlannedChange): 
   await ctx.services.analytics?.editApplied({ sessionId: ctx.sessionId ?? null, file: rel, before: beforeLines, after: finalLines, tool: change.tool });
   if (text === null || newHash === null) forgetRead(ctx.session, rel);
   else rememberRead(ctx.session, rel, newHash, finalLines!);
+  // What the model now knows of the file's lines: a file it created, all of them; one the user changed
+  // in the dialog, nothing for sure (edit_lines notes what its own result shows).
+  if (finalLines && change.before === null) noteSeen(ctx.session, rel, 1, finalLines.length, ctx.reply);
+  else if (userEdited) forgetSeen(ctx.session, rel);
   if (isTaintingWrite(rel)) ctx.session.taintedFiles.add(rel);
   return { ok: true, userEdited, afterLines: finalLines, text, ...(warning ? { warning: warning.message } : {}) };
 }

@@ -6,6 +6,7 @@ import { defineTool, MAX_TOOL_OUTPUT_CHARS } from "./define-tool.js";
 import { hashContent } from "../../pipeline/watch/content-hash.js";
 import { freshStoredFile } from "./fresh-file.js";
 import { rememberRead } from "./read-snapshots.js";
+import { noteSeen } from "./seen-ranges.js";
 import { numberLines, toolPath } from "./tool-paths.js";
 import { counted } from "../plural.js";
 
@@ -84,6 +85,7 @@ export const getLines = defineTool({
     if (start > total) return { ok: false, code: "INVALID_ARGS", message: `${p.rel} has ${total} lines; start ${start} is past the end` };
     const asked = Math.min(args.end ?? start + DEFAULT_LINE_WINDOW - 1, total);
     const end = linesThatFit(lines, start, asked);
+    noteSeen(ctx.session, p.rel, start, end, ctx.reply);
     const body = numberLines(lines.slice(start - 1, end), start);
     const more = end < total ? `\n[lines ${start}-${end} of ${total}${end < asked ? " (as much of the range as fits in one answer)" : ""}; ask for start=${end + 1} to read on]` : "";
     return {

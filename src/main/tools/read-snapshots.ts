@@ -2,6 +2,7 @@
 // read, the watcher soon replaces the Redis copy, so the copy the model read is gone; keeping its lines
 // here lets an edit show the user what changed (seen → disk) and move the model's line range across
 // lines inserted above it. Kept per session, a bounded number of files, newest reads last.
+import { forgetSeen } from "./seen-ranges.js";
 import type { ToolSessionState } from "./tool-types.js";
 
 export interface ReadSnapshot {
@@ -45,4 +46,5 @@ export function seenLines(session: ToolSessionState, relPath: string, hash: stri
 export function forgetRead(session: ToolSessionState, relPath: string): void {
   session.readLedger.delete(relPath);
   snapshots.get(session)?.delete(relPath);
+  forgetSeen(session, relPath);
 }

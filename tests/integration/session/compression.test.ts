@@ -86,6 +86,10 @@ describe("context compression", () => {
     expect(report.stubbedResults).toBe(3);
     expect(report.droppedFiles.sort()).toEqual([BIG(1), BIG(2), "packages/core/src/logger.ts", "packages/core/src/money.ts"]);
     expect(report.loadedFiles).toEqual([BIG(3)]);
+    // Files whose code left the context must be read again before an edit; the one still shown need not.
+    const ledger = agent.runtime.session.toolState.readLedger;
+    for (const dropped of report.droppedFiles) expect(ledger.has(dropped), dropped).toBe(false);
+    expect(ledger.has(BIG(3))).toBe(true);
 
     // The request after the compression, as the server saw it.
     const requests = mainRequests();

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { TEMP_MARKER } from "../../../src/main/fs/atomic-write.js";
 import { hashContent } from "../../../src/pipeline/watch/content-hash.js";
 import { editLines } from "../../../src/main/tools/edit-lines.js";
+import { getLines } from "../../../src/main/tools/get-lines.js";
 import { useRedisServer } from "../../helpers/redis-server.js";
 import type { PortAnswers } from "../../helpers/tool-context.js";
 import { externalWrite, openEditHarness, type EditHarness } from "./edit-test-kit.js";
@@ -27,6 +28,32 @@ async function open(answers: PortAnswers = {}): Promise<EditHarness> {
 function run(harness: EditHarness, args: Record<string, unknown>) {
   return editLines.run("t", args, harness.ctx);
 }
+
+describe("edit_lines: only lines the model has been shown", () => {
+  it("refuses lines no read showed, and a range read in the same reply; edits what an earlier reply read", async () => {
+    const h = await open();
+    const early = { ...h.ctx, reply: "reply-1" };
+    const later = { ...h.ctx, reply: "reply-2" };
+    expect((await getLines.run("r1", { path: STRINGS, start: 1, end: 4 }, early)).success).toBe(true);
+    // Lines 9-11 were never shown: the numbers came from the outline or a guess.
+    const unseen = await editLines.run("e1", { path: STRINGS, start: 9, end: 11, content: "export const x = 1;" }, later);
+    expect(unseen).toMatchObject({ success: false, code: "CONFLICT" });
+    expect(unseen.error).toContain(`line 9 of ${STRINGS} has not been shown to you; read lines 7-11 first (get_lines path=${STRINGS} start=7 end=11)`);
+    // Read and edit in one reply: the edit was written before the read's result came.
+    const same = { ...h.ctx, reply: "reply-3" };
+    expect((await getLines.run("r2", { path: STRINGS, start: 8, end: 12 }, same)).success).toBe(true);
+    const blind = await editLines.run("e2", { path: STRINGS, start: 9, end: 9, content: "export const y = 2;" }, same);
+    expect(blind.error).toContain("you read those lines in this same reply");
+    expect(h.read(STRINGS)).not.toContain("export const y = 2;");
+    // The next reply may: the read's result has been seen by then.
+    const next = { ...h.ctx, reply: "reply-4" };
+    const ok = await editLines.run("e3", { path: STRINGS, start: 2, end: 2, content: "export function slugify(input: string): string { // seen" }, next);
+    expect(ok.success, ok.error).toBe(true);
+    // What the same-reply read showed counts from the next reply on.
+    const below = await editLines.run("e4", { path: STRINGS, start: 10, end: 10, content: "export function truncate(input: string, max: number): string { // seen too" }, { ...h.ctx, reply: "reply-5" });
+    expect(below.success, below.error).toBe(true);
+  });
+});
 
 describe("edit_lines: several edits of one file in one reply", () => {
   it("counts every range in the lines read before the reply, and refuses one that overlaps an earlier edit of it", async () => {
