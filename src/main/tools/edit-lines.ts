@@ -6,6 +6,7 @@ import { askAboutStaleRead, confirmAndWrite, withRiskNote, describeUserEdit, rea
 import { contentLines, lineChangeCounts, looksLineNumbered, mapRange, spliceText, type LineRange } from "./edit-text.js";
 import { noteReplyBase, replyBase } from "./reply-edits.js";
 import { firstUnseenLine, hasSeenRecord, noteSeen, shiftSeen } from "./seen-ranges.js";
+import { isRepeatOfLastEdit, noteAppliedEdit } from "./repeated-edits.js";
 import type { ToolOutcome } from "./tool-types.js";
 import { counted } from "../plural.js";
 
@@ -67,6 +68,9 @@ export const editLines = defineTool({
       return { ok: false, code: "CONFLICT", message: `you have not read ${target.rel} yet; read the lines you want to change with get_lines (or get_function / get_class) first, then edit them by the line numbers you saw` };
     }
 
+    if (isRepeatOfLastEdit(ctx.session, target.rel, args.start, args.end, args.content, current.hash)) {
+      return { ok: false, code: "INVALID_ARGS", message: `this exact edit of ${target.rel} was just applied and the file still has it; nothing was changed again. Read the lines (get_lines) if you are unsure what the file holds now` };
+    }
     let range: LineRange = { start: args.start, end: args.end };
     // The lines the model's numbers count in: what it read (when kept) if the file changed since.
     let numbered: readonly string[] = current.lines;
@@ -110,6 +114,7 @@ export const editLines = defineTool({
     const applied = await confirmAndWrite(ctx, { tool: "edit_lines", target, before: current, after, description: args.description, range });
     if (!applied.ok) return applied;
     noteReplyBase(ctx.session, ctx.reply, target.rel, numbered);
+    noteAppliedEdit(ctx.session, target.rel, args.start, args.end, args.content, applied.userEdited ? null : (ctx.session.readLedger.get(target.rel) ?? null));
     if (!applied.userEdited) {
       // A whole-file read from before ranges were kept stays a whole-file read, shifted by this edit.
       if (!hasSeenRecord(ctx.session, target.rel)) noteSeen(ctx.session, target.rel, 1, current.lines.length, undefined);

@@ -55,6 +55,19 @@ describe("edit_lines: only lines the model has been shown", () => {
   });
 });
 
+describe("edit_lines: the same edit sent again", () => {
+  it("is refused while the file still has it (an insertion went in twice), and applies again once the file changed", async () => {
+    const h = await open();
+    await h.markRead(STRINGS);
+    const args = { path: STRINGS, start: 2, end: 1, content: 'import { join } from "node:path";' };
+    expect((await editLines.run("a", args, { ...h.ctx, reply: "r1" })).success).toBe(true);
+    const again = await editLines.run("b", args, { ...h.ctx, reply: "r2" });
+    expect(again).toMatchObject({ success: false, code: "INVALID_ARGS" });
+    expect(again.error).toContain("this exact edit of packages/core/src/utils/strings.ts was just applied and the file still has it");
+    expect(h.read(STRINGS).split('import { join } from "node:path";')).toHaveLength(2);
+  });
+});
+
 describe("edit_lines: several edits of one file in one reply", () => {
   it("counts every range in the lines read before the reply, and refuses one that overlaps an earlier edit of it", async () => {
     const h = await open();
