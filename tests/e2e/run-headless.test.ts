@@ -153,6 +153,23 @@ describe("ipuaro run (headless) against a fake Ollama", () => {
     expect(result).not.toContain("declined");
   });
 
+  it("--auto-apply applies edits but runs a command the policy asks about only with --allow-commands", async () => {
+    await startFake();
+    fake.reply().toolCall("run_command", { command: "touch made-unasked.txt" });
+    fake.reply().text("Could not run it.");
+    const r = await runIpuaro(["run", "--auto-apply", "-p", "create the file", root], { env: env(fake.url) });
+    expect(r.code).toBe(0);
+    expect(fs.existsSync(path.join(root, "made-unasked.txt"))).toBe(false);
+    expect(fake.chatRequests[1]!.messages.at(-1)!.content).toContain("nobody can confirm in this run");
+    fake.reset();
+    fake.reply().toolCall("run_command", { command: "touch made-unasked.txt" });
+    fake.reply().text("Done.");
+    const allowed = await runIpuaro(["run", "--auto-apply", "--allow-commands", "-p", "create the file", root], { env: env(fake.url) });
+    expect(allowed.code).toBe(0);
+    expect(fs.existsSync(path.join(root, "made-unasked.txt"))).toBe(true);
+    fs.rmSync(path.join(root, "made-unasked.txt"));
+  });
+
   it("recovers from a malformed call: the model gets the expected form and tries again", async () => {
     await startFake();
     fake.reply().text('<tool_call>{"name": "get_lines", "arguments": {"path": </tool_call>');

@@ -143,7 +143,7 @@ describe("kill -9 during a turn", () => {
     const before = fs.readFileSync(logger, "utf8");
     const script = "require('fs').rmSync('packages/core/src/logger.ts'); setTimeout(() => {}, 20000)";
     fake.reply().text(`<tool_call name="run_command"><command>node -e "${script}"</command></tool_call>`);
-    const running = spawnCli(["run", "--auto-apply", "-p", "Clean up", root], env());
+    const running = spawnCli(["run", "--auto-apply", "--allow-commands", "-p", "Clean up", root], env());
     try {
       await waitFor("the command's deletion", () => !fs.existsSync(logger) || running.child.exitCode !== null);
       expect(running.child.exitCode).toBeNull();

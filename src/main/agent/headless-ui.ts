@@ -1,5 +1,7 @@
-// The UI port for `ipuaro run` and other non-interactive uses: nothing is asked. Edits and unknown
-// commands are rejected unless auto-apply was requested; an error ends the turn.
+// The UI port for `ipuaro run` and other non-interactive uses: nothing is asked. Edits are rejected unless
+// auto-apply was requested; commands the policy would ask about (not on the whitelist, a pipe into a
+// shell, a push) are not run unless allowed on their own: applying edits unattended must not also mean
+// running whatever a file the model read talked it into. An error ends the turn.
 import type { IpuaroError } from "../errors.js";
 import type { CommandDecision, EditDecision } from "../tools/tool-types.js";
 import type { ConflictChoice, ErrorChoice, UiPort } from "./ports.js";
@@ -10,6 +12,7 @@ export class HeadlessUi implements UiPort {
   constructor(
     private readonly autoApply: boolean,
     private readonly log: (line: string) => void = (l) => process.stderr.write(`${l}\n`),
+    private readonly allowCommands = autoApply,
   ) {}
 
   async confirmEdit(): Promise<EditDecision> {
@@ -17,7 +20,7 @@ export class HeadlessUi implements UiPort {
   }
 
   async confirmCommand(): Promise<CommandDecision> {
-    return this.autoApply ? "once" : "unattended";
+    return this.allowCommands ? "once" : "unattended";
   }
 
   private readonly said = new WeakSet<IpuaroError>();

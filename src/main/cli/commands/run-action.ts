@@ -33,7 +33,7 @@ export async function runAction(target: string, opts: RunOptions, choice: Sessio
     await indexer.scanAndIndex({ signal: stop.signal });
     await indexer.close();
     const model = await prepareModel(config, { interactive: !!process.stdin.isTTY && !opts.json, log, sayDefaultWindowCut: false });
-    const ui = new HeadlessUi(!!opts.autoApply, log);
+    const ui = new HeadlessUi(!!opts.autoApply, log, !!opts.allowCommands);
     const { session, created, repairedCalls, lease } = await openSession({ redis: opened.redis, projectName: opened.store.projectName, root, config, choice, lease: "ipuaro run", ifLastOpenElsewhere: "refuse" });
     releaseLease = () => lease?.release();
     if (!opts.json) {

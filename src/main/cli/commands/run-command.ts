@@ -12,6 +12,7 @@ import { startRedisEarly } from "../early-redis.js";
 export interface RunOptions {
   prompt?: string;
   autoApply?: boolean;
+  allowCommands?: boolean;
   json?: boolean;
   session?: string;
   continue?: boolean;
@@ -53,7 +54,8 @@ export function registerRunCommand(program: Command): void {
     .description("run one agent turn headless: stream the answer to stdout, then the stats")
     .option("-p, --prompt <text>", "the message to the agent (without it: what is piped in)")
     .argument("[path]", "project root", ".")
-    .option("--auto-apply", "apply edits and run asked-for commands without confirmation (default: reject them)")
+    .option("--auto-apply", "apply edits without confirmation (default: reject them)")
+    .option("--allow-commands", "also run commands the policy would ask about (not whitelisted, pipes into a shell, pushes); denied ones never run")
     .option("--json", "print one JSON object with the answer, tool calls and stats")
     .option("--session <id>", "continue this session (see `ipuaro sessions list`)")
     .option("-c, --continue", "continue the project's last session (default: start a new one)")
