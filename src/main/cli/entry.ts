@@ -7,11 +7,17 @@ import { runCli } from "./program.js";
 // package logs "Getting text from response") must not corrupt stdout or `--json` output.
 console.log = console.info = console.error;
 
-// `ipuaro … | head`: the reader went away, so there is no one left to write to. Quiet, like any CLI tool.
+// `ipuaro … | head` (EPIPE) or a closed terminal (EIO): there is no one left to write to. A command that
+// can stop cleanly (it listens for the hang-up: index --watch, run) is stopped as after SIGHUP, so its
+// Redis is released and what it stored kept; any other ends at once, quietly, like any CLI tool.
+let readerGone = false;
 for (const stream of [process.stdout, process.stderr]) {
   stream.on("error", (err: NodeJS.ErrnoException) => {
-    if (err.code === "EPIPE") process.exit(process.exitCode ?? 0);
-    throw err;
+    if (err.code !== "EPIPE" && err.code !== "EIO") throw err;
+    if (readerGone) return;
+    readerGone = true;
+    if (process.listenerCount("SIGHUP") > 0) process.emit("SIGHUP", "SIGHUP");
+    else process.exit(process.exitCode ?? 0);
   });
 }
 

@@ -1,5 +1,6 @@
-// Ctrl+C (or SIGTERM) in a headless command: the first one asks the command to stop cleanly, so what it
-// stored is kept and ipuaro's own Redis is released; a later one quits at once. A launcher (npx, tsx)
+// Ctrl+C (or SIGTERM, or SIGHUP: the terminal closed) in a headless command: the first one asks the
+// command to stop cleanly, so what it stored is kept and ipuaro's own Redis is released; a later one
+// quits at once. A launcher (npx, tsx)
 // may relay the terminal's Ctrl+C a moment after the terminal did, so a repeat within
 // DUPLICATE_SIGNAL_MS counts as the same keypress.
 
@@ -34,6 +35,7 @@ export function guardInterrupts(onFirst: () => void): InterruptGuard {
   };
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
+  process.on("SIGHUP", onSignal);
   let detached = false;
   return {
     get interrupted() {
@@ -45,6 +47,7 @@ export function guardInterrupts(onFirst: () => void): InterruptGuard {
       const off = () => {
         process.off("SIGINT", onSignal);
         process.off("SIGTERM", onSignal);
+        process.off("SIGHUP", onSignal);
       };
       if (firstAt) setTimeout(off, DUPLICATE_SIGNAL_MS).unref();
       else off();

@@ -48,6 +48,37 @@ describe("ipuaro index --watch", () => {
     }
   });
 
+  it("stops cleanly when its terminal goes away (SIGHUP) or its output pipe closes", async () => {
+    const hungUp = ipuaro("index", "--watch", "--yes", root);
+    let stderr = "";
+    hungUp.stderr.on("data", (d) => (stderr += d));
+    const hungUpExit = new Promise<number | null>((resolve) => hungUp.on("close", resolve));
+    try {
+      await waitFor("the watcher to start", () => stderr.includes("watching"), 30_000);
+      hungUp.kill("SIGHUP");
+      expect(await hungUpExit).toBe(0);
+      expect(stderr).toContain("stopping");
+      expect(stderr).not.toMatch(/error/i);
+    } finally {
+      if (hungUp.exitCode === null) hungUp.kill("SIGKILL");
+    }
+
+    // `ipuaro index --watch | head -3`: once head has gone, the next update line meets a closed pipe.
+    const piped = ipuaro("index", "--watch", "--yes", root);
+    let pipedErr = "";
+    piped.stderr.on("data", (d) => (pipedErr += d));
+    const pipedExit = new Promise<number | null>((resolve) => piped.on("close", resolve));
+    try {
+      await waitFor("the watcher to start", () => pipedErr.includes("watching"), 30_000);
+      piped.stdout.destroy();
+      fs.appendFileSync(path.join(root, "packages/core/src/money.ts"), "\nexport const afterPipe = 1;\n");
+      expect(await pipedExit).toBe(0);
+      expect(pipedErr).not.toMatch(/error|EPIPE/i);
+    } finally {
+      if (piped.exitCode === null) piped.kill("SIGKILL");
+    }
+  });
+
   it("reloads the index when `ipuaro index` in another terminal rewrites it", async () => {
     const child = ipuaro("index", "--watch", "--yes", root);
     let stderr = "";
