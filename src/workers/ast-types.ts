@@ -116,6 +116,8 @@ export interface ComplexityScore {
   nesting: number;
   imports: number;
   score: number;
+  /** Present (true) when a tool wrote the file (a codegen header, a .min.js): rankings leave it out. */
+  generated?: true;
 }
 
 /** One call site for the best-effort call graph: `callee` as written (`foo`, `obj.method`, `Class.method`). */

@@ -12,6 +12,7 @@ import xxhash from "xxhash-wasm";
 import { ValueArena } from "./value-arena.js";
 import { fileDataJson, fileDataJsonRoom, writeFileDataJson } from "./file-json.js";
 import { extractFileSteps, languageForPath, type ExtractResult } from "./extract/index.js";
+import { isGeneratedCode } from "./extract/generated-code.js";
 import type { ImportInfo } from "./ast-types.js";
 import { isInternalSpecifier, symlinkHash, type GraphFacts, type SerialisedValue, type SourceLanguage, type IndexedRecord, type IndexTask, type IndexTaskResult, type InternalSpecifiers, type WireHashes } from "./protocol.js";
 
@@ -203,6 +204,7 @@ async function indexOne(task: IndexTask, rel: string, timings: IndexTaskResult["
     ? { imports: extracted.facts.imports, exports: [], symbols: extracted.facts.symbols, calls: projectCalls(extracted.facts, extracted.ast.imports), ...(extracted.facts.defaultName ? { defaultName: extracted.facts.defaultName } : {}), ...(extracted.facts.moduleName ? { moduleName: extracted.facts.moduleName } : {}) }
     : { imports: [], exports: [], symbols: [], calls: [] };
   const complexity = extracted?.complexity ?? { loc: 0, nesting: 0, imports: 0, score: 0 };
+  if (extracted && language !== "json" && language !== "yaml" && isGeneratedCode(rel, text)) complexity.generated = true;
   const ast = extracted?.ast ?? { imports: [], exports: [], functions: [], classes: [], types: [], parseError: false };
   const record: IndexedRecord = {
     path: rel,

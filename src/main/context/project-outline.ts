@@ -58,7 +58,7 @@ export function fileMarkers(meta: FileMeta | null): string[] {
   if (meta.isEntryPoint) marks.push("entry point");
   if (meta.isHub) marks.push(`hub, ${meta.dependents.length} dependents`);
   else if (meta.dependents.length > 0) marks.push(`${meta.dependents.length} dependent${meta.dependents.length === 1 ? "" : "s"}`);
-  marks.push(`cx ${meta.complexity.score}`);
+  marks.push(meta.complexity.generated ? "generated" : `cx ${meta.complexity.score}`);
   return marks;
 }
 

@@ -74,7 +74,8 @@ export function computeGraphMetrics(meta: ReadonlyMap<string, FileMeta>): GraphM
     const [p, m] = entry;
     if (m.isHub) hubs++;
     if (m.dependents.length >= 2) imported.push(entry);
-    if (CODE_FILE.test(p) && m.complexity.score > 0) complex.push(entry);
+    // Generated code (codegen output, bundles) says nothing about what is risky to change.
+    if (CODE_FILE.test(p) && m.complexity.score > 0 && !m.complexity.generated) complex.push(entry);
   }
   const dependents = (e: Entry) => e[1].dependents.length;
   const score = (e: Entry) => e[1].complexity.score;

@@ -5,20 +5,24 @@ import type { ProjectStore } from "../store/project-store.js";
 
 export interface IndexView {
   metas: Map<string, FileMeta>;
-  /** Highest complexity score in the project (normalises a file's own). */
+  /** Highest complexity score of the project's hand-written files (normalises a file's own). */
   maxComplexity: number;
 }
 
 export async function loadIndexView(store: ProjectStore): Promise<IndexView> {
-  const metas = await store.getAllMeta();
+  return indexViewOf(await store.getAllMeta());
+}
+
+export function indexViewOf(metas: Map<string, FileMeta>): IndexView {
   let maxComplexity = 0;
-  for (const m of metas.values()) maxComplexity = Math.max(maxComplexity, m.complexity?.score ?? 0);
+  for (const m of metas.values()) if (!m.complexity?.generated) maxComplexity = Math.max(maxComplexity, m.complexity?.score ?? 0);
   return { metas, maxComplexity };
 }
 
-/** A file's complexity relative to the project's most complex file, 0–1 (0 when not indexed). */
+/** A file's complexity relative to the project's most complex file, 0–1 (0 when not indexed or generated). */
 export function relativeComplexity(view: IndexView, file: string): number {
-  const score = view.metas.get(file)?.complexity?.score ?? 0;
+  const complexity = view.metas.get(file)?.complexity;
+  const score = complexity && !complexity.generated ? complexity.score : 0;
   return view.maxComplexity > 0 ? Math.min(1, score / view.maxComplexity) : 0;
 }
 

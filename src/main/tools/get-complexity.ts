@@ -29,10 +29,27 @@ export function longestFunctions(ast: FileAST | null, count: number): Array<{ na
   return all.sort((a, b) => b.lines - a.lines || a.start - b.start).slice(0, count);
 }
 
-function rankedCode(all: Map<string, FileMeta>, under: string | null): Array<[string, FileMeta]> {
-  return [...all]
-    .filter(([p]) => isCode(p) && (!under || p.startsWith(`${under}/`)))
-    .sort((a, b) => b[1].complexity.score - a[1].complexity.score || a[0].localeCompare(b[0]));
+/** Code files under a folder (or all), most complex first; generated ones apart (they rank nothing people maintain). */
+function rankedCode(all: Map<string, FileMeta>, under: string | null): { ranked: Array<[string, FileMeta]>; generated: string[] } {
+  const ranked: Array<[string, FileMeta]> = [];
+  const generated: string[] = [];
+  for (const entry of all) {
+    const [p, m] = entry;
+    if (!isCode(p) || (under && !p.startsWith(`${under}/`))) continue;
+    if (m.complexity.generated) generated.push(p);
+    else ranked.push(entry);
+  }
+  ranked.sort((a, b) => b[1].complexity.score - a[1].complexity.score || a[0].localeCompare(b[0]));
+  return { ranked, generated: generated.sort() };
+}
+
+const GENERATED_NAMED = 3;
+
+function generatedNote(generated: readonly string[]): string {
+  if (!generated.length) return "";
+  const named = generated.slice(0, GENERATED_NAMED).join(", ");
+  const more = generated.length > GENERATED_NAMED ? `, +${generated.length - GENERATED_NAMED} more` : "";
+  return `\n(${counted(generated.length, "generated file")} left out: ${named}${more})`;
 }
 
 export const getComplexity = defineTool({
@@ -57,11 +74,11 @@ export const getComplexity = defineTool({
     const all = await ctx.store.getAllMeta();
     if (target && meta) {
       const c = meta.complexity;
-      const ranked = rankedCode(all, null);
+      const { ranked } = rankedCode(all, null);
       const rank = ranked.findIndex(([p]) => p === target);
       const longest = longestFunctions(await ctx.store.getAst(target), LONGEST_FUNCTIONS_SHOWN);
       const lines = [
-        `${target}${fileFlags(meta)}: score ${c.score}${rank >= 0 ? ` (rank ${rank + 1} of ${ranked.length} code files)` : ""}`,
+        `${target}${fileFlags(meta)}: score ${c.score}${rank >= 0 ? ` (rank ${rank + 1} of ${ranked.length} code files)` : c.generated ? " (generated: a tool wrote it, so it is not ranked)" : ""}`,
         `  loc ${c.loc} (lines with code) → ${(c.loc / 10).toFixed(1)}`,
         `  nesting ${c.nesting} (deepest block) → ${c.nesting * 5}`,
         `  imports ${c.imports} → ${c.imports * 2}`,
@@ -84,8 +101,9 @@ export const getComplexity = defineTool({
           : { ok: false, code: "FILE_NOT_FOUND", message: `${target} is not in the index. Use get_structure to see the files.` };
       }
     }
-    const ranked = rankedCode(all, target);
+    const { ranked, generated } = rankedCode(all, target);
     if (!ranked.length) {
+      if (generated.length) return { ok: false, code: "NOT_FOUND", message: `only generated code${target ? ` under ${target}` : ""}, which is not ranked: ${generated.slice(0, GENERATED_NAMED).join(", ")}${generated.length > GENERATED_NAMED ? ", …" : ""}` };
       return { ok: false, code: "NOT_FOUND", message: target ? `no indexed code files under ${target}` : "the index has no code files; run `ipuaro index` first" };
     }
     const top = ranked.slice(0, TOP_COMPLEXITY_FILES);
@@ -96,8 +114,8 @@ export const getComplexity = defineTool({
     const head = `Top ${top.length} of ${ranked.length} code files${target ? ` under ${target}` : ""} by complexity (${FORMULA}):`;
     return {
       ok: true,
-      llm: `${head}\nscore   loc nest  imp  path\n${rows.join("\n")}`,
-      data: { under: target, files: top.map(([p, m]) => ({ path: p, ...m.complexity })) },
+      llm: `${head}\nscore   loc nest  imp  path\n${rows.join("\n")}${generatedNote(generated)}`,
+      data: { under: target, files: top.map(([p, m]) => ({ path: p, ...m.complexity })), generated },
       display: { summary: `top ${top.length} of ${ranked.length}` },
     };
   },

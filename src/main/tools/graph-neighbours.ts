@@ -39,6 +39,7 @@ export function fileFlags(meta: FileMeta | undefined): string {
   const flags: string[] = [];
   if (meta.isHub) flags.push(`hub: ${meta.dependents.length} dependents`);
   if (meta.isEntryPoint) flags.push("entry");
+  if (meta.complexity.generated) flags.push("generated");
   return flags.length ? ` [${flags.join(", ")}]` : "";
 }
 

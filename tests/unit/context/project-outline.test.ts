@@ -152,6 +152,10 @@ describe("formatFileOutline", () => {
     expect(formatFileOutline("x.ts", ast({ parseError: true }), null)).toBe("x.ts  (partial parse)");
     expect(formatFileOutline("x.ts", null, meta({ dependents: ["a.ts"] }))).toBe("x.ts  [1 dependent, cx 17]");
   });
+
+  it("marks generated code instead of giving its complexity", () => {
+    expect(formatFileOutline("gen/client.ts", null, meta({ complexity: { loc: 9000, nesting: 6, imports: 3, score: 936, generated: true } }))).toBe("gen/client.ts  [generated]");
+  });
 });
 
 describe("helpers", () => {
