@@ -202,15 +202,18 @@ describe("ipuaro run (headless) against a fake Ollama", () => {
     expect(result).toContain("get_lines");
   });
 
-  it("stops a runaway loop at agent.maxToolRounds and explains why", async () => {
+  it("stops a runaway loop at agent.maxToolRounds, explains why, and prints the answer asked for without tools", async () => {
     fs.writeFileSync(path.join(root, ".ipuaro.json"), JSON.stringify({ agent: { maxToolRounds: 3 } }));
     try {
       await startFake();
       for (let i = 1; i <= 3; i++) fake.reply().text(`<tool_call name="get_lines"><path>packages/core/src/money.ts</path><start>${i}</start><end>${i}</end></tool_call>`);
+      fake.reply().text("From lines 1-3 alone: money.ts starts with its imports.");
       const r = await runIpuaro(["run", "-p", "loop forever", root], { env: env(fake.url) });
       expect(r.code).toBe(1);
       expect(r.stderr).toContain("Stopped after 3 consecutive tool rounds");
-      expect(fake.chatRequests).toHaveLength(3);
+      expect(r.stdout).toContain("From lines 1-3 alone: money.ts starts with its imports.");
+      expect(fake.chatRequests).toHaveLength(4);
+      expect(fake.chatRequests[3]!.messages.at(-1)!.content).toContain("Tools are no longer available");
     } finally {
       fs.rmSync(path.join(root, ".ipuaro.json"));
     }
@@ -219,6 +222,7 @@ describe("ipuaro run (headless) against a fake Ollama", () => {
   it("stops the same call repeated three times in a row (doom loop)", async () => {
     await startFake();
     for (let i = 0; i < 3; i++) fake.reply().text('<tool_call name="get_structure"></tool_call>');
+    fake.reply().text("A shop with a core package.");
     const r = await runIpuaro(["run", "-p", "what is here?", root, "--json"], { env: env(fake.url) });
     expect(r.code).toBe(1);
     const out = JSON.parse(r.stdout.trim());

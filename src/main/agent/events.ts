@@ -25,4 +25,8 @@ export type AgentEvent =
   /** Something about the reply the user should know (cut off, empty); the turn goes on. */
   | { type: "warning"; message: string }
   | { type: "error"; error: IpuaroError; choice: "retry" | "skip" | "abort" }
-  | { type: "finished"; reason: FinishReason; text: string; stats: TurnStats };
+  /**
+   * `text`: the answer, or for any other reason what ended the turn. `answer`: when a loop guard (max-rounds,
+   * doom-loop) stopped the tools, what the model answered once asked to without them (also streamed as text).
+   */
+  | { type: "finished"; reason: FinishReason; text: string; stats: TurnStats; answer?: string };

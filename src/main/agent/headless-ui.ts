@@ -16,7 +16,8 @@ export class HeadlessUi implements UiPort {
   ) {}
 
   async confirmEdit(): Promise<EditDecision> {
-    return this.autoApply ? { action: "apply" } : { action: "reject", reason: "headless mode without --auto-apply" };
+    // Not the user's "no": the message must say how to allow edits, not that someone rejected this one.
+    return this.autoApply ? { action: "apply" } : { action: "reject", unattended: true, reason: "to let `ipuaro run` apply edits, run it with --auto-apply" };
   }
 
   async confirmCommand(): Promise<CommandDecision> {

@@ -4,15 +4,15 @@
 import { IpuaroError, isIpuaroError } from "../errors.js";
 import { isLlmCancelled } from "../llm/llm-errors.js";
 import type { LlmClient, LlmMessage, NativeToolCall, ResponseStats } from "../llm/ollama-client.js";
-import { defaultCallExample, formatToolResult, type ToolFormat } from "../llm/system-prompt.js";
-import { parseToolCalls, type ParsedCall } from "../llm/tool-call-parser.js";
+import { formatToolResult, parserCallExample, type ToolFormat } from "../llm/system-prompt.js";
+import { parseToolCalls, type ParsedCall, type ParsedItem } from "../llm/tool-call-parser.js";
 import type { TokenEstimator } from "../llm/token-estimator.js";
 import type { ToolRegistry } from "../tools/registry.js";
 import { newReplyId } from "../tools/reply-edits.js";
 import type { ToolContext, ToolPorts, ToolResult } from "../tools/tool-types.js";
 import type { ContextEvent, ConversationRecorder } from "../session/conversation-recorder.js";
 import type { AgentEvent, FinishReason, TurnStats } from "./events.js";
-import { DOOM_LOOP_THRESHOLD, DoomLoopDetector } from "./loop-guards.js";
+import { describeLoop, DoomLoopDetector } from "./loop-guards.js";
 import type { UiPort } from "./ports.js";
 import { VisibleTextFilter } from "./visible-text.js";
 import { CallFenceFilter } from "./call-fence-filter.js";
@@ -77,10 +77,27 @@ type RoundOutcome =
   | { kind: "reply"; text: string; native: NativeToolCall[]; completionTokens: number | null; unclosed: string }
   | { kind: "stop"; reason: FinishReason; text: string };
 
-/** A call of the current round with the id its result will carry. */
-interface RoundCall {
-  id: string;
-  call: ParsedCall;
+/** A call (or a call that failed to parse) of the current round with the id its result will carry. */
+type RoundItem = ParsedItem & { id: string };
+
+/** A loop guard stopped the tools: the turn ends with one more request, for an answer without them. */
+interface GuardStop {
+  reason: "max-rounds" | "doom-loop";
+  /** What ended the tools, for the user (the turn's outcome). */
+  text: string;
+  /** Why, for the model, in the closing request. */
+  why: string;
+}
+
+/**
+ * Sent after the history in the closing request only (never stored): the answer it asks for is the turn's.
+ * The system prompt stays as it was, so the server can reuse the prompt it has already evaluated.
+ */
+function closingInstruction(stop: GuardStop): LlmMessage {
+  return {
+    role: "user",
+    content: `Tools are no longer available for this question: ${stop.why}. Do not call any tool. Answer my question now with what you have found so far, and say what you could not find out.`,
+  };
 }
 
 export class Orchestrator {
@@ -118,12 +135,12 @@ export class Orchestrator {
     const recorder = this.opts.recorder;
     const stats: TurnStats = { timeMs: 0, tokens: 0, promptTokens: 0, completionTokens: 0, toolCalls: 0, requests: 0 };
     this.turnTools = [];
-    const finish = async (reason: FinishReason, text: string): Promise<AgentEvent> => {
+    const finish = async (reason: FinishReason, text: string, answer?: string): Promise<AgentEvent> => {
       stats.timeMs = performance.now() - started;
       stats.tokens = stats.promptTokens + stats.completionTokens;
       await recorder?.turnFinished({ reason, timeMs: stats.timeMs, ...(reason !== "answer" ? { text } : {}) });
       await this.opts.onTurnEnd?.(this.turnTools);
-      return { type: "finished", reason, text, stats };
+      return { type: "finished", reason, text, stats, ...(answer ? { answer } : {}) };
     };
     // Persist-before-act: the message is stored before any request is made for it.
     await recorder?.userMessage(userText, opts);
@@ -132,16 +149,11 @@ export class Orchestrator {
     const doom = new DoomLoopDetector();
     // A set (not a predicate) so a call to a tool that does not exist is answered with the list of tools.
     const known = new Set(this.opts.registry.names());
-    const example = defaultCallExample(this.opts.registry.descriptors(), this.opts.toolFormat);
+    const example = parserCallExample(this.opts.registry.descriptors(), this.opts.toolFormat);
+    /** Set once a loop guard stopped the tools: the next request is the last, and its reply is the answer. */
+    let closing: GuardStop | null = null;
 
     for (let round = 0; ; round++) {
-      if (round >= this.opts.maxToolRounds) {
-        const text = `Stopped after ${this.opts.maxToolRounds} consecutive tool rounds without a final answer (agent.maxToolRounds). Ask again with a narrower question, or raise the limit.`;
-        await recorder?.assistantReply({ content: text, nativeToolCalls: [], calls: [], stats: { tokens: 0, timeMs: 0, toolCalls: 0 } });
-        this.history.push({ role: "assistant", content: text });
-        yield await finish("max-rounds", text);
-        return stats;
-      }
       const system = await this.opts.systemPrompt(userText, this.history);
       if (recorder) {
         const prepared = await recorder.beforeRequest({ system, history: this.history, ...(signal ? { signal } : {}) });
@@ -164,32 +176,43 @@ export class Orchestrator {
         }
       }
       const requestStarted = performance.now();
-      const outcome: RoundOutcome = yield* this.requestOnce(system, stats, known, signal);
+      const outcome: RoundOutcome = yield* this.requestOnce(system, stats, known, signal, closing ? closingInstruction(closing) : undefined);
       if (outcome.kind === "stop") {
-        yield await finish(outcome.reason, outcome.text);
+        // The closing request failed: the turn still ends for the guard's reason (unless it was interrupted).
+        if (closing && outcome.reason !== "cancelled") yield await finish(closing.reason, `${closing.text} ${outcome.text}`);
+        else yield await finish(outcome.reason, outcome.text);
         return stats;
       }
       const parsed = parseToolCalls(outcome.text, known, { nativeCalls: outcome.native, example });
       // `<tool_call` written in prose and never closed: the filter held the rest back, the parser saw no call.
-      if (outcome.unclosed && !parsed.calls.length && !parsed.errors.length) yield { type: "text", text: outcome.unclosed };
-      const malformed = parsed.errors.map((err) => ({ id: this.nextCallId(), err }));
-      const calls: RoundCall[] = parsed.calls.map((call) => ({ id: this.nextCallId(), call }));
+      if (outcome.unclosed && !parsed.items.length) yield { type: "text", text: outcome.unclosed };
+      const replyStats = {
+        tokens: outcome.completionTokens ?? this.opts.estimator?.estimate(outcome.text) ?? 0,
+        timeMs: Math.round(performance.now() - requestStarted),
+      };
+      if (closing) {
+        // Calls in the closing reply are not run (and not kept: they would have no results); the rest is the answer.
+        const answer = parsed.text.trim();
+        const content = answer || closing.text;
+        await recorder?.assistantReply({ content, nativeToolCalls: [], calls: [], stats: { ...replyStats, toolCalls: 0 } });
+        this.history.push({ role: "assistant", content });
+        if (!answer) yield { type: "warning", message: "The model gave no answer once its tools were stopped." };
+        yield await finish(closing.reason, closing.text, answer);
+        return stats;
+      }
+      // Ids in the order the calls were made: the results go back in that order (failed ones in their place).
+      const items: RoundItem[] = parsed.items.map((item) => ({ ...item, id: this.nextCallId() }));
       // The reply and its calls are stored before any tool runs.
       await recorder?.assistantReply({
         content: outcome.text,
         nativeToolCalls: outcome.native,
-        calls: [
-          ...malformed.map(({ id, err }) => ({ id, name: err.name ?? "tool_call", parameters: {}, malformed: true })),
-          ...calls.map(({ id, call }) => ({ id, name: call.name, parameters: call.arguments })),
-        ],
-        stats: {
-          tokens: outcome.completionTokens ?? this.opts.estimator?.estimate(outcome.text) ?? 0,
-          timeMs: Math.round(performance.now() - requestStarted),
-          toolCalls: calls.length,
-        },
+        calls: items.map(({ id, call, error }) =>
+          call ? { id, name: call.name, parameters: call.arguments } : { id, name: error.name ?? "tool_call", parameters: {}, malformed: true },
+        ),
+        stats: { ...replyStats, toolCalls: parsed.calls.length },
       });
       this.history.push({ role: "assistant", content: outcome.text, ...(outcome.native.length ? { toolCalls: outcome.native } : {}) });
-      if (!parsed.calls.length && !parsed.errors.length) {
+      if (!items.length) {
         if (!parsed.text.trim()) yield { type: "warning", message: "The model gave an empty answer. Ask again, or put the question another way." };
         yield await finish("answer", parsed.text.trim());
         return stats;
@@ -201,38 +224,57 @@ export class Orchestrator {
         results.push(block);
         await recorder?.toolResult({ callId, name, success: r.success, block, ...(r.error !== undefined ? { error: r.error } : {}), ...(r.code ? { code: r.code } : {}) });
       };
-      for (const { id, err } of malformed) await record(id, err.name ?? "tool_call", { success: false, error: err.message, code: "INVALID_ARGS" });
-      let stop: { reason: FinishReason; text: string } | null = null;
+      let aborted = false;
+      let loop: GuardStop | null = null;
       const reply = newReplyId();
-      for (const { id, call } of calls) {
-        if (stop) {
+      for (const { id, call, error } of items) {
+        const name = call ? call.name : (error.name ?? "tool_call");
+        if (aborted || loop) {
           // Every call gets a result, so the history stays well-formed for the next request.
-          await record(id, call.name, { success: false, error: "not run: the turn was stopped before this call", code: "CANCELLED" });
+          await record(id, name, { success: false, error: "not run: the turn was stopped before this call", code: "CANCELLED" });
           continue;
         }
-        if (doom.record(call.name, call.arguments)) {
-          const reason = `the model called ${call.name} with the same arguments ${DOOM_LOOP_THRESHOLD} times in a row`;
+        // Failed calls count too: a model sending the same broken call again is stuck as well.
+        const found = doom.record(call ? { call } : { error });
+        if (found) {
+          const reason = describeLoop(found);
           yield { type: "loop-detected", reason };
-          const error = "Stopped: identical call repeated. Answer with what you have.";
-          yield* this.reportUnrun(id, call, error);
-          await record(id, call.name, { success: false, error, code: "CANCELLED" });
-          stop = { reason: "doom-loop", text: `Stopped: ${reason}. This usually means the model is stuck; rephrase the request or give it the missing detail.` };
+          const stopped = "Stopped: this call repeats earlier ones without progress. Answer with what you have.";
+          if (call) yield* this.reportUnrun(id, call, stopped);
+          await record(id, name, { success: false, error: stopped, code: "CANCELLED" });
+          loop = {
+            reason: "doom-loop",
+            text: `Stopped: ${reason}. This usually means the model is stuck; rephrase the request or give it the missing detail.`,
+            why: "you were repeating the same tool calls without progress",
+          };
+          continue;
+        }
+        if (!call) {
+          await record(id, name, { success: false, error: error.message, code: "INVALID_ARGS" });
           continue;
         }
         const result: ToolResult | "abort" = yield* this.runTool(id, call, stats, reply, signal);
         if (result === "abort") {
           await record(id, call.name, { success: false, error: "cancelled by the user", code: "CANCELLED" });
-          stop = { reason: "aborted", text: "Aborted." };
+          aborted = true;
           continue;
         }
         await record(id, call.name, { success: result.success, ...(result.data !== undefined ? { data: result.data } : {}), ...(result.error !== undefined ? { error: result.error } : {}), ...(result.code ? { code: result.code } : {}) });
       }
       // Results go back as data, in one message, right after the calls they answer.
       this.history.push({ role: "user", content: results.join("\n\n") });
-      if (stop) {
-        yield await finish(stop.reason, stop.text);
+      if (aborted) {
+        yield await finish("aborted", "Aborted.");
         return stats;
       }
+      const max = this.opts.maxToolRounds;
+      closing = loop ?? (round + 1 >= max
+        ? {
+            reason: "max-rounds",
+            text: `Stopped after ${max} consecutive tool rounds without a final answer (agent.maxToolRounds). Ask again with a narrower question, or raise the limit.`,
+            why: `the limit of ${max} rounds of tool calls for one question was reached`,
+          }
+        : null);
     }
   }
 
@@ -247,7 +289,8 @@ export class Orchestrator {
     };
   }
 
-  private async *requestOnce(system: string, stats: TurnStats, known: ReadonlySet<string>, signal?: AbortSignal): AsyncGenerator<TurnEvent, RoundOutcome> {
+  /** `closing`: sent after the history, in this request only (closingInstruction). */
+  private async *requestOnce(system: string, stats: TurnStats, known: ReadonlySet<string>, signal?: AbortSignal, closing?: LlmMessage): AsyncGenerator<TurnEvent, RoundOutcome> {
     let autoRetries = 0;
     // A fenced block is a call when the parser finds one (or a broken one) in it: then it is not shown.
     const isCall = (block: string) => {
@@ -261,7 +304,7 @@ export class Orchestrator {
       const native: NativeToolCall[] = [];
       let response: ResponseStats | null = null;
       try {
-        const stream = this.opts.llm.chatStream({ messages: [{ role: "system", content: system }, ...this.history], signal });
+        const stream = this.opts.llm.chatStream({ messages: [{ role: "system", content: system }, ...this.history, ...(closing ? [closing] : [])], signal });
         for await (const chunk of stream) {
           if (chunk.type === "text") {
             text += chunk.text;

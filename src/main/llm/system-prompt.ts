@@ -140,11 +140,32 @@ function jsonExampleValue(key: string, schema: ToolParameterSchema): unknown {
   return text;
 }
 
-/** The example the tool-call parser quotes in its error messages, in the taught form. */
-export function defaultCallExample(tools: readonly ToolDescriptor[], format: ToolFormat = "xml"): string {
-  const tool = findTool(tools, ["get_lines"]) ?? tools[0];
-  if (tool) return callExample(tool, [], format);
-  return format === "json" ? '<tool_call>{"name": "TOOL_NAME", "arguments": {}}</tool_call>' : '<tool_call name="TOOL_NAME"><param_name>value</param_name></tool_call>';
+/**
+ * The form the tool-call parser's error messages show, in the taught form: for a call to a registered tool,
+ * that tool with its required parameters as placeholders (`<path>PATH</path>`), else the generic form. No
+ * plausible values here: a made-up path in an error read as a file to open (one the project may not have).
+ */
+export function parserCallExample(tools: readonly ToolDescriptor[], format: ToolFormat = "xml"): (toolName: string | undefined) => string {
+  return (toolName) => {
+    const tool = toolName === undefined ? undefined : tools.find((t) => t.name === toolName);
+    if (!tool) return format === "json" ? '<tool_call>{"name": "TOOL_NAME", "arguments": {"param_name": "value"}}</tool_call>' : '<tool_call name="TOOL_NAME"><param_name>value</param_name></tool_call>';
+    const required = new Set(tool.parameters.required ?? []);
+    const params = Object.entries(tool.parameters.properties).filter(([k]) => required.has(k));
+    if (format === "json") {
+      const args = Object.fromEntries(params.map(([k, schema]) => [k, placeholder(k, schema, true)]));
+      return `<tool_call>${JSON.stringify({ name: tool.name, arguments: args })}</tool_call>`;
+    }
+    return `<tool_call name="${tool.name}">${params.map(([k, schema]) => `<${k}>${placeholder(k, schema, false)}</${k}>`).join("")}</tool_call>`;
+  };
+}
+
+/** A value that reads as "put yours here": the parameter's name in capitals (JSON numbers stay numbers). */
+function placeholder(key: string, schema: ToolParameterSchema, json: boolean): unknown {
+  if (schema.enum && schema.enum.length > 0) return json ? schema.enum[0] : String(schema.enum[0]);
+  const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
+  if (json && (type === "integer" || type === "number")) return 1;
+  if (json && type === "boolean") return true;
+  return key.toUpperCase();
 }
 
 function exampleValue(key: string, schema: ToolParameterSchema): string {

@@ -1,11 +1,13 @@
 // Finds tool calls in a model reply. The taught form is XML (`<tool_call name="…"><param>…</param></tool_call>`),
 // but small Qwen models mostly answer with Qwen's native `<tool_call>{json}</tool_call>`, a ```json fence or bare
-// JSON, so all of those are accepted, plus the server's own `message.tool_calls`. Nothing here throws:
-// what cannot be read becomes an error whose message shows the expected form, for the model to retry.
+// JSON, and Qwen3-coder with `<function=…><parameter=…>` (with or without the <tool_call> around it), so all of
+// those are accepted, plus the server's own `message.tool_calls`. Nothing here throws: what cannot be read
+// becomes an error whose message shows the expected form, for the model to retry.
+import { callShape, isPlainObject, topLevelNames, ARGUMENT_KEYS, CALL_KEYS } from "./call-json-shape.js";
 import type { NativeToolCall } from "./ollama-client.js";
 import { parseTolerantJson, scanJsonEnd } from "./tolerant-json.js";
 
-export type ToolCallFormat = "xml" | "json-tag" | "json-fence" | "bare-json" | "native";
+export type ToolCallFormat = "xml" | "function-tag" | "json-tag" | "json-fence" | "bare-json" | "native";
 
 export interface ParsedCall {
   name: string;
@@ -25,28 +27,32 @@ export interface ToolCallParseError {
   message: string;
 }
 
+/** One call attempt of a reply: a call to run, or one that failed to parse. */
+export type ParsedItem = { call: ParsedCall; error?: never } | { error: ToolCallParseError; call?: never };
+
 export interface ToolCallParseResult {
   /** The reply without the calls (and without the unreadable attempts). */
   text: string;
   calls: ParsedCall[];
   errors: ToolCallParseError[];
+  /** Calls and errors together, in the order the model made them (native calls last): results follow it. */
+  items: ParsedItem[];
 }
 
 export interface ParseToolCallsOptions {
   /** Calls the server parsed itself; merged after the text calls, duplicates dropped. */
   nativeCalls?: readonly NativeToolCall[];
-  /** A concrete example call for error messages (system-prompt.ts builds one from the registry). */
-  example?: string;
+  /**
+   * The example call error messages show. A function gets the name of the tool the broken call was for
+   * (undefined when none could be read or the tool does not exist), to show that tool's own form.
+   */
+  example?: string | ((toolName: string | undefined) => string);
 }
 
 export type KnownTools = ReadonlySet<string> | ((name: string) => boolean);
 
 export const GENERIC_CALL_FORM = '<tool_call name="TOOL_NAME"><param_name>value</param_name></tool_call>';
 const FENCE_LANGS = new Set(["", "json", "jsonc", "json5", "tool_call", "tool_code", "tool"]);
-/** Keys a JSON object may have and still be read as "the model meant a tool call". */
-const CALL_KEYS = new Set(["name", "arguments", "parameters", "args", "type", "function", "id"]);
-/** Of those, the ones that carry a call's arguments. */
-const ARGUMENT_KEYS = new Set(["arguments", "parameters", "args", "function"]);
 const RAW_PREVIEW = 200;
 
 type Found = { start: number; end: number } & ({ call: ParsedCall } | { error: ToolCallParseError });
@@ -56,24 +62,29 @@ export function parseToolCalls(reply: string, knownTools: KnownTools, options: P
   const ctx = new ParseContext(reply, knownTools, options.example);
   let text: Segment[] = [{ start: 0, end: reply.length }];
   text = ctx.extract(text, (seg) => ctx.findTags(seg));
+  text = ctx.extract(text, (seg) => ctx.findFunctionTags(seg));
   text = ctx.extract(text, (seg) => ctx.findFences(seg));
   // The whole reply being one JSON value is a stronger signal than JSON inside prose (see readJsonCandidate).
   const wholeReply = ctx.found.length === 0 && text.length === 1;
   text = ctx.extract(text, (seg) => ctx.findBareJson(seg, wholeReply));
-  const found = ctx.found.sort((a, b) => a.start - b.start);
-  const calls = found.flatMap((f) => ("call" in f ? [f.call] : []));
-  const errors = found.flatMap((f) => ("error" in f ? [f.error] : []));
+  // Stable: calls sharing a span (an array of calls) keep their order.
+  const items: ParsedItem[] = ctx.found.sort((a, b) => a.start - b.start).map((f) => ("call" in f ? { call: f.call } : { error: f.error }));
   // A native call the text also wrote out is one call; two identical native calls are two (the model
   // asked twice, and each gets its result).
-  const inText = new Set(calls.map(callKey));
+  const inText = new Set(items.flatMap((i) => (i.call ? [callKey(i.call)] : [])));
   for (const native of options.nativeCalls ?? []) {
     const call: ParsedCall = { name: native.name, arguments: native.arguments ?? {}, format: "native", raw: "" };
     if (inText.has(callKey(call))) continue;
     // The server passes on any name the model made up; it goes back to the model like a text call's would.
-    if (ctx.isKnown(call.name)) calls.push(call);
-    else errors.push(ctx.unknownTool(call.name, JSON.stringify({ name: call.name, arguments: call.arguments })));
+    if (ctx.isKnown(call.name)) items.push({ call });
+    else items.push({ error: ctx.unknownTool(call.name, JSON.stringify({ name: call.name, arguments: call.arguments })) });
   }
-  return { text: cleanText(text.map((s) => reply.slice(s.start, s.end)).join("")), calls, errors };
+  return {
+    text: cleanText(text.map((s) => reply.slice(s.start, s.end)).join("")),
+    calls: items.flatMap((i) => (i.call ? [i.call] : [])),
+    errors: items.flatMap((i) => (i.error ? [i.error] : [])),
+    items,
+  };
 }
 
 class ParseContext {
@@ -81,12 +92,10 @@ class ParseContext {
   constructor(
     private readonly reply: string,
     private readonly known: KnownTools,
-    private readonly example: string | undefined,
+    private readonly example: ParseToolCallsOptions["example"],
   ) {}
 
-  isKnown(name: string): boolean {
-    return typeof this.known === "function" ? this.known(name) : this.known.has(name);
-  }
+  readonly isKnown = (name: string): boolean => (typeof this.known === "function" ? this.known(name) : this.known.has(name));
 
   /** Runs a finder over each text segment and returns the text left between what it found. */
   extract(segments: Segment[], finder: (seg: Segment) => Found[]): Segment[] {
@@ -136,19 +145,25 @@ class ParseContext {
   private readJsonTag(start: number, jsonStart: number, tagName: string | undefined): Found {
     const r = this.reply;
     const jsonEnd = scanJsonEnd(r, jsonStart);
-    if (jsonEnd === -1) {
-      const name = tagName ?? /["']name["']\s*:\s*["']([\w.-]+)["']/.exec(r.slice(jsonStart))?.[1];
-      return this.fail(start, r.length, "truncated", "the reply ended in the middle of the call's JSON", name);
-    }
+    // An unreadable call still names its tool, often: its error then shows that tool's form.
+    const nameIn = (json: string) => tagName ?? /["']name["']\s*:\s*["']([\w.-]+)["']/.exec(json)?.[1];
+    if (jsonEnd === -1) return this.fail(start, r.length, "truncated", "the reply ended in the middle of the call's JSON", nameIn(r.slice(jsonStart)));
     // Consume the closing tag if only whitespace or stray brackets stand before it; a missing one is tolerated.
     const close = /^[\s}\]`]*<\/tool_call\s*>/i.exec(r.slice(jsonEnd));
     const end = close ? jsonEnd + close[0].length : jsonEnd;
-    const parsed = parseTolerantJson(r.slice(jsonStart, jsonEnd));
-    if (!parsed.ok) return this.fail(start, end, "malformed", `its JSON could not be read (${parsed.error})`, tagName);
-    if (tagName !== undefined && isPlainObject(parsed.value) && !("name" in parsed.value)) {
-      return this.accept(start, end, tagName, parsed.value, "json-tag");
+    const json = r.slice(jsonStart, jsonEnd);
+    const parsed = parseTolerantJson(json);
+    if (!parsed.ok) return this.fail(start, end, "malformed", `its JSON could not be read (${parsed.error})`, nameIn(json));
+    const value = parsed.value;
+    // With the name in the tag, the object is the arguments (get_function's own `name` among them), unless it
+    // is a whole call of its own: {"name", "arguments"}, or flat and naming a tool where the tag names none.
+    // A `name` repeating the tag's is not an argument.
+    if (tagName !== undefined && isPlainObject(value) && !Object.keys(value).some((k) => ARGUMENT_KEYS.has(k))) {
+      const { name, ...rest } = value;
+      const callOfItsOwn = typeof name === "string" && !this.isKnown(tagName) && this.isKnown(name);
+      if (!callOfItsOwn) return this.accept(start, end, tagName, name === tagName ? rest : value, "json-tag");
     }
-    return this.fromJsonValue(start, end, parsed.value, "json-tag");
+    return this.fromJsonValue(start, end, value, "json-tag", topLevelNames(json));
   }
 
   private readXmlTag(start: number, bodyStart: number, tagName: string | undefined): Found {
@@ -186,11 +201,65 @@ class ParseContext {
       i = param.end;
     }
     if (name === undefined) {
-      const idx = params.findIndex(([k]) => k === "name");
-      if (idx !== -1) name = params.splice(idx, 1)[0]![1].trim();
+      // With get_function's own <name> beside it, the tool is the <name> that names one.
+      const named = params.flatMap(([k], i) => (k === "name" ? [i] : []));
+      const idx = named.find((i) => this.isKnown(params[i]![1].trim())) ?? named[0];
+      if (idx !== undefined) name = params.splice(idx, 1)[0]![1].trim();
     }
     if (!name) return this.fail(start, i, "malformed", 'the tool call has no name (write <tool_call name="TOOL_NAME">)');
     return this.accept(start, i, name, xmlArguments(params), "xml");
+  }
+
+  /** Qwen3-coder's `<function=NAME><parameter=KEY>VALUE</parameter></function>` without a <tool_call> around it. */
+  findFunctionTags(seg: Segment): Found[] {
+    const out: Found[] = [];
+    const code = codeBlocks(this.reply);
+    const re = /<function=([^>\s]+)\s*>/g;
+    re.lastIndex = seg.start;
+    for (let m = re.exec(this.reply); m && m.index < seg.end; m = re.exec(this.reply)) {
+      if (isQuotedAt(this.reply, m.index, code)) continue;
+      const f = this.readFunctionTag(m.index, m.index + m[0].length, m[1]!, seg.end);
+      if (!f) continue;
+      out.push(f);
+      re.lastIndex = f.end;
+    }
+    return out;
+  }
+
+  /**
+   * A bare function block naming a registered tool is a call, broken or not; one naming no tool is a call
+   * (to a tool that does not exist) only when it is well formed, else it is prose that mentions the syntax.
+   */
+  private readFunctionTag(start: number, bodyStart: number, name: string, limit: number): Found | null {
+    const r = this.reply;
+    const known = this.isKnown(name);
+    const params: Array<[string, string]> = [];
+    let i = bodyStart;
+    for (;;) {
+      i = skipSpace(r, i);
+      if (i >= limit) return known ? this.fail(start, limit, "truncated", "the reply ended before </function>", name) : null;
+      const close = /^<\/function\s*>/.exec(r.slice(i, i + 20));
+      if (close) {
+        i += close[0].length;
+        break;
+      }
+      const param = this.readParam(i);
+      if (param === "truncated" || (param && param.end > limit)) {
+        return known ? this.fail(start, limit, "truncated", "the reply ended before a parameter was closed", name) : null;
+      }
+      if (!param) {
+        if (!known) return null;
+        const next = r.slice(i, limit).search(/<\/function\s*>/);
+        const end = next === -1 ? limit : i + next + r.slice(i + next).indexOf(">") + 1;
+        return this.fail(start, end, next === -1 ? "truncated" : "malformed", "each parameter must be its own <parameter=name>value</parameter> element", name);
+      }
+      params.push([param.key, param.value]);
+      i = param.end;
+    }
+    // A closing </tool_call> whose opening tag was left out belongs to the call.
+    const stray = /^\s*<\/tool_call\s*>/i.exec(r.slice(i, limit));
+    if (stray) i += stray[0].length;
+    return this.accept(start, i, name, xmlArguments(params), "function-tag");
   }
 
   /** One `<key>value</key>` (or `<parameter name="key">`/`<parameter=key>`) starting at `i`. */
@@ -292,10 +361,11 @@ class ParseContext {
     if (!parsed.ok) {
       return this.mentionsKnownCall(json) ? this.fail(start, end, "malformed", `its JSON could not be read (${parsed.error})`) : null;
     }
+    const names = topLevelNames(json);
     const items = Array.isArray(parsed.value) ? parsed.value : [parsed.value];
-    const shaped = items.length > 0 && items.every((v) => isPlainObject(v) && callShape(v) !== null);
-    if (!shaped) return null;
-    const named = items.map((v) => callShape(v as Record<string, unknown>)!);
+    const shapes = items.map((v, k) => (isPlainObject(v) ? callShape(v, this.isKnown, names[k]) : null));
+    if (shapes.length === 0 || shapes.some((c) => c === null)) return null;
+    const named = shapes as NonNullable<(typeof shapes)[number]>[];
     const anyKnown = named.some((c) => this.isKnown(c.name));
     const exact = items.every((v) => Object.keys(v as object).every((k) => CALL_KEYS.has(k)));
     // An unknown name is a call (reported as such) only with its arguments: `{"name": "@acme/core",
@@ -303,16 +373,20 @@ class ParseContext {
     const withArgs = exact && items.every((v) => Object.keys(v as object).some((k) => ARGUMENT_KEYS.has(k)));
     // In a fence or as the whole reply, a known name is enough; JSON inside prose must also look exactly like a call.
     if (strict ? !anyKnown && !withArgs : !anyKnown || !exact) return null;
-    return this.fromJsonValue(start, end, parsed.value, format);
+    return this.fromJsonValue(start, end, parsed.value, format, names);
   }
 
-  /** A parsed JSON value inside a call context: one call or an array of calls. */
-  private fromJsonValue(start: number, end: number, value: unknown, format: ToolCallFormat): Found {
+  /**
+   * A parsed JSON value inside a call context: one call or an array of calls. `names`: topLevelNames of its
+   * text, one list per object (an array of plain objects only: else the lists do not line up and are unused).
+   */
+  private fromJsonValue(start: number, end: number, value: unknown, format: ToolCallFormat, names: string[][] = []): Found {
     const items = Array.isArray(value) ? value : [value];
     if (items.length === 0) return this.fail(start, end, "malformed", "the call is empty");
+    const aligned = names.length === items.length;
     const results: Found[] = [];
-    for (const item of items) {
-      const shape = isPlainObject(item) ? callShape(item) : null;
+    for (const [k, item] of items.entries()) {
+      const shape = isPlainObject(item) ? callShape(item, this.isKnown, aligned ? names[k] : []) : null;
       if (!shape) {
         results.push(this.fail(start, end, "malformed", 'the JSON needs a "name" and an "arguments" object'));
         continue;
@@ -336,18 +410,23 @@ class ParseContext {
 
   unknownTool(name: string, raw: string): ToolCallParseError {
     const list = typeof this.known === "function" ? "" : ` Available tools: ${[...this.known].join(", ")}.`;
-    return { kind: "unknown-tool", name, raw: preview(raw), message: `There is no tool named "${name}".${list} Call one as: ${this.form()}` };
+    return { kind: "unknown-tool", name, raw: preview(raw), message: `There is no tool named "${name}".${list} Call one as: ${this.form(undefined)}` };
   }
 
   private fail(start: number, end: number, kind: ToolCallParseError["kind"], why: string, name?: string): Found {
     const raw = this.reply.slice(start, end);
     const lead = kind === "truncated" ? "The tool call is incomplete" : "The tool call could not be read";
-    const message = `${lead}: ${why}. Send the whole call again in this form: ${this.form()}`;
+    // A long value (a whole file in one edit) is what usually cuts a call off.
+    const hint = kind === "truncated" ? " If a value is long, make smaller changes in several calls." : "";
+    const message = `${lead}: ${why}. Send the whole call again in this form: ${this.form(name)}${hint}`;
     return { start, end, error: { kind, ...(name ? { name } : {}), raw: preview(raw), message } };
   }
 
-  private form(): string {
-    return this.example ?? GENERIC_CALL_FORM;
+  /** The form to show: that of the tool the call was for, when it is a registered one. */
+  private form(name: string | undefined): string {
+    const example = this.example;
+    if (typeof example === "function") return example(name !== undefined && this.isKnown(name) ? name : undefined);
+    return example ?? GENERIC_CALL_FORM;
   }
 
   /** Whether text looks like an attempt to call a registered tool (for unreadable JSON). */
@@ -355,27 +434,6 @@ class ParseContext {
     const m = /["']?name["']?\s*:\s*["']([\w.-]+)["']/.exec(text);
     return m !== null && this.isKnown(m[1]!);
   }
-}
-
-/**
- * `{name, arguments|parameters|args}`, also wrapped as `{function: {...}}` / `{type: "function", function: …}`.
- * Without an arguments key, the other keys are taken as the arguments (`{"name": "get_lines", "path": "a.ts"}`).
- */
-function callShape(obj: Record<string, unknown>): { name: string; args: Record<string, unknown>; argsError?: string } | null {
-  const target = isPlainObject(obj.function) ? obj.function : obj;
-  const name = typeof target.name === "string" ? target.name : typeof obj.function === "string" ? obj.function : undefined;
-  if (!name) return null;
-  let args: unknown = target.arguments ?? target.parameters ?? target.args;
-  if (args === undefined) {
-    args = Object.fromEntries(Object.entries(target).filter(([k]) => !CALL_KEYS.has(k)));
-  }
-  if (typeof args === "string") {
-    const parsed = args.trim() === "" ? { ok: true as const, value: {} } : parseTolerantJson(args);
-    if (!parsed.ok) return { name, args: {}, argsError: `its "arguments" string is not JSON (${parsed.error})` };
-    args = parsed.value;
-  }
-  if (!isPlainObject(args)) return { name, args: {}, argsError: '"arguments" must be an object of parameter values' };
-  return { name, args };
 }
 
 /** Repeated parameters become an array; a JSON `<arguments>` child stands for all arguments. */
@@ -436,10 +494,6 @@ function callKey(call: ParsedCall): string {
     .map(([k, v]) => [k, typeof v === "object" && v !== null ? JSON.stringify(v) : String(v)])
     .sort(([a], [b]) => (a! < b! ? -1 : 1));
   return `${call.name}\u0000${JSON.stringify(entries)}`;
-}
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 function skipSpace(text: string, i: number): number {

@@ -230,6 +230,12 @@ export async function confirmAndWrite(ctx: ToolContext, change: PlannedChange): 
     ...(change.range ? { range: change.range } : {}),
     newContent: change.after,
   });
+  if (decision.action === "reject" && decision.unattended) {
+    return fail(
+      "REJECTED",
+      `Your change to ${rel} was not applied: this run is non-interactive, so nobody could confirm it${decision.reason ? ` (${decision.reason})` : ""}. Nothing was written. Do not try the change again in this run; say in your answer what you would change.`,
+    );
+  }
   if (decision.action === "reject") {
     return fail(
       "REJECTED",

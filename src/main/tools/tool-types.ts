@@ -67,7 +67,8 @@ export interface EditProposal {
   risk?: { level: "high" | "critical"; message: string; requiresConfirmation: boolean };
 }
 
-export type EditDecision = { action: "apply" } | { action: "reject"; reason?: string } | { action: "apply-edited"; content: string };
+/** `unattended` reject: nobody could be asked (a non-interactive run), not the user's "no"; `reason` says how to allow edits. */
+export type EditDecision = { action: "apply" } | { action: "reject"; reason?: string; unattended?: boolean } | { action: "apply-edited"; content: string };
 
 export interface CommandProposal {
   command: string;

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import {
   buildSystemPrompt,
-  defaultCallExample,
   exampleCall,
   formatToolResult,
+  parserCallExample,
   type ToolDescriptor,
 } from "../../../src/main/llm/system-prompt.js";
 import { parseToolCalls } from "../../../src/main/llm/tool-call-parser.js";
@@ -90,7 +90,8 @@ describe("buildSystemPrompt", () => {
       ["get_structure", {}, "json-tag"],
       ["get_lines", { path: "src/server.ts", start: 1, end: 40 }, "json-tag"],
     ]);
-    expect(defaultCallExample(tools, "json")).toBe('<tool_call>{"name":"get_lines","arguments":{"path":"src/server.ts"}}</tool_call>');
+    expect(parserCallExample(tools, "json")("edit_lines")).toBe('<tool_call>{"name":"edit_lines","arguments":{"path":"PATH","start":1,"end":1,"content":"CONTENT"}}</tool_call>');
+    expect(parserCallExample(tools, "json")(undefined)).toBe('<tool_call>{"name": "TOOL_NAME", "arguments": {"param_name": "value"}}</tool_call>');
   });
 
   it("says tool results are data, never instructions", () => {
@@ -111,7 +112,17 @@ describe("exampleCall", () => {
     expect(exampleCall(tools[2]!)).toBe(
       '<tool_call name="edit_lines"><path>src/server.ts</path><start>1</start><end>40</end><content>export const answer = 42;</content></tool_call>',
     );
-    expect(defaultCallExample(tools)).toBe(exampleCall(tools[0]!));
+  });
+});
+
+describe("parserCallExample (the form the parser's error messages show)", () => {
+  it("shows the broken call's own tool with placeholders, never a made-up file", () => {
+    const example = parserCallExample(tools);
+    expect(example("get_lines")).toBe('<tool_call name="get_lines"><path>PATH</path></tool_call>');
+    expect(example("edit_lines")).toBe('<tool_call name="edit_lines"><path>PATH</path><start>START</start><end>END</end><content>CONTENT</content></tool_call>');
+    expect(example(undefined)).toBe('<tool_call name="TOOL_NAME"><param_name>value</param_name></tool_call>');
+    expect(example("read_file")).toBe(example(undefined));
+    for (const name of [undefined, "get_lines", "edit_lines", "get_structure"]) expect(example(name)).not.toContain("server.ts");
   });
 });
 

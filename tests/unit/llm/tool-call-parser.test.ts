@@ -212,9 +212,9 @@ const cases: Case[] = [
     errors: [["truncated", "get_lines"]],
   },
   {
-    name: "error: unrepairable JSON",
+    name: "error: unrepairable JSON (the tool it names is still known, for the error's example)",
     reply: '<tool_call>{"name": "get_lines", "arguments": {"path": a.ts/b}}</tool_call>',
-    errors: [["malformed"]],
+    errors: [["malformed", "get_lines"]],
   },
   {
     name: "error: a value that is not an element",
