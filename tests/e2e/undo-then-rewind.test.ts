@@ -47,7 +47,7 @@ it("a rewind after `ipuaro undo` and an `ipuaro tool` edit restores the files, w
 
   const dry = await runIpuaro(["rewind", "1", root, "--dry-run", "--json"], { env: env(), timeoutMs: 120_000 });
   expect(dry.code, dry.stderr).toBe(0);
-  expect(JSON.parse(dry.stdout)).toEqual({ restored: [MONEY, STRINGS], deleted: [], conflicts: [], skipped: [] });
+  expect(JSON.parse(dry.stdout)).toEqual({ restored: [MONEY, STRINGS], deleted: [], conflicts: [], skipped: [], warnings: [] });
   const done = await runIpuaro(["rewind", "1", root, "--mode", "code", "--json"], { env: env(), timeoutMs: 120_000 });
   expect(done.code, done.stderr).toBe(0);
   expect(fs.readFileSync(path.join(root, MONEY), "utf8")).toBe(money);
