@@ -2,6 +2,8 @@
 import type { IndexStats } from "../../pipeline/index-pipeline.js";
 import type { ParseOnlyResult } from "../../pipeline/parse-baseline.js";
 import type { ThreadCpuSplit } from "../../pipeline/thread-cpu.js";
+import { counted } from "../plural.js";
+import { SCHEMA_VERSION, storedSchema } from "../store/schema-version.js";
 
 export interface BenchExtras {
   peakRssMb: number;
@@ -64,14 +66,21 @@ export function indexJson(project: string, stats: IndexStats, bench: BenchExtras
   return out;
 }
 
-export function summaryText(project: string, stats: IndexStats): string {
+/** `schemaBefore`: the index's schemaVersion before the run, to say what a reset replaced. */
+export function summaryText(project: string, stats: IndexStats, schemaBefore: string | null = null): string {
   const parts = [
-    `indexed ${stats.files} files of ${project} in ${stats.totalSeconds.toFixed(2)}s`,
+    `indexed ${counted(stats.files, "file")} of ${project} in ${stats.totalSeconds.toFixed(2)}s`,
     // With the symlinks, the counts add up to the files found (a tree of links read "0 parsed, 0 unchanged").
     `${stats.parsed} parsed, ${stats.unchanged} unchanged${stats.removed ? `, ${stats.removed} removed` : ""}${stats.symlinks ? `, ${stats.symlinks} ${stats.symlinks === 1 ? "symlink" : "symlinks"} (recorded, not followed)` : ""}`,
     `skipped: ${stats.skipped.binary} binary (metadata only), ${stats.skipped.nonUtf8} non-UTF-8, ${stats.skipped.ignored} ignored, ${stats.skipped.unsupported} of types not indexed`,
   ];
-  if (stats.schemaReset) parts.push("the stored index had an older schema and was rebuilt from scratch");
+  if (stats.schemaReset) {
+    parts.push(
+      schemaBefore !== null && storedSchema(schemaBefore) === "newer"
+        ? `the index a newer ipuaro wrote (schema ${schemaBefore}) was rebuilt from scratch for this one (schema ${SCHEMA_VERSION})`
+        : "the stored index had an older schema and was rebuilt from scratch",
+    );
+  }
   return [...parts, ...indexProblems(stats)].join("\n");
 }
 

@@ -1,7 +1,7 @@
 // Start-up checks for commands that talk to the model (seed 000 onboarding): Ollama reachable, the
 // model installed (offer `ollama pull` with a progress bar on a terminal), the context window capped.
 import { FatalError, IpuaroError } from "../errors.js";
-import { packageDefaults } from "../config/loader.js";
+import { modelConfigError, packageDefaults } from "../config/loader.js";
 import type { IpuaroConfig } from "../config/schema.js";
 import { OllamaClient, type LlmClient, type ModelCheck } from "../llm/ollama-client.js";
 import { DeferredModelCheck, type ReadyCheck } from "../llm/deferred-model-check.js";
@@ -36,6 +36,9 @@ export interface PrepareModelOptions {
 }
 
 export async function prepareModel(config: IpuaroConfig, opts: PrepareModelOptions): Promise<ReadyModel> {
+  // An invalid OLLAMA_HOST stops only commands that talk to the model (loader.ts keeps it for them).
+  const badHost = modelConfigError(config);
+  if (badHost) throw badHost;
   const estimator = new TokenEstimator();
   const llm = new OllamaClient({
     host: config.llm.host,

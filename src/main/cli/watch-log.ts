@@ -1,6 +1,7 @@
 // `ipuaro index --watch`: one log line (or JSON object) per live-index event until Ctrl+C.
 import type { ProjectWatchEvent, ProjectWatcher } from "../indexing/project-watcher.js";
 import { guardInterrupts } from "./interrupts.js";
+import { counted } from "../plural.js";
 
 /** A path as one piece of one line: a name with a line break or other control character is quoted. */
 function shown(p: string): string {
@@ -22,19 +23,19 @@ export function formatWatchEvent(e: ProjectWatchEvent): string | null {
       return `renamed ${shown(e.from ?? "")} → ${shown(e.path)} (${ms(e.ms)}${e.origin === "ipuaro" ? ", by ipuaro" : ""})`;
     case "batch":
       if (e.files < 10 && !e.graphRebuilt) return null;
-      return `batch: ${e.files} files changed, ${e.parsed} parsed, ${e.removed} removed${e.graphRebuilt ? ", graph rebuilt" : ""} in ${ms(e.ms)}`;
+      return `batch: ${counted(e.files, "file")} changed, ${e.parsed} parsed, ${e.removed} removed${e.graphRebuilt ? ", graph rebuilt" : ""} in ${ms(e.ms)}`;
     case "updating":
       // Said for large batches only (a branch switch); the `batch` line follows.
       return e.paths >= 100 ? `updating: ${e.paths} changed paths…` : null;
     case "ready":
-      return `watching ${e.files} indexed files (loaded in ${ms(e.ms)}); Ctrl+C to stop`;
+      return `watching ${counted(e.files, "indexed file")} (loaded in ${ms(e.ms)}); Ctrl+C to stop`;
     case "error":
       return `error: ${e.error.message}${e.retryInMs > 0 ? `; retrying in ${(e.retryInMs / 1000).toFixed(1)} s` : ""}`;
     case "recovered":
       return e.message ?? "Redis is back: queued index writes landed";
     case "reloaded": {
       const rechecked = e.rechecked ? `; ${e.rechecked} file${e.rechecked === 1 ? "" : "s"} updated meanwhile re-checked` : "";
-      return `another index run rewrote the index: reloaded ${e.files} files in ${ms(e.ms)}${rechecked}`;
+      return `another index run rewrote the index: reloaded ${counted(e.files, "file")} in ${ms(e.ms)}${rechecked}`;
     }
   }
 }

@@ -61,21 +61,41 @@ function readJsonLayer(file: string): Json | null {
   return parsed;
 }
 
-function envLayer(env: NodeJS.ProcessEnv): Json {
+/**
+ * A bad OLLAMA_HOST only matters to commands that talk to the model: it is left out of the config and
+ * kept as `modelError` (see modelConfigError), so `ipuaro index`, `doctor` or `sessions` still run.
+ */
+function envLayer(env: NodeJS.ProcessEnv): { layer: Json; modelError: FatalError | null } {
   const layer: Json = {};
+  let modelError: FatalError | null = null;
   if (env.IPUARO_REDIS_URL) layer.redis = { url: env.IPUARO_REDIS_URL };
-  if (env.OLLAMA_HOST) layer.llm = { host: ollamaHostFromEnv(env.OLLAMA_HOST) };
-  return layer;
+  if (env.OLLAMA_HOST) {
+    const host = ollamaHostFromEnv(env.OLLAMA_HOST);
+    if (host instanceof FatalError) modelError = host;
+    else layer.llm = { host };
+  }
+  return { layer, modelError };
 }
 
 /** A bad OLLAMA_HOST is a config error like any other bad value, not a `TypeError: Invalid URL` stack. */
-function ollamaHostFromEnv(value: string): string {
+function ollamaHostFromEnv(value: string): string | FatalError {
   try {
     return normalizeOllamaHost(value);
   } catch (err) {
     const why = err instanceof IpuaroError ? `${err.message}${err.suggestion ? `. ${err.suggestion}` : ""}` : `${JSON.stringify(value)} is not valid`;
-    throw new FatalError(`invalid configuration in environment variable OLLAMA_HOST:\n  OLLAMA_HOST: ${why}`, CONFIG_EXIT_CODE);
+    return new FatalError(`invalid configuration in environment variable OLLAMA_HOST:\n  OLLAMA_HOST: ${why}`, CONFIG_EXIT_CODE);
   }
+}
+
+/** Configs whose model settings are unusable, with why; only loadConfig adds to it. */
+const modelErrors = new WeakMap<IpuaroConfig, FatalError>();
+
+/**
+ * Why this config (as loadConfig returned it) cannot reach the model, or null: commands that talk to the
+ * model (run, the TUI) throw it before their first request; `ipuaro doctor` reports it.
+ */
+export function modelConfigError(config: IpuaroConfig): FatalError | null {
+  return modelErrors.get(config) ?? null;
 }
 
 function formatIssues(error: { issues: { path: PropertyKey[]; message: string }[] }): string {
@@ -99,6 +119,8 @@ export interface LoadConfigOptions {
 export interface LoadedConfig {
   config: IpuaroConfig;
   sources: string[];
+  /** Set when OLLAMA_HOST is invalid: it was ignored, and talking to the model is refused (modelConfigError). */
+  modelError: FatalError | null;
 }
 
 /** ipuaro's own defaults (config/default.json), before any user, project or env layer. */
@@ -121,7 +143,7 @@ export function loadConfig(opts: LoadConfigOptions = {}): LoadedConfig {
     const project = readJsonLayer(projectFile);
     if (project) layers.push({ name: projectFile, layer: project });
   }
-  const fromEnv = envLayer(env);
+  const { layer: fromEnv, modelError } = envLayer(env);
   if (Object.keys(fromEnv).length) layers.push({ name: "environment (IPUARO_REDIS_URL / OLLAMA_HOST)", layer: fromEnv });
   if (opts.overrides && Object.keys(opts.overrides).length) layers.push({ name: "command-line options", layer: opts.overrides });
 
@@ -133,5 +155,7 @@ export function loadConfig(opts: LoadConfigOptions = {}): LoadedConfig {
       throw new FatalError(`invalid configuration in ${name}:\n${formatIssues(result.error)}`, CONFIG_EXIT_CODE);
     }
   }
-  return { config: ConfigSchema.parse(merged), sources: layers.map((l) => l.name) };
+  const config = ConfigSchema.parse(merged);
+  if (modelError) modelErrors.set(config, modelError);
+  return { config, sources: layers.map((l) => l.name), modelError };
 }

@@ -1,7 +1,7 @@
 // The one entry point the CLI uses to get Redis: an explicit server when a URL is configured,
 // ipuaro's own redis-server otherwise.
 import { closeRedis, connectRedis, resolveRedisTarget } from "./connection.js";
-import { acquireManagedRedis, startManagedRedisEarly, type ManagedRedisOptions, type RedisHandle } from "./managed-redis.js";
+import { acquireManagedRedis, ipuaroConnectionName, startManagedRedisEarly, type ManagedRedisOptions, type RedisHandle } from "./managed-redis.js";
 
 export interface AcquireRedisOptions extends Omit<ManagedRedisOptions, "db"> {
   /** redis://, rediss://, unix:///path or an absolute socket path. Set: use that server. */
@@ -43,7 +43,7 @@ export async function acquireRedis(opts: AcquireRedisOptions = {}): Promise<Redi
   if (managedOpts) return acquireManagedRedis(managedOpts);
   const target = { url, host: opts.host, port: opts.port, db: opts.db };
   const { description } = resolveRedisTarget(target);
-  const redis = await connectRedis({ ...target, connectionName: `ipuaro:${process.pid}` });
+  const redis = await connectRedis({ ...target, connectionName: ipuaroConnectionName() });
   let releasing: Promise<void> | null = null;
   return {
     redis,

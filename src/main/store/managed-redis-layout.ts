@@ -138,22 +138,46 @@ export function managedRedisConf(layout: ManagedRedisLayout): string {
   ].join("\n");
 }
 
-/** The last lines of the server log, for error messages. */
-/** The log's last lines, only from byte `since` on (what this start wrote, not an earlier run's). */
-export function logTail(logFile: string, lines = 12, since = 0): string {
+/** What the log holds from byte `since` on, at most its last `maxBytes`; null when there is no log. */
+export function logSince(logFile: string, since = 0, maxBytes = 64 * 1024): string | null {
   try {
     const fd = fs.openSync(logFile, "r");
     try {
       const size = fs.fstatSync(fd).size;
-      const length = Math.min(Math.max(0, size - since), 4096);
-      if (length === 0) return "(it wrote nothing to its log)";
+      const length = Math.min(Math.max(0, size - since), maxBytes);
       const buf = Buffer.alloc(length);
       fs.readSync(fd, buf, 0, length, size - length);
-      return buf.toString("utf8").trimEnd().split("\n").slice(-lines).join("\n");
+      return buf.toString("utf8");
     } finally {
       fs.closeSync(fd);
     }
   } catch {
-    return "(no log)";
+    return null;
+  }
+}
+
+/** The log's last lines, only from byte `since` on (what this start wrote, not an earlier run's). */
+export function logTail(logFile: string, lines = 12, since = 0): string {
+  const text = logSince(logFile, since, 4096);
+  if (text === null) return "(no log)";
+  if (text.length === 0) return "(it wrote nothing to its log)";
+  return text.trimEnd().split("\n").slice(-lines).join("\n");
+}
+
+/** redis.log is moved aside at a start once it is past this size. */
+export const MAX_LOG_BYTES = 5 * 1024 * 1024;
+
+/**
+ * redis.log over `maxBytes` becomes redis.log.1 (replacing the one before): redis appends to it for as
+ * long as the home is used, and nothing else trims it. Called before a start, when no server writes it.
+ */
+export function rotateLog(logFile: string, maxBytes = MAX_LOG_BYTES): boolean {
+  try {
+    if (fs.statSync(logFile).size <= maxBytes) return false;
+    fs.renameSync(logFile, `${logFile}.1`);
+    return true;
+  } catch {
+    // No log yet, or it cannot be moved: redis appends to it as before.
+    return false;
   }
 }

@@ -3,10 +3,10 @@
 // take it from the others), later ones reuse it, and the last to release it shuts it down (SHUTDOWN
 // fsyncs the AOF).
 //
-// Who is a user: every client connected to the server. The socket directory is 0700, so only this
-// user's ipuaro processes can connect, and a crashed process's connection disappears with it: no
-// bookkeeping to go stale. Start, reuse and the last-user check all run under one lock file, so a
-// starter and a releaser never interleave.
+// Who is a user: every connection named ipuaro:<pid> (CLIENT SETNAME) of a live process. A crashed
+// process's connection disappears with it: no bookkeeping to go stale. Other clients (a redis-cli left
+// open, a monitor) do not keep the server up. Start, reuse and the last-user check all run under one
+// lock file, so a starter and a releaser never interleave.
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -16,7 +16,8 @@ import { errorMessage, IpuaroError } from "../errors.js";
 import { liftAbandonedAofHold } from "./aof-rewrite-hold.js";
 import { closeRedis, connectRedis, setRevive } from "./connection.js";
 import { claimed, startedUnclaimed } from "./unclaimed-servers.js";
-import { logTail, managedRedisConf, managedRedisLayout, type ManagedRedisLayout } from "./managed-redis-layout.js";
+import { logSince, logTail, managedRedisConf, managedRedisLayout, rotateLog, type ManagedRedisLayout } from "./managed-redis-layout.js";
+import { aofRepairSuggestion, isAofLoadFailure } from "./aof-repair-hint.js";
 import { isPidAlive, withFileLock } from "./process-lock.js";
 import { probeRedisSocket } from "./socket-probe.js";
 
@@ -181,6 +182,7 @@ function fileSize(file: string): number {
 
 /** Starts the server; until a connection of this process claims it, it is stopped if the process ends (unclaimed-servers.ts). */
 async function startServer(bin: string, layout: ManagedRedisLayout, timeoutMs: number): Promise<void> {
+  rotateLog(layout.logFile);
   const logStart = fileSize(layout.logFile);
   const child = await spawnServer(bin, layout);
   if (child.pid !== undefined) startedUnclaimed(child.pid);
@@ -196,8 +198,13 @@ async function startServer(bin: string, layout: ManagedRedisLayout, timeoutMs: n
     await waitForExit(child.pid, 5000);
   }
   const why = exited !== null ? `it stopped with ${exited}` : `it did not answer PING within ${timeoutMs} ms`;
-  throw new IpuaroError("redis", `ipuaro's redis-server failed to start: ${why}. Last log lines (${layout.logFile}):\n${logTail(layout.logFile, 12, logStart)}`, {
-    suggestion: "Fix the problem shown in the log, or point ipuaro at another Redis with IPUARO_REDIS_URL.",
+  const damagedAof = exited !== null && isAofLoadFailure(logSince(layout.logFile, logStart) ?? "");
+  const what = damagedAof ? `${why} because its append-only file is damaged` : why;
+  throw new IpuaroError("redis", `ipuaro's redis-server failed to start: ${what}. Last log lines (${layout.logFile}):\n${logTail(layout.logFile, 12, logStart)}`, {
+    recoverable: !damagedAof,
+    suggestion: damagedAof
+      ? aofRepairSuggestion(layout.dataDir, bin)
+      : "Fix the problem shown in the log, or point ipuaro at another Redis with IPUARO_REDIS_URL.",
   });
 }
 
@@ -207,11 +214,26 @@ async function serverPid(redis: Redis): Promise<number> {
   return match ? Number(match[1]) : 0;
 }
 
-/** Clients other than `redis`'s own connection. */
-async function otherClientCount(redis: Redis): Promise<number> {
+/** What ipuaro names its connections (CLIENT SETNAME); aof-rewrite-hold.ts may append a suffix. */
+export function ipuaroConnectionName(pid = process.pid): string {
+  return `ipuaro:${pid}`;
+}
+
+const IPUARO_NAME = /(?:^| )name=ipuaro:(\d+)(?::\S*)?(?: |$)/;
+
+/**
+ * Other ipuaro users of the server: connections named ipuaro:<pid> of a live process, other than
+ * `redis`'s own. A redis-cli left open or a monitoring client is no user: counted, it kept the server
+ * running for good. A named connection of a dead process (not yet noticed by the server) is none either.
+ */
+export async function otherIpuaroClientCount(redis: Redis): Promise<number> {
   const ownId = String(await redis.client("ID"));
   const list = String(await redis.client("LIST"));
-  return list.split("\n").filter((line) => line.startsWith("id=") && !line.startsWith(`id=${ownId} `)).length;
+  return list.split("\n").filter((line) => {
+    if (!line.startsWith("id=") || line.startsWith(`id=${ownId} `)) return false;
+    const pid = IPUARO_NAME.exec(line)?.[1];
+    return pid !== undefined && isPidAlive(Number(pid));
+  }).length;
 }
 
 async function shutdownServer(redis: Redis, pid: number): Promise<void> {
@@ -259,7 +281,7 @@ export async function acquireManagedRedis(opts: ManagedRedisOptions = {}): Promi
   const { redis, pid, started } = await withFileLock(layout.lockFile, locking, async () => {
     const running = await findOrClearServer(layout, timeoutMs);
     if (!running) await startServer(bin, layout, timeoutMs);
-    const redis = await connectRedis({ url: layout.socketPath, db: opts.db ?? 0, connectionName: `ipuaro:${process.pid}`, managedLogFile: layout.logFile });
+    const redis = await connectRedis({ url: layout.socketPath, db: opts.db ?? 0, connectionName: ipuaroConnectionName(), managedLogFile: layout.logFile });
     // An index run that died while holding off AOF rewrites left them off (aof-rewrite-hold.ts).
     if (running) await liftAbandonedAofHold(redis).catch(() => false);
     return { redis, pid: await serverPid(redis), started: !running };
@@ -280,7 +302,7 @@ export async function acquireManagedRedis(opts: ManagedRedisOptions = {}): Promi
       let others: number;
       let currentPid: number;
       try {
-        others = await otherClientCount(redis);
+        others = await otherIpuaroClientCount(redis);
         // Asked again: the client may have reconnected to a server restarted by another ipuaro.
         currentPid = await serverPid(redis);
       } catch {

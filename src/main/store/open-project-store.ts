@@ -17,10 +17,16 @@ export interface OpenedProjectStore {
   release(): Promise<void>;
 }
 
+export interface ProjectStoreOptions {
+  /** `ipuaro index --force`: rebuild an index a newer ipuaro wrote instead of refusing it. */
+  replaceNewerSchema?: boolean;
+}
+
 export async function openProjectStore(
   config: Pick<IpuaroConfig, "redis">,
   root: string,
   managedOptions: Omit<ManagedRedisOptions, "db"> = {},
+  storeOptions: ProjectStoreOptions = {},
 ): Promise<OpenedProjectStore> {
   const handle = await acquireRedis({ ...config.redis, ...managedOptions });
   let project: string;
@@ -31,7 +37,7 @@ export async function openProjectStore(
     throw error;
   }
   return {
-    store: new ProjectStore({ redis: handle.redis, project, ownServer: handle.managed !== null }),
+    store: new ProjectStore({ redis: handle.redis, project, ownServer: handle.managed !== null, ...storeOptions }),
     redis: handle.redis,
     description: handle.description,
     managed: handle.managed,

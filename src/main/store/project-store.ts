@@ -13,11 +13,11 @@ import { PROJECT_KEY_PARTS, projectKeys, projectNameFor, type ProjectKeyPart, ty
 import { GraphWrites, markGraphStale } from "./graph-writes.js";
 import { addHdel, addHset, execTransaction, FramedCommand, type FieldEntries, type Pipeline } from "./redis-commands.js";
 import { corruptEntry, decodeStat, parseAst, parseMeta, parseStoredFile, type StoredFile } from "./stored-values.js";
+import { newerSchemaError, SCHEMA_VERSION, storedSchema } from "./schema-version.js";
 
 export type { FieldEntries } from "./redis-commands.js";
 
-/** Bump when a stored shape changes incompatibly: projects with another version are wiped and re-indexed. */
-export const SCHEMA_VERSION = 3;
+export { SCHEMA_VERSION } from "./schema-version.js";
 
 export type IndexName = "symbols" | "deps_graph" | "call_graph";
 
@@ -65,13 +65,16 @@ export class ProjectStore implements IndexStorePort {
 
   /** The server is ipuaro's own (managed), so the store may tune it for a bulk load. */
   private readonly ownServer: boolean;
+  /** `ipuaro index --force`: an index a newer ipuaro wrote is rebuilt instead of refused. */
+  private readonly replaceNewerSchema: boolean;
   private readonly graph: GraphWrites;
 
-  constructor(opts: { redis: Redis; project: string; ownServer?: boolean }) {
+  constructor(opts: { redis: Redis; project: string; ownServer?: boolean; replaceNewerSchema?: boolean }) {
     this.redis = opts.redis;
     this.name = opts.project;
     this.keys = projectKeys(opts.project);
     this.ownServer = opts.ownServer ?? false;
+    this.replaceNewerSchema = opts.replaceNewerSchema ?? false;
     this.graph = new GraphWrites({
       redis: this.redis,
       keys: this.keys,
@@ -116,12 +119,16 @@ export class ProjectStore implements IndexStorePort {
 
   /**
    * 'ok': stored data matches SCHEMA_VERSION, or nothing was stored yet (the version is recorded now).
-   * 'reset': data of another (or of no recorded) version was deleted: index from scratch.
+   * 'reset': data of an older (or of no recorded) version was deleted: index from scratch.
+   * An index a newer ipuaro wrote is refused (IpuaroError 'config'), unless `replaceNewer` (index --force;
+   * by default the store's `replaceNewerSchema`).
    */
-  ensureSchema(): Promise<"ok" | "reset"> {
+  ensureSchema(opts: { replaceNewer?: boolean } = {}): Promise<"ok" | "reset"> {
     return this.op("checking the schema version", async () => {
       const version = await this.redis.hget(this.keys.config, SCHEMA_FIELD);
-      if (version === String(SCHEMA_VERSION)) return "ok";
+      const stored = storedSchema(version);
+      if (stored === "current") return "ok";
+      if (stored === "newer" && !(opts.replaceNewer ?? this.replaceNewerSchema)) throw newerSchemaError(this.name, version!);
       const all = PROJECT_KEY_PARTS.map((p) => this.keys[p]);
       if (version === null && (await this.redis.exists(...all)) === 0) {
         await this.redis.hset(this.keys.config, SCHEMA_FIELD, String(SCHEMA_VERSION));

@@ -315,10 +315,10 @@ describe("schema version", () => {
     expect(await store.ensureSchema()).toBe("ok");
   });
 
-  it("resets a project written with another version, without throwing", async () => {
+  it("resets a project written with an older version, without throwing", async () => {
     await writeSample();
     await store.setIndex("symbols", "{}");
-    await redis.hset("project:{work-main}:config", "schemaVersion", String(SCHEMA_VERSION + 100), "root", "/old");
+    await redis.hset("project:{work-main}:config", "schemaVersion", String(SCHEMA_VERSION - 1), "root", "/old");
     expect(await store.ensureSchema()).toBe("reset");
     expect(await store.fileCount()).toBe(0);
     expect(await store.getAst("src/a.ts")).toBeNull();

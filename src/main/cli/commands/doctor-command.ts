@@ -4,11 +4,13 @@
 import type { Command } from "commander";
 import { fileHistoryUsage, formatBytes, type FileHistoryUsage } from "../../checkpoints/index.js";
 import { loadCommandLists } from "../../config/command-lists.js";
-import { loadConfig } from "../../config/loader.js";
+import { loadConfig, modelConfigError } from "../../config/loader.js";
 import type { IpuaroConfig } from "../../config/schema.js";
 import { errorMessage, IpuaroError } from "../../errors.js";
 import { OllamaClient } from "../../llm/ollama-client.js";
+import { counted } from "../../plural.js";
 import { openProjectStore, type OpenedProjectStore } from "../../store/open-project-store.js";
+import { newerSchemaError, storedSchema } from "../../store/schema-version.js";
 import { resolveProjectRoot } from "../project-root.js";
 
 export interface DoctorCheck {
@@ -30,6 +32,14 @@ async function redisCheck(config: IpuaroConfig, root: string): Promise<{ check: 
 }
 
 async function modelChecks(config: IpuaroConfig): Promise<DoctorCheck[]> {
+  // An invalid OLLAMA_HOST was left out of the config (loader.ts): a problem to report, not to die of.
+  const badHost = modelConfigError(config);
+  if (badHost) {
+    return [
+      { name: "ollama", status: "fail", detail: badHost.message.replace(/\s*\n\s*/g, " ") },
+      { name: "model", status: "fail", detail: "not checked: OLLAMA_HOST is invalid" },
+    ];
+  }
   const llm = new OllamaClient({ host: config.llm.host, model: config.llm.model, contextWindow: config.llm.contextWindow, temperature: config.llm.temperature });
   try {
     const check = await llm.checkModel();
@@ -51,10 +61,26 @@ async function modelChecks(config: IpuaroConfig): Promise<DoctorCheck[]> {
 
 async function indexCheck(opened: OpenedProjectStore | null): Promise<DoctorCheck> {
   if (!opened) return { name: "index", status: "fail", detail: "not checked: Redis is unreachable" };
+  const project = opened.store.projectName;
   try {
-    const [files, last] = await Promise.all([opened.store.fileCount(), opened.store.getConfigField("last_indexed")]);
-    if (files === 0 || !last) return { name: "index", status: "warn", detail: `project ${opened.store.projectName} is not indexed yet (ipuaro index)` };
-    return { name: "index", status: "ok", detail: `${files} files of ${opened.store.projectName}, last indexed ${last}` };
+    const [files, last, schema] = await Promise.all([opened.store.fileCount(), opened.store.getConfigField("last_indexed"), opened.store.getConfigField("schemaVersion")]);
+    if (schema !== null && storedSchema(schema) === "newer") {
+      const refused = newerSchemaError(project, schema);
+      return { name: "index", status: "fail", detail: `${refused.message} — ${refused.suggestion}` };
+    }
+    if (!last) {
+      // Files without a finished run: the first index was stopped part-way.
+      const partly = files > 0 ? `: ${counted(files, "file")} stored by a first index that did not finish` : " yet";
+      return { name: "index", status: "warn", detail: `project ${project} is not indexed${partly} (ipuaro index)` };
+    }
+    if (schema !== null && storedSchema(schema) === "older") {
+      return { name: "index", status: "warn", detail: `project ${project} was indexed by an older ipuaro (schema ${schema}); the next index run rebuilds it` };
+    }
+    if (files === 0) {
+      // Indexed, and nothing in the folder is a file ipuaro indexes (or project.ignorePatterns leave none).
+      return { name: "index", status: "warn", detail: `project ${project} is indexed with 0 files (last indexed ${last}); check project.ignorePatterns if that is wrong` };
+    }
+    return { name: "index", status: "ok", detail: `${counted(files, "file")} of ${project}, last indexed ${last}` };
   } catch (error) {
     return { name: "index", status: "fail", detail: errorMessage(error) };
   }

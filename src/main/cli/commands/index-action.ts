@@ -18,6 +18,7 @@ import { askChoice, askLine } from "../prompt.js";
 import { TtyProgress } from "../progress-bar.js";
 import { benchText, indexJson, summaryText, type BenchExtras } from "../index-report.js";
 import { resolveProjectRoot } from "../project-root.js";
+import { counted } from "../../plural.js";
 
 export interface IndexOptions {
   bench?: boolean;
@@ -31,7 +32,7 @@ export interface IndexOptions {
 /** Above the configured size, ask before a long first index: continue, narrow to a subfolder, or stop. */
 async function confirmSize(root: string, count: number, limit: number, yes: boolean, listPaths: () => Promise<readonly string[]>): Promise<string | null> {
   if (count <= limit || yes) return root;
-  const warning = `${count} files to index (more than limits.maxFilesWarning = ${limit}).`;
+  const warning = `${counted(count, "file")} to index (more than limits.maxFilesWarning = ${limit}).`;
   if (!process.stdin.isTTY) {
     process.stderr.write(`ipuaro: ${warning} Continuing (no terminal to ask; pass --yes to silence this).\n`);
     return root;
@@ -61,7 +62,9 @@ export async function indexAction(target: string, opts: IndexOptions): Promise<v
   const tty = process.stderr.isTTY && !opts.json && config.display.progressBar;
   const progress = tty ? new TtyProgress(process.stderr) : null;
 
-  const opened = await openProjectStore(config, root);
+  // --force also rebuilds an index a newer ipuaro wrote (refused otherwise: schema-version.ts).
+  const storeOptions = { replaceNewerSchema: !!opts.force };
+  const opened = await openProjectStore(config, root, {}, storeOptions);
   let indexer = new ProjectIndexer(root, config, opened.store);
   // Assigned in the closures below (TypeScript would otherwise narrow it to null for good).
   let watcher = null as ProjectWatcher | null;
@@ -73,9 +76,12 @@ export async function indexAction(target: string, opts: IndexOptions): Promise<v
     await opened.release();
     root = sub;
     config = loadConfig({ projectRoot: root }).config;
-    Object.assign(opened, await openProjectStore(config, root));
+    Object.assign(opened, await openProjectStore(config, root, {}, storeOptions));
     indexer = new ProjectIndexer(root, config, opened.store);
+    schemaBefore = await opened.store.getConfigField("schemaVersion");
   };
+  /** Which schema the index had before this run: the summary says what a reset replaced. */
+  let schemaBefore = await opened.store.getConfigField("schemaVersion");
   // Subscribed before the run, so files changed while it indexes are caught up afterwards.
   const listen = async () => {
     watcher = opts.watch ? new ProjectWatcher({ indexer, redis: opened.redis }) : null;
@@ -132,7 +138,7 @@ export async function indexAction(target: string, opts: IndexOptions): Promise<v
     const cpuBefore = process.cpuUsage();
     const threadsBefore = probe ? readThreadCpu() : null;
     const hooks = {
-      onFound: (n: number) => progress?.text(`scanning… ${n} files`),
+      onFound: (n: number) => progress?.text(`scanning… ${counted(n, "file")}`),
       onProgress: (p: IndexProgress) => {
         if (p.phase === "index") progress?.update("indexing", p.done, p.total);
         else if (p.phase === "graph") progress?.text("building the dependency graph…");
@@ -175,7 +181,7 @@ export async function indexAction(target: string, opts: IndexOptions): Promise<v
     const json = indexJson(opened.store.projectName, stats, bench);
     if (opts.json) process.stdout.write(`${JSON.stringify(json)}\n`);
     else {
-      process.stdout.write(`${summaryText(opened.store.projectName, stats)}\n`);
+      process.stdout.write(`${summaryText(opened.store.projectName, stats, schemaBefore)}\n`);
       if (bench) process.stdout.write(`\n${benchText(json)}\n`);
     }
     guard.detach();

@@ -3,7 +3,7 @@
 import { createAgentRuntime } from "../../agent/agent-runtime.js";
 import type { AgentEvent, TurnStats } from "../../agent/events.js";
 import type { CompactionReport } from "../../context/compression/compact-conversation.js";
-import { openSession, type SessionChoice } from "../../session/open-session.js";
+import { findSession, openSession, type SessionChoice } from "../../session/open-session.js";
 import type { RunOptions } from "./run-command.js";
 import { HeadlessUi } from "../../agent/headless-ui.js";
 import type { IpuaroError } from "../../errors.js";
@@ -14,6 +14,7 @@ import { openProjectStore } from "../../store/open-project-store.js";
 import { prepareModel } from "../model-setup.js";
 import { formatTurnStats } from "../turn-format.js";
 import { resolveProjectRoot } from "../project-root.js";
+import { firstIndexNote } from "./first-index-note.js";
 
 export async function runAction(target: string, opts: RunOptions, choice: SessionChoice): Promise<number> {
   const root = resolveProjectRoot(target);
@@ -29,10 +30,14 @@ export async function runAction(target: string, opts: RunOptions, choice: Sessio
     stop.abort(new Interrupted());
   });
   try {
-    // A warm re-index costs little and means the model never reads a stale copy.
-    await indexer.scanAndIndex({ signal: stop.signal });
-    await indexer.close();
+    // What can refuse the run (no Ollama or model, a --session that does not exist) is checked before
+    // the index: said at once, not after indexing the folder. The session itself is opened after it, so
+    // an index stopped by Ctrl+C leaves no empty session behind.
     const model = await prepareModel(config, { interactive: !!process.stdin.isTTY && !opts.json, log, sayDefaultWindowCut: false });
+    if (choice.kind === "id") await findSession({ redis: opened.redis, projectName: opened.store.projectName, root, config, id: choice.id });
+    // A warm re-index costs little and means the model never reads a stale copy.
+    await indexer.scanAndIndex({ signal: stop.signal, proceed: firstIndexNote(opened.store, config.limits.maxFilesWarning, "the agent runs") });
+    await indexer.close();
     const ui = new HeadlessUi(!!opts.autoApply, log, !!opts.allowCommands);
     const { session, created, repairedCalls, lease } = await openSession({ redis: opened.redis, projectName: opened.store.projectName, root, config, choice, lease: "ipuaro run", ifLastOpenElsewhere: "refuse" });
     releaseLease = () => lease?.release();

@@ -13,6 +13,8 @@ import { ToolRegistry } from "../../tools/registry.js";
 import type { ToolPorts } from "../../tools/tool-types.js";
 import { askChoice } from "../prompt.js";
 import { resolveProjectRoot } from "../project-root.js";
+import { firstIndexNote } from "./first-index-note.js";
+import { toolArgsProblem } from "./tool-args-check.js";
 
 interface ToolOptions {
   json?: boolean;
@@ -68,6 +70,9 @@ export function registerToolCommand(program: Command): void {
       } catch (err) {
         throw new FatalError(`arguments must be a JSON object, e.g. '{"path": "src/index.ts"}': ${(err as Error).message}`, 2);
       }
+      // Checked before the store is opened and the project indexed: a wrong argument is said at once.
+      const problem = toolArgsProblem(tool, args);
+      if (problem) throw new FatalError(problem, 2);
       const root = resolveProjectRoot(target);
       const { config } = loadConfig({ projectRoot: root });
       const opened = await openProjectStore(config, root);
@@ -75,7 +80,7 @@ export function registerToolCommand(program: Command): void {
       let releaseLease: () => Promise<void> | undefined = () => undefined;
       try {
         // The tool reads the index: bring it up to date first (a warm run parses only what changed).
-        await indexer.scanAndIndex();
+        await indexer.scanAndIndex({ proceed: firstIndexNote(opened.store, config.limits.maxFilesWarning, "the tool runs") });
         // Edits made here join the project's last session, so `ipuaro undo` can take them back (a new
         // session's, when the last one is open in the UI).
         const { session, lease } = await openSession({ redis: opened.redis, projectName: opened.store.projectName, root, config, choice: { kind: "last" }, lease: "ipuaro tool" });
