@@ -53,6 +53,13 @@ function fileNotFound(view: IndexView, target: string, what: string): ShadowErro
   return new ShadowError("SHADOW_ERR_FILE_NOT_FOUND", `${target} ${what}${similar.length ? `; did you mean ${similar.join(" or ")}?` : "."}`, { target, ...(similar.length ? { similar } : {}) });
 }
 
+/** predict_change and file_history read one file: a folder gets told so, not that it "is not in the index". */
+function folderGiven(view: IndexView, target: string, query: AnalyzeQuery): ShadowError | null {
+  const folder = target.replace(/\/$/, "");
+  if (view.metas.has(folder) || !isIndexedFolder(view, folder)) return null;
+  return new ShadowError("SHADOW_ERR_FILE_NOT_FOUND", `${folder} is a folder; ${query} needs one file. Use dependency_graph for a folder, or hotspots to pick its riskiest file.`, { target: folder, folder: true });
+}
+
 function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
@@ -127,6 +134,8 @@ async function dispatch(scope: ShadowScope, { h, view }: Loaded, query: AnalyzeQ
       const target = path();
       const prediction = predictChange(h, view, target);
       if (!prediction) {
+        const folder = folderGiven(view, target, "predict_change");
+        if (folder) throw folder;
         if (!view.metas.has(target)) throw fileNotFound(view, target, "is not in the index and has no recorded history");
         throw new ShadowError("SHADOW_ERR_NO_PREDICTION_DATA", `${target} has no recorded changes and nothing imports it, so there is nothing to predict from.`, { target });
       }
@@ -135,7 +144,9 @@ async function dispatch(scope: ShadowScope, { h, view }: Loaded, query: AnalyzeQ
     case "file_history": {
       const target = path();
       const result = fileHistory(h, target, from, now);
-      if (!result) throw fileNotFound(view, target, view.metas.has(target) ? `has no recorded changes in ${a.timeframe}` : "has no recorded history and is not in the index");
+      const folder = result ? null : folderGiven(view, target, "file_history");
+      if (folder) throw folder;
+      if (!result) throw fileNotFound(view, target, view.metas.has(target) ? (a.timeframe === "all" ? "has no recorded changes (no commits, edits or errors)" : `has no recorded changes in ${a.timeframe}`) : "has no recorded history and is not in the index");
       return { result, summary: `${target}: ${result.total_edits} changes` };
     }
     case "team_pulse": {

@@ -15,11 +15,16 @@ const STOPWORDS = new Set(
 
 /**
  * Russian inflection endings, longest first: "копейках", "копейки" and "копейка" all fold to "копейк",
- * "сервисы" to "сервис". A light suffix strip (no dictionary): a stem keeps at least 4 letters.
+ * "сервисы" to "сервис". A light suffix strip (no dictionary): a stem keeps at least 4 letters. The
+ * -ия/-ие/-ье nouns lose their и/ь with every case ending ("округление", "округления", "округлением" →
+ * "округлен"), as in Snowball's Russian stemmer: stripping only the last letter left a different stem per case.
  */
 const RU_ENDINGS = [
-  "иями", "ями", "ами", "ого", "его", "ому", "ему", "ыми", "ими", "ией", "иях", "ях", "ах", "ов", "ев", "ей", "ой", "ий", "ый", "ая",
-  "яя", "ое", "ее", "ые", "ие", "ую", "юю", "ым", "им", "ом", "ем", "ам", "ям", "а", "я", "ы", "и", "у", "ю", "е", "о", "ь",
+  "иями", "ьями",
+  "ями", "ами", "ого", "его", "ому", "ему", "ыми", "ими", "ией", "иях", "иям", "ием", "ьях", "ьям", "ьем", "ьей",
+  "ях", "ах", "ов", "ев", "ей", "ой", "ий", "ый", "ая", "яя", "ое", "ее", "ые", "ие", "ия", "ии", "ию", "ье", "ья", "ьи", "ью",
+  "ую", "юю", "ым", "им", "ом", "ем", "ам", "ям",
+  "а", "я", "ы", "и", "у", "ю", "е", "о", "ь", "й",
 ];
 const MIN_RU_STEM = 4;
 

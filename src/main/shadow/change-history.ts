@@ -19,7 +19,8 @@ export interface BlamedError {
   at: number;
   file: string | null;
   line: number | null;
-  kind: ErrorKind | "fix_commit";
+  /** fix_commit: a later commit said it fixed something; reverted: a later commit reverted this one. */
+  kind: ErrorKind | "fix_commit" | "reverted";
   message: string;
 }
 
@@ -137,17 +138,45 @@ function blameErrors(h: ShadowHistory, agentBySession: Map<string | null, FileCh
   }
 }
 
-/** A fix commit blames the earlier commits of the files it had to touch; its other files were broken by them. */
+/** `git revert`'s subject: `Revert "<subject of the reverted commit>"`. */
+const REVERT_SUBJECT = /^Revert "(.+)"$/;
+
+/**
+ * The commit a `git revert` commit undid: the latest earlier commit with the quoted subject that touched
+ * one of the revert's files. Null when it is not among the imported commits (then the revert is treated
+ * like any fix commit).
+ */
+function revertedCommit(h: ShadowHistory, revert: ImportedCommit): ImportedCommit | null {
+  const subject = REVERT_SUBJECT.exec(revert.subject)?.[1];
+  if (!subject) return null;
+  const files = new Set(revert.files.map((f) => f.path));
+  for (let i = h.commits.length - 1; i >= 0; i--) {
+    const c = h.commits[i]!;
+    if (c.hash !== revert.hash && c.at <= revert.at && c.subject === subject && c.files.some((f) => files.has(f.path))) return c;
+  }
+  return null;
+}
+
+/**
+ * A fix commit blames the earlier commits of the files it had to touch; its other files were broken by
+ * them. A revert blames exactly the commit it reverted, however old, not whatever touched the file last.
+ */
 function blameFixCommits(h: ShadowHistory, gitByFile: Map<string, FileChange[]>): void {
   for (const c of h.commits) {
     if (c.bulk || !FIX_SUBJECT.test(c.subject)) continue;
+    const reverted = revertedCommit(h, c);
     const blamed = new Map<string, FileChange>();
     for (const f of c.files) {
-      const earlier = (gitByFile.get(f.path) ?? []).filter((g) => g.commit !== c.hash && g.at < c.at && g.at >= c.at - FIX_LOOKBACK_MS).at(-1);
+      const earlier = reverted
+        ? (gitByFile.get(f.path) ?? []).find((g) => g.commit === reverted.hash)
+        : (gitByFile.get(f.path) ?? []).filter((g) => g.commit !== c.hash && g.at < c.at && g.at >= c.at - FIX_LOOKBACK_MS).at(-1);
       if (earlier) blamed.set(f.path, earlier);
     }
+    const error: Omit<BlamedError, "file"> = reverted
+      ? { at: c.at, line: null, kind: "reverted", message: `reverted by ${c.hash.slice(0, 8)} "${c.subject}"` }
+      : { at: c.at, line: null, kind: "fix_commit", message: `fixed by ${c.hash.slice(0, 8)} "${c.subject}"` };
     for (const change of blamed.values()) {
-      change.errors.push({ at: c.at, file: change.file, line: null, kind: "fix_commit", message: `fixed by ${c.hash.slice(0, 8)} "${c.subject}"` });
+      change.errors.push({ ...error, file: change.file });
       for (const other of c.files) if (other.path !== change.file && !blamed.has(other.path)) bump(h.causesBugsIn, change.file, other.path);
     }
   }

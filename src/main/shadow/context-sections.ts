@@ -6,6 +6,7 @@ import { scoreFiles } from "./hotspots.js";
 import { isIndexedFolder, loadIndexView, moduleOf, type IndexView } from "./index-view.js";
 import { listDecisions, listMemories, type DecisionEntry, type MemoryEntry } from "./memory-store.js";
 import { predictChange } from "./predict-change.js";
+import { relatedTo } from "./related-files.js";
 import { isShadowError, ShadowError } from "./shadow-errors.js";
 import type { ShadowScope } from "./shadow-scope.js";
 import { DAY_MS, projectRelative } from "./shadow-validate.js";
@@ -78,7 +79,7 @@ function focusSection(target: string, h: ShadowHistory, view: IndexView, memorie
     const hot = scoreFiles(h, view, { from: now - 30 * DAY_MS, now, days: 30 }).filter((s) => inScope(s.file)).slice(0, 3);
     if (hot.length) lines.push(`- Busiest files: ${hot.map((s) => `${s.file} (score ${s.score})`).join(", ")}.`);
   }
-  for (const d of all.filter((x) => x.related_files.some((f) => inScope(f) || f.startsWith(`${target}/`)))) lines.push(`- Decision #${d.id} [${d.status}] ${d.title}: ${d.description}`);
+  for (const d of all.filter((x) => x.related_files.some((f) => relatedTo(f, target, !isFile)))) lines.push(`- Decision #${d.id} [${d.status}] ${d.title}: ${d.description}`);
   for (const m of memories.filter((x) => x.content.includes(target))) lines.push(`- [${m.category}] ${m.content}`);
   return `## Focus: ${target}\n${lines.join("\n")}`;
 }

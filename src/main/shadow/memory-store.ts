@@ -153,12 +153,23 @@ export async function createDecision(scope: ShadowScope, input: NewDecision): Pr
   }
   if (description.length > MAX_CONTENT) throw new ShadowError("SHADOW_ERR_CONTENT_TOO_LONG", `description must be at most ${MAX_CONTENT} characters.`, { length: description.length, max: MAX_CONTENT });
   const existing = await listDecisions(scope);
-  const same = existing.find((d) => titleKey(d.title) === titleKey(title));
-  if (same) throw new ShadowError("SHADOW_ERR_DECISION_EXISTS", `a decision titled "${same.title}" already exists (id ${same.id}); choose another title or pass supersedes: ${same.id}.`, { existing_id: same.id });
   const replaced = input.supersedes !== undefined ? existing.find((d) => d.id === input.supersedes) : undefined;
   if (input.supersedes !== undefined && !replaced) {
     throw new ShadowError("SHADOW_ERR_NO_DECISIONS", `there is no decision ${input.supersedes} to supersede; see analyze decisions_list.`, { supersedes: input.supersedes });
   }
+  // A decision superseded once keeps its one successor: a second one would leave the first pointing at a
+  // decision that no longer says it replaced anything.
+  if (replaced?.superseded_by !== undefined) {
+    throw new ShadowError("SHADOW_ERR_DECISION_EXISTS", `decision ${replaced.id} "${replaced.title}" is already superseded by decision ${replaced.superseded_by}; supersede ${replaced.superseded_by} instead.`, {
+      existing_id: replaced.superseded_by,
+      supersedes: replaced.id,
+    });
+  }
+  // Re-deciding under the same title is how a decision is revised (proposed → accepted, a new reason):
+  // allowed when it supersedes the decision of that title, as the error below suggests. Titles of
+  // superseded decisions are free again, or a second revision would trip over the first.
+  const same = existing.find((d) => titleKey(d.title) === titleKey(title) && d.id !== replaced?.id && d.status !== "superseded");
+  if (same) throw new ShadowError("SHADOW_ERR_DECISION_EXISTS", `a decision titled "${same.title}" already exists (id ${same.id}); choose another title or pass supersedes: ${same.id}.`, { existing_id: same.id });
   const now = scope.now();
   const id = await shadowOp(scope, "numbering a decision", () => scope.redis.incr(scope.keys.decision_seq));
   const entry: DecisionEntry = {

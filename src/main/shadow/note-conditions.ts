@@ -26,6 +26,40 @@ const VERSION = [/\b(?:tag|version|release|ver)\b[^0-9\n]{0,20}?v?(\d+(?:\.\d+){
 const SYMBOL_IN_FILE = /([\w./-]+\.[cm]?[jt]sx?)\s+(?:contains|has|defines|exports)\s+(?:an?\s+)?(?:(function|class|method)\s+)?(?:named\s+|called\s+)?[`'"]?([A-Za-z_$][\w$.]*)[`'"]?/i;
 const SYMBOL_ANYWHERE = /\b(function|class)\s+(?:named\s+|called\s+)?[`'"]?([A-Za-z_$][\w$.]*)[`'"]?\s+(?:exists|appears|is\s+(?:added|defined|created|implemented))/i;
 
+// The same conditions in Russian (the seed's own example is «когда PR #42 будет смержен»). JS's \b is
+// ASCII-only, so Cyrillic words are matched by their stems without it.
+const MERGED_RU = /(?:мерж|мердж|влит|влив|вольют|слит|слия|слей)/iu;
+const PR_RU = /(?:\bPR|\bMR|пулл?[- ]?реквест\p{L}*|мерж[- ]?реквест\p{L}*)\s*#?(\d+)/iu;
+const BRANCH_RU = /ветк\p{L}*\s+[`'"«]?([\w./-]+)/iu;
+const VERSION_RU = /(?:тег\p{L}*|верси\p{L}*|релиз\p{L}*)[^0-9\n]{0,20}?v?(\d+(?:\.\d+){1,2})\b/iu;
+const SYMBOL_KIND_RU = "(функци\\p{L}*|класс\\p{L}*|метод\\p{L}*)";
+const SYMBOL_IN_FILE_RU = [
+  new RegExp(`([\\w./-]+\\.[cm]?[jt]sx?)\\s+(?:будет\\s+)?(?:содерж\\p{L}*|определ\\p{L}*|экспорт\\p{L}*)\\s+(?:${SYMBOL_KIND_RU}\\s+)?(?:с\\s+именем\\s+|под\\s+названием\\s+)?[\`'"«]?([A-Za-z_$][\\w$.]*)`, "iu"),
+  new RegExp(`(?:^|\\s)в\\s+([\\w./-]+\\.[cm]?[jt]sx?)\\s+(?:появится|появятся|будет|есть)\\s+${SYMBOL_KIND_RU}\\s+(?:с\\s+именем\\s+)?[\`'"«]?([A-Za-z_$][\\w$.]*)`, "iu"),
+];
+
+function symbolKindRu(word: string | undefined): "function" | "class" | "any" {
+  if (!word) return "any";
+  return /^класс/i.test(word) ? "class" : "function";
+}
+
+/** A Russian condition ipuaro can check, or null. */
+function parseRussian(t: string): NoteCondition | null {
+  if (!/[а-яё]/i.test(t)) return null;
+  const merged = MERGED_RU.test(t);
+  const pr = PR_RU.exec(t);
+  if (pr && merged) return { kind: "pr_merged", number: Number(pr[1]) };
+  const branch = BRANCH_RU.exec(t);
+  if (branch && merged && safeRef(branch[1]!.replace(/[.,;:]+$/, ""))) return { kind: "branch_merged", branch: branch[1]!.replace(/[.,;:]+$/, "") };
+  for (const re of SYMBOL_IN_FILE_RU) {
+    const m = re.exec(t);
+    if (m) return { kind: "symbol", name: m[3]!, symbolKind: symbolKindRu(m[2]), path: m[1]!.replace(/^\.\//, "") };
+  }
+  const version = VERSION_RU.exec(t);
+  if (version && !DATE.test(t)) return { kind: "version", min: version[1]! };
+  return null;
+}
+
 const safeRef = (ref: string) => /^[\w][\w./-]*$/.test(ref) && !ref.includes("..");
 
 export function parseNoteCondition(text: string | null | undefined): NoteCondition {
@@ -33,6 +67,8 @@ export function parseNoteCondition(text: string | null | undefined): NoteConditi
   if (!t) return { kind: "none" };
   const pr = PR.exec(t);
   if (pr) return { kind: "pr_merged", number: Number(pr[1]) };
+  const russian = parseRussian(t);
+  if (russian) return russian;
   for (const re of BRANCH) {
     const m = re.exec(t);
     if (m && safeRef(m[1]!)) return { kind: "branch_merged", branch: m[1]!.replace(/[.,;:]+$/, "") };

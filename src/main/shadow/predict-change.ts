@@ -38,7 +38,7 @@ function resultOf(change: FileChange): string {
   const broken = [...new Set(change.errors.map((e) => e.file).filter((f): f is string => !!f && f !== change.file))].sort();
   if (broken.length) return `broke ${broken.slice(0, 3).join(", ")}${broken.length > 3 ? ` and ${broken.length - 3} more` : ""}`;
   const kind = change.errors[0]!.kind;
-  return kind === "fix_commit" ? "needed a fix" : `caused a ${kind.replace("_", " ")}`;
+  return kind === "fix_commit" ? "needed a fix" : kind === "reverted" ? "was reverted" : `caused a ${kind.replace("_", " ")}`;
 }
 
 export function recommendation(level: RiskLevel, target: string, breakage: number, affected: string[], dependents: number): string {

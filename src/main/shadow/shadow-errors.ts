@@ -2,6 +2,7 @@
 // Shadow tools return it as the message of a failed ToolOutcome (the framework's own code beside it), so
 // the model reads the seed's code and the CLI can print it as is.
 import { isIpuaroError } from "../errors.js";
+import { MAX_TOOL_OUTPUT_CHARS } from "../tools/define-tool.js";
 import type { ToolErrorCode, ToolOutcome } from "../tools/tool-types.js";
 
 /** Seed 001's codes, plus INVALID_DEPTH / INVALID_STATUS / INVALID_INCLUDE for the parameters it gave no code. */
@@ -117,7 +118,32 @@ export async function runShadowTool(tool: string, body: () => Promise<{ result: 
   }
 }
 
-/** JSON for a small model: one space of indent keeps the structure visible at a modest token cost. */
-export function toModelJson(value: unknown): string {
-  return JSON.stringify(value, null, 1);
+/** Room a shadow tool's JSON may take: the tool framework cuts longer output mid-JSON, which no model can parse. */
+export const MODEL_JSON_BUDGET = MAX_TOOL_OUTPUT_CHARS - 400;
+
+/**
+ * JSON for a small model: one space of indent keeps the structure visible at a modest token cost. An
+ * answer over the budget (hotspots with limit 100, a deep dependency_graph) becomes compact JSON, then
+ * loses items from the end of its longest lists, saying how many in `left_out` — still valid JSON.
+ */
+export function toModelJson(value: unknown, budget = MODEL_JSON_BUDGET): string {
+  const pretty = JSON.stringify(value, null, 1);
+  if (pretty === undefined || pretty.length <= budget) return pretty;
+  const compact = JSON.stringify(value);
+  if (compact.length <= budget || value === null || typeof value !== "object" || Array.isArray(value)) return compact;
+  const out: Record<string, unknown> = { ...(value as Record<string, unknown>) };
+  const leftOut: Record<string, number> = {};
+  const withNote = () => ({ ...out, left_out: leftOut, note: `Lists shortened to fit the answer (left_out counts the items not shown); ask with a smaller limit or a narrower target for the rest.` });
+  for (;;) {
+    const text = JSON.stringify(withNote());
+    if (text.length <= budget) return text;
+    const lists = Object.entries(out).filter((e): e is [string, unknown[]] => Array.isArray(e[1]) && e[1].length > 0);
+    if (!lists.length) return text;
+    const [field, list] = lists.reduce((a, b) => (JSON.stringify(b[1]).length > JSON.stringify(a[1]).length ? b : a));
+    // Drop about as much as the excess, at least one item.
+    const perItem = JSON.stringify(list).length / list.length;
+    const drop = Math.min(list.length, Math.max(1, Math.ceil((text.length - budget) / perItem)));
+    out[field] = list.slice(0, list.length - drop);
+    leftOut[field] = (leftOut[field] ?? 0) + drop;
+  }
 }
