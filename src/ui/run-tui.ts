@@ -10,6 +10,7 @@ import { indexProblems } from "../main/cli/index-report.js";
 import { loadConfig } from "../main/config/loader.js";
 import type { IpuaroConfig } from "../main/config/schema.js";
 import { errorMessage, FatalError, type IpuaroError } from "../main/errors.js";
+import { counted } from "../main/plural.js";
 import type { ReadyCheck } from "../main/llm/deferred-model-check.js";
 import { ProjectIndexer } from "../main/indexing/project-indexer.js";
 import { ProjectWatcher } from "../main/indexing/project-watcher.js";
@@ -176,7 +177,7 @@ async function prepare(ctx: PrepareContext): Promise<RuntimeBackend | null> {
   if (!stats) return null;
   if (stats.parsed > 0 || stats.removed > 0) {
     const removed = stats.removed ? `, ${stats.removed.toLocaleString("en-US")} removed` : "";
-    app.notice("info", `Indexed ${stats.files.toLocaleString("en-US")} files (${stats.parsed.toLocaleString("en-US")} parsed${removed}) in ${stats.totalSeconds.toFixed(1)} s.`);
+    app.notice("info", `Indexed ${counted(stats.files, "file")} (${stats.parsed.toLocaleString("en-US")} parsed${removed}) in ${stats.totalSeconds.toFixed(1)} s.`);
   }
   // What could not be indexed cleanly is said at once, not only on /reindex.
   const problems = indexProblems(stats);

@@ -214,6 +214,13 @@ describe("ipuaro run (headless) against a fake Ollama", () => {
       expect(r.stdout).toContain("From lines 1-3 alone: money.ts starts with its imports.");
       expect(fake.chatRequests).toHaveLength(4);
       expect(fake.chatRequests[3]!.messages.at(-1)!.content).toContain("Tools are no longer available");
+      // The session shows why the tools stopped, and that the turn still has its answer.
+      const sessions = JSON.parse((await runIpuaro(["sessions", "list", root, "--json"], { env: env(fake.url) })).stdout).sessions as Array<{ id: string; lastActivityAt: number }>;
+      const newest = sessions.sort((a, b) => b.lastActivityAt - a.lastActivityAt)[0]!;
+      const shown = (await runIpuaro(["sessions", "show", newest.id, root], { env: env(fake.url) })).stdout;
+      expect(shown).toContain("── (Stopped after 3 consecutive tool rounds");
+      expect(shown).not.toContain("no answer:");
+      expect(shown.trimEnd().endsWith("From lines 1-3 alone: money.ts starts with its imports.")).toBe(true);
     } finally {
       fs.rmSync(path.join(root, ".ipuaro.json"));
     }
@@ -227,7 +234,8 @@ describe("ipuaro run (headless) against a fake Ollama", () => {
     expect(r.code).toBe(1);
     const out = JSON.parse(r.stdout.trim());
     expect(out.reason).toBe("doom-loop");
-    expect(out.answer).toContain("same arguments 3 times");
+    expect(out.answer).toBe("A shop with a core package.");
+    expect(out.stopped).toContain("same arguments 3 times");
     expect(out.toolCalls).toHaveLength(3);
   });
 

@@ -25,7 +25,8 @@ it("edit_lines --yes applies without a get_lines first, and without --yes off a 
 
   const refused = await runIpuaro(["tool", "edit_lines", edit, root], { env: env(), timeoutMs: 120_000 });
   expect(refused.code).toBe(1);
-  expect(refused.stderr).toContain("pass --yes to apply");
+  expect(refused.stderr).toContain("non-interactive, so nobody could confirm it (to apply it without a terminal to confirm on, pass --yes)");
+  expect(refused.stderr).not.toMatch(/user rejected/i);
   expect(refused.stderr).not.toContain("have not read");
   expect(fs.readFileSync(file, "utf8")).toBe(before);
 

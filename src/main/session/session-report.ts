@@ -82,7 +82,14 @@ export function sessionJson(state: SessionState, undoStack: UndoEntry[]): Sessio
   };
 }
 
-function formatMessage(m: ChatMessage): string[] {
+/** Whether the turn opened by history[at] (a user message) ends with a reply that calls no tool: its answer. */
+function turnAnswered(history: readonly ChatMessage[], at: number): boolean {
+  let last: ChatMessage | undefined;
+  for (let i = at + 1; i < history.length && history[i]!.role !== "user"; i++) if (history[i]!.role === "assistant") last = history[i];
+  return !!last && !last.toolCalls?.length && last.content.trim().length > 0;
+}
+
+function formatMessage(m: ChatMessage, answered = false): string[] {
   const when = localTime(m.timestamp, true);
   if (m.role === "tool") {
     const lines = (m.toolResults ?? []).map(
@@ -92,8 +99,10 @@ function formatMessage(m: ChatMessage): string[] {
   }
   const calls = (m.toolCalls ?? []).map((c) => `${c.name}${c.malformed ? " (malformed)" : ""}`);
   const head = `── ${m.role}${m.command ? ` (/${m.command})` : ""} · ${when}${calls.length ? ` · calls: ${calls.join(", ")}` : ""}`;
-  // A turn that ended without an answer: how (kept on its message, never sent to the model).
-  return m.outcome ? [head, m.content.trim(), `── (no answer: ${m.outcome.trim()})`] : [head, m.content.trim()];
+  // A turn that ended other than by answering: how (kept on its message, never sent to the model). A loop
+  // guard's stop still ends with the answer the model gave once its tools were taken away.
+  if (!m.outcome) return [head, m.content.trim()];
+  return [head, m.content.trim(), `── (${answered ? "" : "no answer: "}${m.outcome.trim()})`];
 }
 
 export function formatSession(json: SessionJson): string {
@@ -108,8 +117,8 @@ export function formatSession(json: SessionJson): string {
   if (json.repairedCalls > 0) out.push(`${json.repairedCalls} call(s) were left unfinished by an interrupted run; shown as cancelled`);
   const compactionAfter = new Map(json.compactions.map((c) => [c.afterEntry, c]));
   out.push("");
-  for (const m of json.history) {
-    out.push(...formatMessage(m));
+  for (const [i, m] of json.history.entries()) {
+    out.push(...formatMessage(m, m.outcome !== undefined && turnAnswered(json.history, i)));
     const c = compactionAfter.get(m.id);
     if (c) {
       const before = Math.round((c.tokensBefore / c.tokensLimit) * 100);

@@ -111,8 +111,11 @@ export async function runAction(target: string, opts: RunOptions, choice: Sessio
     const stats: TurnStats = final.stats;
     if (opts.json) {
       const out = {
-        answer: final.text,
+        // A loop guard's stop still has the model's closing answer; its reason is in `error`/`reason`.
+        answer: final.answer ?? final.text,
         reason: final.reason,
+        // Why the tools were stopped when the answer above came after a loop guard's stop.
+        ...(final.answer !== undefined ? { stopped: final.text } : {}),
         toolCalls: calls,
         stats: { ...stats, timeMs: Math.round(stats.timeMs) },
         session: session.id,

@@ -26,7 +26,7 @@ function cliPorts(yes: boolean): ToolPorts {
   return {
     async confirmEdit(p) {
       if (yes) return { action: "apply" };
-      if (!interactive) return { action: "reject", reason: "no terminal to confirm on; pass --yes to apply" };
+      if (!interactive) return { action: "reject", unattended: true, reason: "to apply it without a terminal to confirm on, pass --yes" };
       process.stderr.write(`${p.description ? `${p.description}\n` : ""}${p.diff}\n`);
       const c = await askChoice(`apply this change to ${p.path}?`, { y: "apply", n: "reject" });
       return c === "y" ? { action: "apply" } : { action: "reject", reason: "rejected by the user" };
