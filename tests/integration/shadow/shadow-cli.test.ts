@@ -60,6 +60,8 @@ describe("ipuaro analyze", () => {
     expect(hot.hotspots).toHaveLength(3);
     const risk = await json("analyze", "predict_change", fx.root, "--target", ENGINE, "--json");
     expect(risk).toMatchObject({ target: ENGINE, risk_level: "critical" });
+    // The file where the project goes: that file, of the project it is in.
+    expect(await json("analyze", "predict_change", path.join(fx.root, ENGINE), "--json")).toMatchObject({ target: ENGINE, risk_level: "critical" });
     const graph = await json("analyze", "dependency_graph", fx.root, "-t", PRICE, "--depth", "2", "--json");
     expect(graph.co_changed_with[0]).toMatchObject({ file: DISCOUNT, frequency: 0.71, coupling: 0.83 });
     const pulse = await json("analyze", "team_pulse", fx.root, "--timeframe", "7d", "--json");

@@ -1,6 +1,7 @@
 // `ipuaro analyze QUERY [path] [--target P] [--timeframe 30d] [--limit N] [--depth N] [--json]`: the
 // model's analyze tool for people — the same analyses, as readable tables or the tool's JSON.
 import fs from "node:fs";
+import path from "node:path";
 import type { Command } from "commander";
 import { ANALYZE_QUERIES, runAnalyze } from "../../shadow/analyze.js";
 import { processIo, reportShadowError, withShadowScope, type ShadowCliIo } from "../../shadow/open-shadow.js";
@@ -18,6 +19,17 @@ function isFolder(p: string): boolean {
   }
 }
 
+function isFile(p: string): boolean {
+  try {
+    return fs.statSync(p).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** Queries about one file: `ipuaro analyze predict_change src/pay.ts` means that file of its project. */
+const FILE_QUERIES = new Set(["predict_change", "file_history", "dependency_graph"]);
+
 interface AnalyzeOptions {
   target?: string;
   timeframe?: string;
@@ -31,14 +43,18 @@ export function registerAnalyzeCommand(program: Command, io: ShadowCliIo = proce
     .command("analyze")
     .description(`project analytics from git history, agent edits and errors: ${ANALYZE_QUERIES.join(", ")}`)
     .argument("<query>", ANALYZE_QUERIES.join(" | "))
-    .argument("[path]", "project root", ".")
+    .argument("[path]", "project root (or, for predict_change, file_history and dependency_graph, the file itself)", ".")
     .option("-t, --target <target>", "file or folder (predict_change, file_history, dependency_graph), search text (knowledge_search), status (decisions_list)")
     .option("--timeframe <window>", TIMEFRAMES.join(" | "))
     .option("--limit <n>", "most results (1-100)")
     .option("--depth <n>", "dependency_graph levels (1-3)")
     .option("--json", "print the result (or the error envelope) as JSON")
-    .action(async (query: string, target: string, opts: AnalyzeOptions) => {
-      const root = resolveProjectRoot(target);
+    .action(async (query: string, given: string, opts: AnalyzeOptions) => {
+      let root: string;
+      if (!opts.target && FILE_QUERIES.has(query) && isFile(given)) {
+        root = resolveProjectRoot(path.dirname(given));
+        opts.target = path.relative(root, fs.realpathSync(given)).split(path.sep).join("/");
+      } else root = resolveProjectRoot(given);
       await withShadowScope(
         root,
         async (scope) => {
