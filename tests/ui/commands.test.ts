@@ -84,6 +84,16 @@ describe("commands", () => {
     await h.t.waitForText("Model  qwen2.5-coder:7b-instruct");
   });
 
+  it("/analyze lists its queries alone, and passes a query's target on whole", async () => {
+    h = await startUi();
+    await command(h, "/analyze");
+    await h.t.waitForText("Usage: /analyze QUERY [target]");
+    await h.t.waitFor(() => /predict_change FILE +what changing FILE may break/.test(h!.t.text()), "the query list");
+    await command(h, "/analyze knowledge_search retry policy");
+    await h.t.waitForText("src/a.ts  0.91");
+    expect(h.backend.analyzed).toEqual([["knowledge_search", "retry policy"]]);
+  });
+
   it("Ctrl+Z undoes the last edit and shows what happened", async () => {
     h = await startUi();
     h.backend.undoOutcome = { status: "empty", message: "Nothing to undo: this session has no applied edits." };

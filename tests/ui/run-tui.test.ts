@@ -83,6 +83,15 @@ describe("runTui", () => {
     await t.waitFor(() => /Index\s+\d+ files, [\d.]+ MB in Redis/.test(t!.text()), "the index row");
     await t.waitForText("Watcher     watching");
 
+    // Analytics from the real store, as aligned text; a mistyped query says where the list is.
+    t.type("/analyze dependency_graph src/money.ts", KEYS.enter);
+    await t.waitFor(() => /root:\s+src\/money\.ts \(file, depth 1\)/.test(t!.text()), "the dependency graph");
+    await t.waitFor(() => /imported by: src\/index\.ts/.test(t!.text()), "the dependents row");
+    t.type("/analyze hotspot", KEYS.enter);
+    await t.waitForText('query "hotspot"; use one of hotspots,');
+    t.type("/analyze predict_change", KEYS.enter);
+    await t.waitForText(`query "predict_change" needs target (a project file path). (/analyze predict_change FILE;`);
+
     t.type("/reindex", KEYS.enter);
     await t.waitForText("unchanged", 20_000);
     await t.waitForText("[watching]");

@@ -144,6 +144,12 @@ export class ScriptedBackend implements TuiBackend {
     return "indexed 2 files";
   }
 
+  readonly analyzed: Array<[string, string | undefined]> = [];
+  async analyze(query: string, target: string | undefined): Promise<string> {
+    this.analyzed.push([query, target]);
+    return `FILE      SCORE\nsrc/a.ts  0.91`;
+  }
+
   async status(): Promise<StatusReport> {
     return { rows: [["Redis", "unix:///tmp/redis.sock (ok)"], ["Model", this.model]] };
   }

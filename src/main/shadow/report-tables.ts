@@ -1,6 +1,7 @@
 // Readable text for `ipuaro analyze`, `ipuaro memory` and `ipuaro decisions`: aligned tables and
 // key-value lines made from the same results the model gets as JSON.
 import { escapeForDisplay } from "../security/hidden-characters.js";
+import { counted } from "../plural.js";
 import type { AnalyzeQuery } from "./analyze.js";
 import type { CodeErrorsResult, DecisionsListResult } from "./code-errors.js";
 import type { DependencyGraphResult } from "./dependency-graph.js";
@@ -97,7 +98,7 @@ function graph(r: DependencyGraphResult): string {
       ["root", `${r.root} (${r.kind}, depth ${r.depth})`],
       ["imports", r.imports],
       ["imported by", r.imported_by],
-      ["totals", `${r.total_dependencies} dependencies, ${r.total_dependents} dependents`],
+      ["totals", `${counted(r.total_dependencies, "dependency", "dependencies")}, ${counted(r.total_dependents, "dependent")}`],
     ]),
   ];
   // Levels 2..depth: the totals count them, so the text lists them too.

@@ -8,6 +8,7 @@ import type { ModalHost } from "../dialogs/choice-dialog.js";
 import { pickSession } from "../dialogs/session-picker.js";
 import type { ProgressState } from "../widgets/progress-panel.js";
 import { runRewindCommand } from "./rewind-command.js";
+import { toShadowError } from "../../main/shadow/shadow-errors.js";
 import type { TuiBackend } from "./tui-backend.js";
 
 /** What a command may do to the app. */
@@ -63,6 +64,24 @@ export const KEY_HELP: ReadonlyArray<[string, string]> = [
 function errorText(error: unknown): string {
   if (isIpuaroError(error)) return `${error.message}${error.suggestion ? `\n${error.suggestion}` : ""}`;
   return error instanceof Error ? error.message : String(error);
+}
+
+/** What `/analyze` alone lists: each query with what it answers and the target it takes. */
+const ANALYZE_HELP: ReadonlyArray<[string, string]> = [
+  ["hotspots", "files most risky to change (edits × errors × complexity)"],
+  ["predict_change FILE", "what changing FILE may break, and what broke before"],
+  ["file_history FILE", "FILE's changes, errors, fixes and reverts"],
+  ["dependency_graph FILE", "imports, dependents and files that change with FILE"],
+  ["team_pulse", "how the project's changes are going"],
+  ["my_stats", "your own changes and the agent's share"],
+  ["knowledge_search TEXT", "memory, decisions and notes about TEXT"],
+  ["decisions_list [STATUS]", "architecture decisions (proposed, accepted, superseded…)"],
+  ["code_errors", "errors seen in the code, by file"],
+];
+
+function analyzeHelp(): string {
+  const width = Math.max(...ANALYZE_HELP.map(([q]) => q.length));
+  return ["Usage: /analyze QUERY [target]", "```", ...ANALYZE_HELP.map(([q, what]) => `${q.padEnd(width)}  ${what}`), "```"].join("\n");
 }
 
 /** /output shows at most this many lines (the end of the output). */
@@ -151,6 +170,28 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
       } finally {
         host.showProgress(null);
       }
+    },
+  },
+  {
+    name: "/analyze",
+    args: "QUERY [target]",
+    summary: "project analytics: hotspots, predict_change FILE, file_history FILE, decisions_list, … (/analyze alone lists them)",
+    whileBusy: true,
+    async run(host, args) {
+      const [query, ...rest] = args.trim().split(/\s+/).filter(Boolean);
+      if (!query) return host.notice("info", analyzeHelp());
+      const target = rest.join(" ") || undefined;
+      let text: string;
+      try {
+        text = await host.backend.analyze(query, target);
+      } catch (error) {
+        if (isIpuaroError(error)) throw error;
+        const shadow = toShadowError(error, "analyze");
+        host.notice("error", `${shadow.message}${shadow.code === "SHADOW_ERR_MISSING_TARGET" ? ` (/analyze ${query} FILE; /analyze alone lists the queries)` : ""}`);
+        return;
+      }
+      // Aligned tables: shown as a block so the columns stay where they are.
+      host.notice("info", `**/analyze ${query}${target ? ` ${target}` : ""}**\n\`\`\`\n${text}\n\`\`\``);
     },
   },
   {

@@ -72,6 +72,11 @@ export interface TuiBackend {
   newSession(): Promise<void>;
 
   reindex(onProgress: (p: ReindexProgress) => void, signal: AbortSignal): Promise<string>;
+  /**
+   * `/analyze QUERY [target]`: the analyze tool's answer as readable text (hotspots, predict_change, …).
+   * Throws the tool's ShadowError for a bad query or target, an IpuaroError when Redis is down.
+   */
+  analyze(query: string, target: string | undefined): Promise<string>;
   status(): Promise<StatusReport>;
   /** Listens to index/watcher state; returns the unsubscribe. */
   onIndexState(listener: (s: IndexState) => void): () => void;

@@ -21,6 +21,9 @@ import type { ToolRegistry } from "../../main/tools/registry.js";
 import type { IndexState, ReindexProgress, RewindPort, SessionView, StatusReport, TuiBackend } from "../app/tui-backend.js";
 import { liveIndexServices } from "./live-index-services.js";
 import { statusRows } from "./status-report.js";
+import { runAnalyze } from "../../main/shadow/analyze.js";
+import { formatAnalyze } from "../../main/shadow/report-tables.js";
+import { shadowScope } from "../../main/shadow/shadow-scope.js";
 
 /** A watcher batch this large shows "updating N files" in the status bar while it runs. */
 const UPDATING_SHOWN_FROM = 20;
@@ -213,6 +216,12 @@ export class RuntimeBackend implements TuiBackend {
    * A full (warm) index run. The live index keeps the graph in memory, so the watcher is stopped for the
    * run and a fresh one, subscribed before it, takes over afterwards (it catches what changed meanwhile).
    */
+  async analyze(query: string, target: string | undefined): Promise<string> {
+    // A person waits for a first import of a long history; the model's 5 s limit is not theirs.
+    const outcome = await runAnalyze(shadowScope(this.opts.opened.store, this.root), { query, target }, { timeoutMs: 120_000 });
+    return formatAnalyze(outcome.query, outcome.result);
+  }
+
   async reindex(onProgress: (p: ReindexProgress) => void, signal: AbortSignal): Promise<string> {
     const { indexer, opened } = this.opts;
     const old = this.watcher;
