@@ -17,7 +17,7 @@ export function storedSchema(stored: string | null): StoredSchema {
 }
 
 export function newerSchemaError(project: string, stored: string): IpuaroError {
-  return new IpuaroError("config", `the index of ${project} was written by a newer ipuaro (schema ${stored}, this one reads ${SCHEMA_VERSION})`, {
+  return new IpuaroError("input", `the index of ${project} was written by a newer ipuaro (schema ${stored}, this one reads ${SCHEMA_VERSION})`, {
     recoverable: false,
     suggestion: "Upgrade ipuaro, or run `ipuaro index --force` to rebuild the index for this version (the newer ipuaro then rebuilds it again).",
   });

@@ -41,7 +41,7 @@ describe("ensureSchema on an index a newer ipuaro wrote", () => {
     const err = await store.ensureSchema().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(IpuaroError);
     expect(err).toMatchObject({
-      type: "config",
+      type: "input",
       recoverable: false,
       message: `the index of work-main was written by a newer ipuaro (schema ${newer}, this one reads ${SCHEMA_VERSION})`,
     });
