@@ -100,16 +100,30 @@ export async function runAnalyze(scope: ShadowScope, args: AnalyzeArgs, opts: { 
     const what = query === "knowledge_search" ? "the search text" : "a project file path";
     throw new ShadowError("SHADOW_ERR_MISSING_TARGET", `query "${query}" needs target (${what}).`, { query });
   }
+  let importing = false;
   const work = async (): Promise<AnalyzeOutcome> => {
+    importing = true;
     try {
       await syncGitHistory(scope);
     } catch {
       // Analyses still run on what was imported before (and on the events).
+    } finally {
+      importing = false;
     }
     const [h, view] = await Promise.all([loadHistory(scope), loadIndexView(scope.store)]);
     return { query, ...(await dispatch(scope, { h, view }, query, { target, timeframe, limit, depth })) };
   };
-  return withTimeout(work(), opts.timeoutMs ?? ANALYZE_TIMEOUT_MS);
+  const timeoutMs = opts.timeoutMs ?? ANALYZE_TIMEOUT_MS;
+  try {
+    return await withTimeout(work(), timeoutMs);
+  } catch (err) {
+    // The first import of a long history can outlast the limit; it goes on in the background, so the
+    // same question answers once it is done ("try a shorter timeframe" would not help).
+    if ((err as Error)?.name === "TimeoutError" && importing) {
+      throw new ShadowError("SHADOW_ERR_TIMEOUT", `the project's git history is still being imported (the first import of a long history takes a while) and continues in the background; ask the same question again in a moment.`, { importing_git_history: true, retry_after_ms: timeoutMs });
+    }
+    throw err;
+  }
 }
 
 async function dispatch(scope: ShadowScope, { h, view }: Loaded, query: AnalyzeQuery, a: { target: string | undefined; timeframe: Timeframe; limit: number; depth: number }): Promise<{ result: unknown; summary: string }> {

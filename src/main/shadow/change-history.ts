@@ -1,9 +1,13 @@
 // Everything that happened to the project's files, in one model: agent edits, human changes seen by the
 // watcher and git commits become FileChanges; errors are blamed on the changes that most likely caused
 // them. Every analysis reads this; it is rebuilt only when the history version moves.
+//
+// One piece of work counts once: a commit made at this checkout that includes files edited here since
+// their previous commit is the same work as those edits, so its change of such a file is not counted
+// again; the commit is written onto the latest of those edits instead (see `sameWork`).
 import type { EditEvent, ErrorEvent, ErrorKind, ExternalChangeEvent, RevertEvent, ShadowEvent } from "./event-types.js";
 import { historyVersion, readEvents } from "./events-store.js";
-import { readCommits, type ImportedCommit } from "./git-history.js";
+import { currentGitUser, readCommits, type ImportedCommit } from "./git-history.js";
 import type { ShadowScope } from "./shadow-scope.js";
 
 /** An error is blamed on the session's edits made this long before it. */
@@ -14,6 +18,9 @@ export const FIX_LOOKBACK_MS = 14 * 24 * 3600_000;
 export const FIX_SUBJECT = /\b(fix(e[sd])?|bug|broke[n]?|revert(s|ed)?|hotfix|regression)\b/i;
 
 export type ChangeSource = "agent" | "human" | "git";
+
+/** A revert commit: `git revert`'s `Revert "<subject>"`, or a hand-written "Revert …" / "revert: …". */
+export const REVERT_COMMIT_SUBJECT = /^revert\b/i;
 
 export interface BlamedError {
   at: number;
@@ -29,11 +36,15 @@ export interface FileChange {
   at: number;
   source: ChangeSource;
   session: string | null;
-  /** Git author, "ipuaro" for agent edits, null for changes seen by the watcher. */
+  /** Git author, "ipuaro" for agent edits, null for changes seen by the watcher (until a local commit names them). */
   author: string | null;
   added: number;
   removed: number;
   tool?: string;
+  /**
+   * The commit of this change. On an agent or watched human edit: the local commit that included it
+   * (that commit's change of the file is this edit, not another change).
+   */
   commit?: string;
   subject?: string;
   /** A human change correcting an agent edit of the last hour. */
@@ -157,19 +168,29 @@ function revertedCommit(h: ShadowHistory, revert: ImportedCommit): ImportedCommi
   return null;
 }
 
+/** Whether a change is a revert commit's (those undo a change: they are not blamed for later fixes). */
+export function isRevertChange(c: FileChange): boolean {
+  return c.commit !== undefined && c.subject !== undefined && REVERT_COMMIT_SUBJECT.test(c.subject);
+}
+
 /**
- * A fix commit blames the earlier commits of the files it had to touch; its other files were broken by
- * them. A revert blames exactly the commit it reverted, however old, not whatever touched the file last.
+ * A fix commit blames the latest earlier change of each file it had to touch (its other files were
+ * broken by those) — leaving out reverts and the changes they had already undone: neither is in the code
+ * any more to need the fix. A revert blames exactly the commit it reverted, however old.
  */
 function blameFixCommits(h: ShadowHistory, gitByFile: Map<string, FileChange[]>): void {
+  /** Reverted commit → when it was reverted. */
+  const revertedAt = new Map<string, number>();
   for (const c of h.commits) {
     if (c.bulk || !FIX_SUBJECT.test(c.subject)) continue;
     const reverted = revertedCommit(h, c);
+    if (reverted && !revertedAt.has(reverted.hash)) revertedAt.set(reverted.hash, c.at);
+    const undone = (g: FileChange) => g.commit !== undefined && (revertedAt.get(g.commit) ?? Infinity) <= c.at;
     const blamed = new Map<string, FileChange>();
     for (const f of c.files) {
       const earlier = reverted
         ? (gitByFile.get(f.path) ?? []).find((g) => g.commit === reverted.hash)
-        : (gitByFile.get(f.path) ?? []).filter((g) => g.commit !== c.hash && g.at < c.at && g.at >= c.at - FIX_LOOKBACK_MS).at(-1);
+        : (gitByFile.get(f.path) ?? []).filter((g) => g.commit !== c.hash && g.at < c.at && g.at >= c.at - FIX_LOOKBACK_MS && !isRevertChange(g) && !undone(g)).at(-1);
       if (earlier) blamed.set(f.path, earlier);
     }
     const error: Omit<BlamedError, "file"> = reverted
@@ -182,32 +203,70 @@ function blameFixCommits(h: ShadowHistory, gitByFile: Map<string, FileChange[]>)
   }
 }
 
-export function buildHistory(version: string, events: ShadowEvent[], commits: ImportedCommit[]): ShadowHistory {
+/**
+ * The edit a commit's change of a file repeats, or null: the latest agent edit or watched human edit of
+ * the file since the file's previous commit, when the commit was made here (its author is the local git
+ * user; any author when that is unknown). A teammate's pulled commit never holds this checkout's edits.
+ */
+function sameWork(edits: FileChange[] | undefined, since: number, commit: ImportedCommit, localEmail: string | null): FileChange | null {
+  if (!edits || (localEmail !== null && commit.email.toLowerCase() !== localEmail)) return null;
+  // Binary search for the last edit at or before the commit (a file may have thousands of edits).
+  let lo = 0;
+  let hi = edits.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (edits[mid]!.at <= commit.at) lo = mid + 1;
+    else hi = mid;
+  }
+  const latest = edits[lo - 1];
+  return latest && latest.at > since && latest.commit === undefined ? latest : null;
+}
+
+/** `localEmail`: the git user.email of this checkout (which commits can hold its recorded edits); null = unknown. */
+export function buildHistory(version: string, events: ShadowEvent[], commits: ImportedCommit[], localEmail: string | null = null): ShadowHistory {
   const h: ShadowHistory = { version, events, commits, changes: [], byFile: new Map(), sweeps: new Map(), errors: [], errorsIn: new Map(), reverts: new Map(), causesBugsIn: new Map() };
   const agentBySession = new Map<string | null, FileChange[]>();
   const allAgent: FileChange[] = [];
-  const gitByFile = new Map<string, FileChange[]>();
-  for (const c of commits) {
-    for (const change of gitChanges(c)) {
-      if (change.bulk) {
-        push(h.sweeps, change.file, change);
-        continue;
-      }
-      h.changes.push(change);
-      push(gitByFile, change.file, change);
-    }
-  }
+  /** Agent and watched human edits per file, oldest first: what a local commit may repeat. */
+  const editsByFile = new Map<string, FileChange[]>();
   for (const e of events) {
     if (e.type === "edit") {
       const change = agentChange(e);
       h.changes.push(change);
       allAgent.push(change);
       push(agentBySession, e.session, change);
-    } else if (e.type === "external") h.changes.push(humanChange(e));
-    else if (e.type === "error") {
+      push(editsByFile, e.file, change);
+    } else if (e.type === "external") {
+      const change = humanChange(e);
+      h.changes.push(change);
+      push(editsByFile, e.file, change);
+    } else if (e.type === "error") {
       h.errors.push(e);
       if (e.file) push(h.errorsIn, e.file, e);
     } else if (e.type === "revert") push(h.reverts, e.file, e);
+  }
+  for (const list of editsByFile.values()) list.sort((a, b) => a.at - b.at);
+  const email = localEmail?.toLowerCase() ?? null;
+  /** Fix commits find the earlier commits of a file here: a commit's own change, or the edit it repeats. */
+  const gitByFile = new Map<string, FileChange[]>();
+  const lastCommitAt = new Map<string, number>();
+  for (const c of commits) {
+    for (const change of gitChanges(c)) {
+      const since = lastCommitAt.get(change.file) ?? -Infinity;
+      lastCommitAt.set(change.file, c.at);
+      if (change.bulk) {
+        push(h.sweeps, change.file, change);
+        continue;
+      }
+      const edit = sameWork(editsByFile.get(change.file), since, c, email);
+      if (edit) {
+        Object.assign(edit, { commit: c.hash, subject: c.subject, author: edit.author ?? c.author });
+        push(gitByFile, change.file, edit);
+        continue;
+      }
+      h.changes.push(change);
+      push(gitByFile, change.file, change);
+    }
   }
   h.changes.sort((a, b) => a.at - b.at);
   for (const c of h.changes) push(h.byFile, c.file, c);
@@ -226,8 +285,8 @@ export async function loadHistory(scope: ShadowScope): Promise<ShadowHistory> {
   if (!perProject) cache.set(scope.redis, (perProject = new Map()));
   const cached = perProject.get(scope.project);
   if (cached && cached.version === version) return cached;
-  const [events, commits] = await Promise.all([readEvents(scope), readCommits(scope)]);
-  const history = buildHistory(version, events, commits);
+  const [events, commits, me] = await Promise.all([readEvents(scope), readCommits(scope), currentGitUser(scope.root)]);
+  const history = buildHistory(version, events, commits, me.email);
   perProject.set(scope.project, history);
   return history;
 }
@@ -242,6 +301,15 @@ export function errorCountOf(h: ShadowHistory, file: string, from = 0, to = Numb
   const keys = new Set<string>();
   for (const c of changesOf(h, file, from, to)) for (const e of c.errors) keys.add(`${e.at}|${e.file}|${e.message}`);
   return keys.size;
+}
+
+/**
+ * Changes of a file taken back within a window (seed 001's frustration): the agent's edits undone
+ * (undo, rewind) and revert commits of the file.
+ */
+export function revertsOf(h: ShadowHistory, file: string, from = 0, to = Number.MAX_SAFE_INTEGER): { undone: number; reverted: number } {
+  const undone = (h.reverts.get(file) ?? []).filter((r) => r.at >= from && r.at <= to).length;
+  return { undone, reverted: changesOf(h, file, from, to).filter(isRevertChange).length };
 }
 
 /** Error events that pointed at the file within a window (whoever caused them). */

@@ -1,6 +1,6 @@
 // file_history (seed 001 §2.c): every change of one file, newest first — who (the agent in a session, a
 // git author, a human outside ipuaro), how much, and whether it was followed by an error.
-import { changesOf, isoDate, type ShadowHistory } from "./change-history.js";
+import { changesOf, isoDate, revertsOf, type ShadowHistory } from "./change-history.js";
 import { coChangesOf, targetMatcher } from "./co-change.js";
 
 export const TIMELINE_SHOWN = 50;
@@ -32,6 +32,7 @@ export interface FileHistoryResult {
   unique_sessions: number;
   authors: { ai: number; human: number; by_name: Record<string, number> };
   timeline: TimelineEntry[];
+  /** Agent edits undone (undo, rewind) plus revert commits of the file. */
   reverts: number;
   top_collaborators: string[];
   refactoring_count: number;
@@ -71,7 +72,8 @@ export function fileHistory(h: ShadowHistory, file: string, from: number, now: n
         ...(c.bulk ? { sweep: true } : {}),
       };
     });
-  const reverts = (h.reverts.get(file) ?? []).filter((r) => r.at >= from && r.at <= now).length;
+  const taken = revertsOf(h, file, from, now);
+  const reverts = taken.undone + taken.reverted;
   const scored = changes.filter((c) => !c.bulk);
   const broke = scored.filter((c) => c.errors.length).length;
   const frustration = scored.filter((c) => c.humanFix).length + reverts;

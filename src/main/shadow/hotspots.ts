@@ -1,7 +1,7 @@
 // Hotspots (seed 001 §2.a): files ranked by a 0–1 problem score. Edit frequency, error rate, recency and
 // frustration come from the history; complexity from the index enters as Tornhill's hotspot — change
 // frequency × complexity — so a busy trivial file or a complex untouched one does not top the list.
-import { changesOf, errorCountOf, errorsLocatedIn, isoDate, type ShadowHistory } from "./change-history.js";
+import { changesOf, errorCountOf, errorsLocatedIn, isoDate, revertsOf, type ShadowHistory } from "./change-history.js";
 import { relativeComplexity, type IndexView } from "./index-view.js";
 import { DAY_MS } from "./shadow-validate.js";
 
@@ -32,7 +32,10 @@ export interface Hotspot {
     last_edit: string;
     avg_lines_changed: number;
     human_fixes: number;
+    /** Agent edits undone (undo, rewind) plus revert commits of the file. */
     reverts: number;
+    /** Of those, revert commits. */
+    git_reverts: number;
   };
   explanation: string;
 }
@@ -52,7 +55,9 @@ function explain(h: Hotspot, days: number): string {
   if (h.breakdown.edit_frequency >= 0.6) parts.push(`changed often (${s.total_edits} times in ${days} days)`);
   if (s.errors_caused) parts.push(`${s.errors_caused} error${s.errors_caused === 1 ? "" : "s"} traced to it`);
   if (s.human_fixes) parts.push(`${s.human_fixes} human fix${s.human_fixes === 1 ? "" : "es"} of agent edits`);
-  if (s.reverts) parts.push(`${s.reverts} agent edit${s.reverts === 1 ? "" : "s"} undone`);
+  const undone = s.reverts - s.git_reverts;
+  if (undone) parts.push(`${undone} agent edit${undone === 1 ? "" : "s"} undone`);
+  if (s.git_reverts) parts.push(`reverted in git ${s.git_reverts} time${s.git_reverts === 1 ? "" : "s"}`);
   if (h.breakdown.complexity >= 0.6) parts.push("among the most complex files");
   if (s.avg_lines_changed >= 40) parts.push(`large changes (${s.avg_lines_changed} lines on average)`);
   if (!parts.length) parts.push(`${s.total_edits} change${s.total_edits === 1 ? "" : "s"}, no errors`);
@@ -79,7 +84,8 @@ export function scoreFiles(h: ShadowHistory, view: IndexView, w: HotspotWindow):
     const n = changes.length;
     const errors = errorCountOf(h, file, w.from, w.now);
     const humanFixes = changes.filter((c) => c.humanFix).length;
-    const reverts = (h.reverts.get(file) ?? []).filter((r) => r.at >= w.from && r.at <= w.now).length;
+    const taken = revertsOf(h, file, w.from, w.now);
+    const reverts = taken.undone + taken.reverted;
     const last = changes.at(-1)!.at;
     const sized = changes.filter((c) => c.source !== "human");
     const avgLines = sized.length ? Math.round(sized.reduce((s, c) => s + c.added + c.removed, 0) / sized.length) : 0;
@@ -106,7 +112,7 @@ export function scoreFiles(h: ShadowHistory, view: IndexView, w: HotspotWindow):
       score,
       level: levelOf(score),
       breakdown,
-      stats: { total_edits: n, errors_caused: errors, errors_in_file: errorsLocatedIn(h, file, w.from, w.now), sessions_touched: sessions, last_edit: isoDate(last), avg_lines_changed: avgLines, human_fixes: humanFixes, reverts },
+      stats: { total_edits: n, errors_caused: errors, errors_in_file: errorsLocatedIn(h, file, w.from, w.now), sessions_touched: sessions, last_edit: isoDate(last), avg_lines_changed: avgLines, human_fixes: humanFixes, reverts, git_reverts: taken.reverted },
       explanation: "",
     };
     hotspot.explanation = explain(hotspot, Math.round(spanDays));

@@ -7,6 +7,7 @@ import type { ShadowHistory } from "./change-history.js";
 import { MIN_SHARED_COMMITS } from "./co-change.js";
 import { moduleOf, type IndexView } from "./index-view.js";
 import { listDecisions, listMemories, listNotes } from "./memory-store.js";
+import { globToRegExp } from "./related-files.js";
 import type { ShadowScope } from "./shadow-scope.js";
 import { taggedPaths } from "./tags.js";
 
@@ -35,6 +36,8 @@ export interface KnowledgeGraph {
 }
 
 const MODULE_FILES_NAMED = 12;
+/** A glob links to at most this many files (by path): `src/**` would otherwise add an edge per file. */
+export const MAX_GLOB_LINKS = 200;
 const MEMBERS_NAMED = 8;
 
 function clip(text: string, max = 400): string {
@@ -90,7 +93,7 @@ export async function buildKnowledgeGraph(scope: ShadowScope, h: ShadowHistory, 
     for (const d of meta.dependents) link(`file:${path}`, `file:${d}`, "dependents");
   }
   addHistoryEdges(h, link);
-  await addMemoryNodes(scope, add, link);
+  await addMemoryNodes(scope, add, link, referencedNodes(nodes));
   return { nodes, edges };
 }
 
@@ -110,7 +113,23 @@ function addHistoryEdges(h: ShadowHistory, link: (from: string, to: string, type
   for (const [from, to] of h.causesBugsIn) for (const [file, n] of to) link(`file:${from}`, `file:${file}`, "causes_bugs_in", n);
 }
 
-async function addMemoryNodes(scope: ShadowScope, add: (n: KnowledgeNode) => void, link: (from: string, to: string, type: EdgeType) => void): Promise<void> {
+/**
+ * The nodes a path in a decision's related_files or a memory's `path:` tag stands for: the file; the
+ * module of that name; for a glob, the indexed files it matches; for a folder, the files under it.
+ */
+function referencedNodes(nodes: Map<string, KnowledgeNode>): (entry: string) => string[] {
+  const files = [...nodes.values()].filter((n) => n.type === "file").map((n) => n.path!).sort();
+  return (entry) => {
+    const clean = entry.replace(/^\.\//, "").replace(/\/$/, "");
+    if (nodes.has(`file:${clean}`)) return [`file:${clean}`];
+    if (nodes.has(`module:${clean}`)) return [`module:${clean}`];
+    const glob = /[*?]/.test(clean) ? globToRegExp(clean) : null;
+    const matches = files.filter((f) => (glob ? glob.test(f) : f.startsWith(`${clean}/`)));
+    return matches.slice(0, MAX_GLOB_LINKS).map((f) => `file:${f}`);
+  };
+}
+
+async function addMemoryNodes(scope: ShadowScope, add: (n: KnowledgeNode) => void, link: (from: string, to: string, type: EdgeType) => void, referenced: (entry: string) => string[]): Promise<void> {
   const concept = (tag: string, from: string) => {
     const id = `concept:${tag}`;
     add({ id, type: "concept", name: tag.replace(/^(tech|version):/, ""), path: null, description: `concept ${tag}` });
@@ -118,13 +137,13 @@ async function addMemoryNodes(scope: ShadowScope, add: (n: KnowledgeNode) => voi
   };
   for (const m of await listMemories(scope)) {
     add({ id: m.id, type: "memory", name: clip(m.content, 100), path: null, description: `${m.category}: ${clip(m.content)}` });
-    for (const p of taggedPaths(m.tags)) link(m.id, `file:${p}`, "references");
+    for (const p of taggedPaths(m.tags)) for (const to of referenced(p)) link(m.id, to, "references");
     for (const t of m.tags.filter((x) => !x.startsWith("path:"))) concept(t, m.id);
   }
   for (const d of await listDecisions(scope)) {
     const id = `decision:${d.id}`;
     add({ id, type: "decision", name: d.title, path: null, description: clip(`[${d.status}] ${d.description}${d.alternatives.length ? ` Alternatives: ${d.alternatives.join("; ")}.` : ""}`) });
-    for (const f of d.related_files) link(id, `file:${f}`, "references");
+    for (const f of d.related_files) for (const to of referenced(f)) link(id, to, "references");
     for (const t of d.tags.filter((x) => !x.startsWith("path:"))) concept(t, id);
   }
   for (const n of await listNotes(scope)) {

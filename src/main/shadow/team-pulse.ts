@@ -1,6 +1,6 @@
 // team_pulse (seed 001 §2.d): the project's health (0–1, higher is better), its trend against the window
 // before, month by month, and per first-level module.
-import type { FileChange, ShadowHistory } from "./change-history.js";
+import { isRevertChange, type FileChange, type ShadowHistory } from "./change-history.js";
 import { scoreFiles, type HotspotWindow } from "./hotspots.js";
 import { basename, moduleOf, type IndexView } from "./index-view.js";
 import { averageMinutes, sessionsIn } from "./session-activity.js";
@@ -31,7 +31,7 @@ const round2 = (n: number) => Math.round(n * 100) / 100;
 
 /**
  * Health of a set of changes: 1 minus the weight of what went wrong — changes followed by errors, and
- * agent edits humans had to fix or undo. null when there were no changes.
+ * agent edits humans had to fix or undo, and changes reverted in git. null when there were no changes.
  */
 export function changeHealth(changes: readonly FileChange[], reverts: number): number | null {
   if (!changes.length) return null;
@@ -42,7 +42,8 @@ export function changeHealth(changes: readonly FileChange[], reverts: number): n
 
 function within(h: ShadowHistory, from: number, to: number): { changes: FileChange[]; reverts: number } {
   const changes = h.changes.filter((c) => c.at >= from && c.at < to);
-  let reverts = 0;
+  // Agent edits undone and revert commits: both are changes taken back.
+  let reverts = changes.filter(isRevertChange).length;
   for (const list of h.reverts.values()) reverts += list.filter((r) => r.at >= from && r.at < to).length;
   return { changes, reverts };
 }

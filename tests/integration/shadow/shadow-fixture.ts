@@ -15,7 +15,8 @@
 //  3,2 alice  bulk reformat (2 commits)         price, format + 30 generated files each (ignored for co-change)
 //
 // Agent sessions (recorded through the AnalyticsEvents recorder):
-//   S6 (11 days): 2 edits of price, each followed by a failing pricing test
+//   S6 (9.5 days): 2 edits of price, each followed by a failing pricing test (after Alice's 10-day commit:
+//                 edits before it would be the same work as that commit, which is made at this checkout)
 //   S1 ( 9 days): price edited → vitest fails in pricing and checkout tests → price edited → tsc error in
 //                 price → a human edits price 30 min later (human_fix)
 //   S5 ( 8 days): 5 edits of engine, each followed by an error in another file
@@ -181,7 +182,7 @@ async function recordSessions(root: string, now: number, at: (t: number, fn: (e:
   await at(s7 + MINUTE, (e) => e.editApplied(edit("S7", PRICE)));
   await at(s7 + 3 * MINUTE, (e) => e.editReverted({ sessionId: "S7", file: PRICE, via: "undo" }));
   // S6: two price edits, each breaking the pricing test.
-  const s6 = now - 11 * DAY;
+  const s6 = now - 9.5 * DAY;
   for (const k of [0, 1]) {
     await at(s6 + k * 45 * MINUTE, (e) => e.editApplied(edit("S6", PRICE)));
     await at(s6 + k * 45 * MINUTE + 5 * MINUTE, (e) => e.commandFailed({ sessionId: "S6", source: "run_tests", command: "npx vitest run", output: "", failures: [failing(PRICING_TEST, "pricing > gold tier")] }));
