@@ -122,7 +122,11 @@ describe("ipuaro rewind", () => {
 
     // The conversation went back to before message 2 (the old branch is kept in the session).
     const shown = await json("sessions", "show", session, root);
-    expect(shown.history.map((m: { content: string }) => m.content)).toEqual(["Where is Money?", "Money is in packages/core/src/money.ts."]);
+    const contents = shown.history.map((m: { content: string }) => m.content);
+    expect(contents.slice(0, 2)).toEqual(["Where is Money?", "Money is in packages/core/src/money.ts."]);
+    // The file left as the user changed it is named to the model, so it reads it again.
+    expect(contents).toHaveLength(3);
+    expect(contents[2]).toMatch(/^\[ipuaro note\] The conversation and the files were rewound to before message 2 .*, except packages\/core\/src\/utils\/strings\.ts: /);
     const list = await json("rewind", "--list", root);
     expect(list.points.map((p: { n: number; files: number }) => [p.n, p.files])).toEqual([[1, 1]]);
   });
@@ -213,5 +217,19 @@ describe("ipuaro doctor and sessions prune", () => {
     expect(Object.keys(out).sort()).toEqual(["freedBytes", "keptBlobs", "keptBytes", "removedBlobs"]);
     expect(out.removedBlobs).toBe(0); // everything is younger than a day
     expect(out.keptBlobs).toBeGreaterThan(0);
+  });
+
+  it("sessions prune removes nothing, and says why, while another Redis's checkpoints share the file history", async () => {
+    const marker = path.join(home, "file-history", "stores", "0b7e4c1e-5d7a-4f7e-9c1a-2f3b4c5d6e7f");
+    fs.mkdirSync(path.dirname(marker), { recursive: true });
+    fs.writeFileSync(marker, '{"id":"0b7e4c1e-5d7a-4f7e-9c1a-2f3b4c5d6e7f"}\n');
+    try {
+      const r = await cli("sessions", "prune", root);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(/^removed nothing: this file history is shared with 1 other Redis database, whose checkpoints may still need its \d+ backups? \(/);
+      expect(r.stdout).toContain(`  ${marker}`);
+    } finally {
+      fs.rmSync(marker);
+    }
   });
 });

@@ -2,12 +2,15 @@
 // refers to. Sweep: blobs nobody refers to AND older than a day are deleted (the grace covers a blob
 // written for a checkpoint that is not stored yet, and other ipuaro processes mid-turn), as are temp
 // files a killed process left behind. Run by `ipuaro sessions prune` and after a session is deleted.
+// When another Redis database keeps checkpoints in the same file history (store-registry.ts), no blob
+// is removed: that database's references cannot be seen from here.
 import fsp from "node:fs/promises";
 import path from "node:path";
 import { ipuaroHome } from "../config/paths.js";
 import { BLOB_TEMP_MARKER, fileHistoryDir, isBlobName } from "./blob-store.js";
 import { referencedBlobs } from "./checkpoint-store.js";
 import type { Redis } from "./store-access.js";
+import { otherStores, storeIdOf } from "./store-registry.js";
 
 export const BLOB_GRACE_MS = 24 * 3600 * 1000;
 
@@ -16,6 +19,11 @@ export interface GcReport {
   freedBytes: number;
   keptBlobs: number;
   keptBytes: number;
+  /**
+   * Marker files of other Redis databases whose checkpoints use this file history: their references
+   * cannot be read from here, so nothing was removed. Delete a marker once that Redis is gone for good.
+   */
+  sharedWith?: string[];
 }
 
 export interface FileHistoryUsage {
@@ -45,11 +53,13 @@ async function* blobFiles(blobsDir: string): AsyncGenerator<{ file: string; name
 }
 
 export async function collectGarbage(redis: Redis, opts: { home?: string; now?: number; graceMs?: number } = {}): Promise<GcReport> {
-  const blobsDir = path.join(fileHistoryDir(opts.home ?? ipuaroHome()), "blobs");
+  const home = opts.home ?? ipuaroHome();
+  const blobsDir = path.join(fileHistoryDir(home), "blobs");
   const now = opts.now ?? Date.now();
   const grace = opts.graceMs ?? BLOB_GRACE_MS;
+  const sharedWith = await otherStores(home, await storeIdOf(redis));
   const refs = await referencedBlobs(redis);
-  const report: GcReport = { removedBlobs: 0, freedBytes: 0, keptBlobs: 0, keptBytes: 0 };
+  const report: GcReport = { removedBlobs: 0, freedBytes: 0, keptBlobs: 0, keptBytes: 0, ...(sharedWith.length ? { sharedWith } : {}) };
   for await (const { file, name } of blobFiles(blobsDir)) {
     let st;
     try {
@@ -58,7 +68,7 @@ export async function collectGarbage(redis: Redis, opts: { home?: string; now?: 
       continue;
     }
     const old = now - st.mtimeMs > grace;
-    const garbage = isBlobName(name) ? !refs.has(name) && old : name.includes(BLOB_TEMP_MARKER) && old;
+    const garbage = isBlobName(name) ? !sharedWith.length && !refs.has(name) && old : name.includes(BLOB_TEMP_MARKER) && old;
     if (!garbage) {
       report.keptBlobs++;
       report.keptBytes += st.size;

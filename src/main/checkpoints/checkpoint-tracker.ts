@@ -16,6 +16,7 @@ import { snapshotFile } from "./file-snapshot.js";
 import { readGitHead } from "./git-head.js";
 import { walkProject } from "./project-walk.js";
 import { SHADOW_MAX_FILES, SHADOW_MAX_SNAPSHOT_MS, ShadowGit } from "./shadow-git.js";
+import { registerStore } from "./store-registry.js";
 import type { Redis } from "./store-access.js";
 
 export interface CheckpointSettings {
@@ -44,6 +45,11 @@ export interface CheckpointTrackerOptions {
   shadowLimits?: { maxFiles: number; maxSnapshotMs: number };
 }
 
+interface BackupFailure {
+  rel: string;
+  why: string;
+}
+
 export class CheckpointTracker {
   readonly root: string;
   readonly settings: CheckpointSettings;
@@ -61,6 +67,7 @@ export class CheckpointTracker {
   private mode: CheckpointSettings["mode"];
   /** Serialises updates of the running checkpoint (a command and an edit never interleave, but be safe). */
   private queue: Promise<unknown> = Promise.resolve();
+  private registering: Promise<boolean> | null = null;
 
   constructor(private readonly opts: CheckpointTrackerOptions) {
     this.root = opts.root;
@@ -147,11 +154,19 @@ export class CheckpointTracker {
       await this.ready();
       this.current = null;
       try {
+        await this.registerStore();
         const seq = await this.store.nextSeq();
         const now = Date.now();
         const files: Record<string, FileRecord> = {};
+        const failed: BackupFailure[] = [];
         for (const rel of this.trackedFiles()) {
-          files[rel] = await snapshotFile({ root: this.root, rel, blobs: this.blobs, maxFileBytes: this.settings.maxFileBytes, previous: this.latestRecord(rel), now });
+          // One file that cannot be backed up must not cost the whole turn its checkpoint (and every
+          // other file its backup): it is recorded as not restorable and named.
+          files[rel] = await this.snapshotOrSkip(rel, this.latestRecord(rel), now, failed);
+        }
+        if (failed.length) {
+          const list = failed.map((f) => `${f.rel} (${f.why})`).join("; ");
+          this.notice(`checkpoint: could not back up ${list}: a rewind to this message cannot restore ${failed.length === 1 ? "it" : "them"}`);
         }
         const git = await (this.opts.readHead ?? readGitHead)(this.root);
         const shadowCommit = this.mode === "shadow-git" ? await this.shadowSnapshot(userEntryId) : null;
@@ -165,6 +180,18 @@ export class CheckpointTracker {
         this.notice(`no checkpoint for this turn (a rewind cannot restore its files): ${errorMessage(error)}`);
       }
     });
+  }
+
+  /** Once per tracker, before its first backups: GC in a project on another Redis must not delete them. */
+  private async registerStore(): Promise<void> {
+    this.registering ??= registerStore(this.opts.redis, this.home).then(
+      () => true,
+      (error: unknown) => {
+        this.notice(`checkpoints: could not register this Redis in the file history (${errorMessage(error)}); \`ipuaro sessions prune\` from a project on another Redis could remove these backups`);
+        return false;
+      },
+    );
+    await this.registering;
   }
 
   private async enforceKeep(): Promise<void> {
@@ -210,6 +237,15 @@ export class CheckpointTracker {
     return this.shadow;
   }
 
+  private async snapshotOrSkip(rel: string, previous: FileRecord | undefined, now: number, failed: BackupFailure[]): Promise<FileRecord> {
+    try {
+      return await snapshotFile({ root: this.root, rel, blobs: this.blobs, maxFileBytes: this.settings.maxFileBytes, previous, now });
+    } catch (error) {
+      failed.push({ rel, why: errorMessage(error) });
+      return { state: "skipped", reason: "backup_failed", at: now };
+    }
+  }
+
   /** Adds records to the running checkpoint (files touched for the first time this turn). */
   async track(records: Iterable<[string, FileRecord]>): Promise<void> {
     const current = this.current;
@@ -235,8 +271,15 @@ export class CheckpointTracker {
       try {
         await this.ready();
         if (!this.current || rel in this.current.files) return;
-        const record = await snapshotFile({ root: this.root, rel, blobs: this.blobs, maxFileBytes: this.settings.maxFileBytes });
+        const failed: BackupFailure[] = [];
+        const record = await this.snapshotOrSkip(rel, undefined, Date.now(), failed);
+        // Tracked even when not backed up: a rewind then says it cannot restore the file instead of
+        // passing over it (or falling back to an older record of it) in silence.
         await this.track([[rel, record]]);
+        if (failed.length) this.notice(`could not back up ${rel} before writing it (a rewind cannot restore it): ${failed[0]!.why}`);
+        else if (record.state === "skipped" && record.reason === "too_large") {
+          this.notice(`${rel} is larger than checkpoints.maxFileBytes (${record.size ?? "?"} > ${this.settings.maxFileBytes} bytes): it is not backed up, and a rewind cannot restore it`);
+        }
       } catch (error) {
         this.notice(`could not back up ${rel} before writing it (a rewind cannot restore it): ${errorMessage(error)}`);
       }

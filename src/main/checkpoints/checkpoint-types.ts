@@ -10,7 +10,9 @@ export type RecordSkipReason =
   /** A symlink, folder, socket… — ipuaro only restores regular files. */
   | "not_regular"
   /** Changed by a command, and the index held no exact copy of what it was before. */
-  | "not_indexed";
+  | "not_indexed"
+  /** Reading it or storing its backup failed (an I/O error, a full disk). */
+  | "backup_failed";
 
 /** One file as a checkpoint saw it. */
 export type FileRecord =

@@ -56,7 +56,8 @@ async function shadowItems(tracker: CheckpointTracker, checkpoint: CheckpointDat
     let t: RestoreTarget;
     if (!from) t = { kind: "absent" };
     else if ((from.mode & GIT_TYPE_MASK) !== GIT_REGULAR) t = { kind: "unrestorable", reason: "not_regular" };
-    else t = { kind: "file", gitOid: from.oid, mode: from.mode & 0o777, load: () => shadow.readBlob(from.oid) };
+    // git keeps only 644 or 755: the executable bit is all it knows of the mode.
+    else t = { kind: "file", gitOid: from.oid, executable: (from.mode & 0o111) !== 0, load: () => shadow.readBlob(from.oid) };
     const rel = c.path;
     return {
       path: rel,

@@ -38,6 +38,15 @@ export function conversationOnlyNote(files: readonly string[]): string {
   );
 }
 
+/** Conversation and code rewound, but some files could not be (conflicts, failed restores): the model must know. */
+export function partialCodeNote(n: number, message: string, files: readonly string[]): string {
+  return (
+    `[ipuaro note] The conversation and the files were rewound to before message ${n} (${quote(message)}), except ${fileList(files)}: ` +
+    `${files.length === 1 ? "it was" : "they were"} changed outside ipuaro since, or could not be restored, and still ${files.length === 1 ? "has" : "have"} later changes. ` +
+    "Read them again before relying on what the conversation says about them."
+  );
+}
+
 export function codeOnlyNote(n: number, message: string, files: readonly string[]): string {
   return (
     `[ipuaro note] The user restored files to their state before message ${n} (${quote(message)}): ${fileList(files)}. ` +

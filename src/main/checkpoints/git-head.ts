@@ -21,13 +21,21 @@ export async function readGitHead(root: string): Promise<GitHeadRecord | null> {
   }
 }
 
+/** A branch name as a shell word (git allows `$`, quotes and the like in them). */
+function shellWord(name: string): string {
+  return /^[\w./@+-]+$/.test(name) ? name : `'${name.replace(/'/g, "'\\''")}'`;
+}
+
 /** What to show when HEAD is not where the checkpoint saw it; null when it did not move. */
 export function gitHeadNotice(recorded: GitHeadRecord | undefined, current: GitHeadRecord | null): GitHeadNotice | null {
   if (!recorded || recorded.head === current?.head) return null;
   const rec = recorded.head.slice(0, 12);
-  return {
-    recorded: recorded.head,
-    current: current?.head ?? null,
-    commands: current ? [`git log --oneline ${rec}..HEAD`, `git reset --soft ${rec}`] : [`git log --oneline ${rec}`],
-  };
+  let commands: string[];
+  if (!current) commands = [`git log --oneline ${rec}`];
+  else if (current.branch !== recorded.branch) {
+    // Another branch (or detached) now: `git reset --soft` would move *that* branch onto a commit of
+    // the other one, dropping its own commits from it. Going back is a switch.
+    commands = recorded.branch ? [`git switch ${shellWord(recorded.branch)}`] : [`git switch --detach ${rec}`];
+  } else commands = [`git log --oneline ${rec}..HEAD`, `git reset --soft ${rec}`];
+  return { recorded: recorded.head, current: current?.head ?? null, commands };
 }

@@ -7,8 +7,10 @@
 //     folder whose realpath moved (a folder swapped for a symlink) → skipped;
 //  5. a record of "did not exist" deletes the file;
 //  6. otherwise the bytes are written back (atomic temp + rename) after the path was opened with
-//     O_NOFOLLOW and its dev/ino checked against lstat, and the recorded mode restored.
-// A dry run stops after 4 and counts the lines each file would gain and lose.
+//     O_NOFOLLOW and its dev/ino checked against lstat, and the recorded mode restored (a shadow-git
+//     record knows only the executable bit: the file's other bits stay).
+// A dry run stops after 4 (and says when a backup is gone) and counts the lines each file would gain
+// and lose. One file's failure is reported as skipped and never stops the others.
 import { constants } from "node:fs";
 import fsp from "node:fs/promises";
 import path from "node:path";
@@ -26,7 +28,13 @@ export type RestoreTarget =
       /** Identity of the content: sha256 (blob store) and/or git object id (shadow git). */
       sha256?: string;
       gitOid?: string;
+      /** Exact permission bits to restore (tools records). */
       mode?: number;
+      /**
+       * Only the executable bit is known (git records 644 or 755): the file keeps its other bits, so a
+       * 0600 secret is not made world-readable by a shadow-git restore.
+       */
+      executable?: boolean;
       realParentDir?: string;
       /** The bytes to write; null when the backup is gone. */
       load(): Promise<Buffer | null>;
@@ -49,6 +57,11 @@ export interface RestoreOptions {
   maxFileBytes: number;
   /** Called just before each write or delete (hash of the new content as the index computes it; null = delete). */
   registerOwnWrite?(path: string, hash: string | null): void;
+  /**
+   * Called right after each file is written or deleted (sha256 now on disk, null = deleted), before the
+   * next one: a rewind killed half-way has still recorded what it wrote as ipuaro's own.
+   */
+  onWritten?(path: string, sha: string | null): Promise<void>;
 }
 
 export interface RestoreOutcome {
@@ -165,6 +178,16 @@ async function chmodNoFollow(abs: string, mode: number): Promise<void> {
   }
 }
 
+/** The mode a restored file gets: the recorded one, or the disk's (0644 for a new file) with git's executable bit. */
+export function restoredMode(target: Extract<RestoreTarget, { kind: "file" }>, disk: DiskFile): number | undefined {
+  if (target.mode !== undefined) return target.mode;
+  if (target.executable === undefined) return undefined;
+  const base = disk.kind === "file" ? disk.mode : 0o644;
+  return target.executable ? base | ((base & 0o444) >> 2) : base & ~0o111;
+}
+
+const MISSING_BACKUP = (rel: string): SkippedFile => ({ path: rel, reason: "missing_backup", detail: "the backup is gone from the file history" });
+
 function ioSkip(rel: string, error: unknown): SkippedFile {
   return { path: rel, reason: "io_error", detail: error instanceof Error ? error.message : String(error) };
 }
@@ -186,7 +209,7 @@ async function applyOne(item: RestoreItem, abs: string, disk: DiskFile, realRoot
   }
   if (target.kind !== "file") throw new Error("unreachable");
   const bytes = await target.load();
-  if (!bytes) return { skipped: { path: rel, reason: "missing_backup", detail: "the backup is gone from the file history" } };
+  if (!bytes) return { skipped: MISSING_BACKUP(rel) };
   const exists = disk.kind !== "absent";
   if (exists) {
     const problem = await verifiedInPlace(abs, rel);
@@ -198,9 +221,11 @@ async function applyOne(item: RestoreItem, abs: string, disk: DiskFile, realRoot
     if ((await realDir(path.dirname(abs))) !== want) return { skipped: { path: rel, reason: "parent_moved", detail: `${path.posix.dirname(rel)} moved while being created` } };
   }
   opts.registerOwnWrite?.(rel, await hashContent(bytes));
+  const mode = restoredMode(target, disk);
   try {
-    await writeFileAtomic(abs, bytes, { exclusive: !exists });
-    if (target.mode !== undefined) await chmodNoFollow(abs, target.mode);
+    // A new file gets its mode before it appears under its name (no moment as 0644 for a 0600 secret).
+    await writeFileAtomic(abs, bytes, { exclusive: !exists, ...(!exists && mode !== undefined ? { mode } : {}) });
+    if (mode !== undefined) await chmodNoFollow(abs, mode);
   } catch (error) {
     if (error instanceof AtomicWriteError && error.reason === "SYMLINK") return { skipped: { path: rel, reason: "symlink" } };
     return { skipped: ioSkip(rel, error) };
@@ -227,37 +252,56 @@ export async function restoreFiles(items: readonly RestoreItem[], opts: RestoreO
       continue;
     }
     if (isTargetContent(target, disk)) continue;
-    const action: FileChange["action"] = target.kind === "absent" ? "delete" : disk.kind === "absent" ? "create" : "restore";
-    const counts = async (): Promise<FileChange> => {
-      const from = disk.kind === "file" ? disk.bytes : null;
-      const to = target.kind === "file" ? await target.load() : null;
-      return { path: rel, action, ...countLineChanges(from, to) };
-    };
-    if (!item.known(disk) && opts.onConflict === "skip") {
-      out.conflicts.push(await counts());
-      continue;
-    }
-    const problem = await safetyProblem(realRoot, rel, disk, target);
-    if (problem) {
-      out.skipped.push(problem);
-      continue;
-    }
-    const change = await counts();
-    if (opts.dryRun) {
-      out.changes.push(change);
-      continue;
-    }
-    let result;
     try {
-      result = await applyOne(item, abs, disk, realRoot, opts);
+      await restoreOne(item, abs, disk, realRoot, opts, out);
     } catch (error) {
-      result = { skipped: ioSkip(rel, error) };
-    }
-    if ("skipped" in result) out.skipped.push(result.skipped);
-    else {
-      out.changes.push(change);
-      out.written.push([rel, result.written]);
+      // One file's failure (a backup that cannot be read) must not abort the rest: the files already
+      // written would go unreported and unrecorded as ipuaro's own, and the conversation not rewound.
+      out.skipped.push(ioSkip(rel, error));
     }
   }
   return out;
+}
+
+async function restoreOne(item: RestoreItem, abs: string, disk: DiskFile, realRoot: string, opts: RestoreOptions, out: RestoreOutcome): Promise<void> {
+  const rel = item.path;
+  const { target } = item;
+  const action: FileChange["action"] = target.kind === "absent" ? "delete" : disk.kind === "absent" ? "create" : "restore";
+  let loaded: Promise<Buffer | null> | undefined;
+  const load = () => (loaded ??= target.kind === "file" ? target.load() : Promise.resolve(null));
+  const counts = async (): Promise<FileChange> => {
+    const from = disk.kind === "file" ? disk.bytes : null;
+    return { path: rel, action, ...countLineChanges(from, await load()) };
+  };
+  if (!item.known(disk) && opts.onConflict === "skip") {
+    out.conflicts.push(await counts());
+    return;
+  }
+  const problem = await safetyProblem(realRoot, rel, disk, target);
+  if (problem) {
+    out.skipped.push(problem);
+    return;
+  }
+  // A preview must not promise a restore the backup cannot give.
+  if (target.kind === "file" && (await load()) === null) {
+    out.skipped.push(MISSING_BACKUP(rel));
+    return;
+  }
+  const change = await counts();
+  if (opts.dryRun) {
+    out.changes.push(change);
+    return;
+  }
+  let result;
+  try {
+    result = await applyOne(item, abs, disk, realRoot, opts);
+  } catch (error) {
+    result = { skipped: ioSkip(rel, error) };
+  }
+  if ("skipped" in result) out.skipped.push(result.skipped);
+  else {
+    out.changes.push(change);
+    out.written.push([rel, result.written]);
+    await opts.onWritten?.(rel, result.written);
+  }
 }

@@ -15,7 +15,7 @@ import { forgetRead } from "../tools/read-snapshots.js";
 import type { CheckpointTracker } from "./checkpoint-tracker.js";
 import { REWIND_MODES, type CheckpointData, type CodePlan, type GitHeadRecord, type RewindPoint, type RewindPreview, type RewindRequest, type RewindResult, type SkippedFile } from "./checkpoint-types.js";
 import { planAndRestore, type PlanCache } from "./code-plan.js";
-import { addNote, branchSummaryNote, codeOnlyNote, conversationOnlyNote, rewindConversation, summariseFrom, summariseUpTo, type Summarise } from "./conversation-rewind.js";
+import { addNote, branchSummaryNote, codeOnlyNote, conversationOnlyNote, partialCodeNote, rewindConversation, summariseFrom, summariseUpTo, type Summarise } from "./conversation-rewind.js";
 import { gitHeadNotice, readGitHead } from "./git-head.js";
 
 export interface RewindServiceOptions {
@@ -45,6 +45,7 @@ const SKIP_TEXT: Record<SkippedFile["reason"], string> = {
   too_large: "larger than checkpoints.maxFileBytes when the checkpoint was made, so it was not backed up",
   not_regular: "not a regular file",
   not_indexed: "changed by a command, and the index held no copy of it from before",
+  backup_failed: "its backup could not be made when the checkpoint was (an I/O error or a full disk)",
   symlink: "it is a symlink now; ipuaro never writes through one",
   hard_link: "it has other hard links; writing it would change them too",
   parent_moved: "its folder moved (or became a symlink)",
@@ -172,7 +173,10 @@ export class RewindService {
       result.notes.push(text);
     };
     if (mode === "both") {
+      // Files left as they were (conflicts, failed restores) no longer match the rewound conversation.
+      const left = await this.differingFiles(cp);
       result.draft = await rewindConversation(this.session, user);
+      if (left.length) await note(partialCodeNote(point.n, point.message, left));
     } else if (mode === "conversation") {
       const differing = await this.differingFiles(cp);
       result.draft = await rewindConversation(this.session, user);
@@ -200,6 +204,9 @@ export class RewindService {
     const outcome = await planAndRestore(this.tracker, cp, {
       ...opts,
       ...(this.opts.index.registerOwnWrite ? { registerOwnWrite: this.opts.index.registerOwnWrite } : {}),
+      // Recorded file by file: after a kill mid-rewind, the files already put back are ipuaro's own
+      // writes, not changes by hand a later rewind would refuse to touch as conflicts.
+      onWritten: (p, sha) => this.tracker.recordWritten([[p, sha]]),
     });
     result.changes = outcome.changes;
     result.restored = outcome.changes.filter((c) => c.action !== "delete").map((c) => c.path);
@@ -211,7 +218,6 @@ export class RewindService {
     const touched = outcome.written.map(([p]) => p);
     // The model read these files as they were; it must read them again before editing them.
     for (const p of touched) forgetRead(this.session.toolState, p);
-    await this.tracker.recordWritten(outcome.written);
     await this.session.undoStack.dropRewound(new Set(touched), cp.at);
     if (touched.length) await this.opts.index.refreshIndex(touched);
   }

@@ -44,7 +44,19 @@ function listText(points: RewindPointStats[]): string {
 
 const DONE: Record<RewindResult["changes"][number]["action"], string> = { restore: "restored", create: "recreated", delete: "deleted" };
 
-function resultText(r: RewindResult): string {
+/** One line with the counts: what a long list of files came to, as seed 002 §4's result notice. */
+function summaryLine(r: RewindResult): string | null {
+  const count = (action: string) => r.changes.filter((c) => c.action === action).length;
+  const done = (["restore", "create", "delete"] as const).filter((a) => count(a) > 0).map((a) => `${count(a)} ${DONE[a]}`);
+  const left: string[] = [];
+  if (r.conflicts.length) left.push(`${r.conflicts.length} conflict${r.conflicts.length === 1 ? "" : "s"} left as ${r.conflicts.length === 1 ? "it is" : "they are"}`);
+  if (r.skipped.length) left.push(`${r.skipped.length} not restored`);
+  if (done.length + left.length === 0) return null;
+  const head = done.length ? `${r.dryRun ? "Would be" : "Files"} ${done.join(", ")}` : r.dryRun ? "No file would change" : "No file changed";
+  return `${head}${left.length ? `; ${left.join("; ")}` : ""}.`;
+}
+
+export function rewindResultText(r: RewindResult): string {
   const lines: string[] = [];
   if (r.mode !== "conversation") {
     for (const c of r.changes) lines.push(`${r.dryRun ? `would ${c.action}` : DONE[c.action]} ${c.path} (+${c.insertions} −${c.deletions})`);
@@ -58,6 +70,8 @@ function resultText(r: RewindResult): string {
     for (const w of warnings) lines.push(`warning: ${w}`);
     for (const p of r.conflicts) lines.push(`conflict: ${p} changed since by you, another program or a command ipuaro ran; left as it is (--on-conflict overwrite to restore it anyway)`);
     for (const s of r.skipped) lines.push(`not restored: ${describeSkip(s)}`);
+    const summary = summaryLine(r);
+    if (summary) lines.push(summary);
   }
   if (r.mode !== "code") lines.push(r.dryRun ? `Would rewind the conversation to before message ${r.point.n}.` : `Conversation rewound to before message ${r.point.n}.`);
   if (r.draft !== null) lines.push(`Your message, to edit and send again:\n${r.draft}`);
@@ -136,7 +150,7 @@ export function registerRewindCommand(program: Command): void {
           process.stdout.write(`${JSON.stringify({ restored: result.restored, deleted: result.deleted, conflicts: result.conflicts, skipped: result.skipped, warnings: result.warnings })}\n`);
           // What JSON leaves out still matters to a person reading the terminal.
           if (result.git) process.stderr.write(`ipuaro: git HEAD moved since this checkpoint; you could run: ${result.git.commands.join(" ; ")}\n`);
-        } else process.stdout.write(`${resultText(result)}\n`);
+        } else process.stdout.write(`${rewindResultText(result)}\n`);
         const wanted = result.changes.length + result.conflicts.length + result.skipped.length;
         const codeFailed = args.mode !== "conversation" && !result.dryRun && wanted > 0 && result.changes.length === 0;
         process.exitCode = codeFailed ? 1 : 0;

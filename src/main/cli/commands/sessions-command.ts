@@ -3,6 +3,7 @@
 import { leaseForChange } from "../../session/session-lease.js";
 import type { Command } from "commander";
 import { collectGarbage, formatBytes } from "../../checkpoints/index.js";
+import { counted } from "../../plural.js";
 import { loadConfig } from "../../config/loader.js";
 import { sessionNotFound, sessionStoreFor } from "../../session/open-session.js";
 import { formatSession, formatSessionList, sessionJson } from "../../session/session-report.js";
@@ -85,11 +86,22 @@ export function registerSessionsCommand(program: Command): void {
     .command("prune")
     .description("free the file history: delete checkpoint backups no session refers to (older than a day)")
     .argument("[path]", "project root", ".")
-    .option("--json", 'print {"removedBlobs", "freedBytes", "keptBlobs", "keptBytes"}')
+    .option("--json", 'print {"removedBlobs", "freedBytes", "keptBlobs", "keptBytes", "sharedWith"?}')
     .action(async (target: string, opts: JsonOption) => {
       await withSessions(target, async (_store, opened) => {
         const r = await collectGarbage(opened.redis);
-        print(opts.json ? JSON.stringify(r) : `removed ${r.removedBlobs} backup(s), freed ${formatBytes(r.freedBytes)}; ${r.keptBlobs} kept (${formatBytes(r.keptBytes)})`);
+        if (opts.json) return print(JSON.stringify(r));
+        if (r.sharedWith?.length) {
+          // Nothing removed, on purpose: another Redis's checkpoints may need these backups.
+          return print(
+            [
+              `removed nothing: this file history is shared with ${counted(r.sharedWith.length, "other Redis database")}, whose checkpoints may still need its ${counted(r.keptBlobs, "backup")} (${formatBytes(r.keptBytes)}).`,
+              "Once that Redis is gone for good, delete its marker and prune again:",
+              ...r.sharedWith.map((m) => `  ${m}`),
+            ].join("\n"),
+          );
+        }
+        print(`removed ${counted(r.removedBlobs, "backup")}, freed ${formatBytes(r.freedBytes)}; ${r.keptBlobs} kept (${formatBytes(r.keptBytes)})`);
       });
     });
 }

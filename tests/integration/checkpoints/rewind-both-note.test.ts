@@ -1,0 +1,85 @@
+// A rewind of both conversation and code that could not restore every file: the conversation goes back,
+// so the model must be told which files still hold later changes (it would otherwise trust them).
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { FakeOllama } from "../../helpers/fake-ollama.js";
+import { buildAcmeShop, openIndexedProject, type IndexedProject } from "../../helpers/indexed-project.js";
+import { useRedisServer } from "../../helpers/redis-server.js";
+import { makeTempDir, removeDir } from "../../helpers/temp-dir.js";
+import { startAgent, type AgentUnderTest } from "../session/agent-harness.js";
+
+const server = useRedisServer();
+let fake: FakeOllama;
+let project: IndexedProject;
+let agent: AgentUnderTest;
+let home: string;
+const savedHome = process.env.IPUARO_HOME;
+
+const MONEY = "packages/core/src/money.ts";
+const STRINGS = "packages/core/src/utils/strings.ts";
+const abs = (rel: string) => path.join(project.root, rel);
+const read = (rel: string) => fs.readFileSync(abs(rel), "utf8");
+const call = (name: string, args: Record<string, string | number>) =>
+  `<tool_call name="${name}">${Object.entries(args).map(([k, v]) => `<${k}>${v}</${k}>`).join("")}</tool_call>`;
+
+beforeAll(async () => {
+  home = makeTempDir("ipuaro-home-");
+  process.env.IPUARO_HOME = home;
+  fake = await new FakeOllama().start();
+});
+afterAll(async () => {
+  await fake.close();
+  removeDir(home);
+  if (savedHome === undefined) delete process.env.IPUARO_HOME;
+  else process.env.IPUARO_HOME = savedHome;
+});
+beforeEach(async () => {
+  project = await openIndexedProject(buildAcmeShop(), server().url);
+  await project.reindex();
+  agent = await startAgent(project, fake, project.config);
+});
+afterEach(async () => {
+  agent.runtime.checkpoints.close();
+  fake.assertAllConsumed();
+  fake.reset();
+  await project.close();
+  removeDir(project.root);
+});
+
+async function twoEditsTurn(): Promise<void> {
+  fake.reply().text(`${call("get_lines", { path: MONEY, start: 1, end: 12 })}\n${call("get_lines", { path: STRINGS, start: 1, end: 7 })}`);
+  fake.reply().text(
+    `${call("edit_lines", { path: MONEY, start: 8, end: 8, content: "export class Money implements MoneyLike { // renamed" })}\n` +
+      call("edit_lines", { path: STRINGS, start: 2, end: 2, content: "export function slugifyText(input: string): string {" }),
+  );
+  fake.reply().text("Both edited.");
+  await agent.turn("Rename both things");
+}
+
+describe("rewind of both with a file left as it is", () => {
+  it("adds a note naming the conflicted file, so the model does not trust the rewound conversation about it", async () => {
+    fake.reply().text("Hello.");
+    await agent.turn("Hi");
+    const strings = read(STRINGS);
+    await twoEditsTurn();
+    fs.appendFileSync(abs(MONEY), "// by hand, after the turn\n");
+
+    const result = await agent.runtime.checkpoints.rewind.rewind({ point: 2, mode: "both" });
+    expect(result).toMatchObject({ restored: [STRINGS], conflicts: [MONEY], draft: "Rename both things" });
+    expect(read(STRINGS)).toBe(strings);
+    expect(read(MONEY)).toContain("// by hand, after the turn");
+    expect(result.notes).toHaveLength(1);
+    expect(result.notes[0]).toContain(`rewound to before message 2 ("Rename both things"), except ${MONEY}`);
+    const messages = agent.runtime.session.messages();
+    expect(messages.map((m) => m.content)).toEqual(["Hi", "Hello.", result.notes[0]]);
+    expect(messages.at(-1)).toMatchObject({ role: "user", note: "rewind" });
+  });
+
+  it("adds no note when every file was restored", async () => {
+    await twoEditsTurn();
+    const result = await agent.runtime.checkpoints.rewind.rewind({ point: 1, mode: "both" });
+    expect(result).toMatchObject({ restored: [MONEY, STRINGS], conflicts: [], notes: [] });
+    expect(agent.runtime.session.messages()).toEqual([]);
+  });
+});
