@@ -19,6 +19,10 @@ const call = (name: string, args: Record<string, string | number>) => `<tool_cal
 
 beforeAll(async () => {
   root = buildAcmeShop();
+  // A BOM and CRLF lines: undo writes the file's exact bytes back, and what ipuaro records of that write
+  // must be those bytes, or the rewind below would take the file for one changed by hand.
+  const strings = path.join(root, STRINGS);
+  fs.writeFileSync(strings, `\uFEFF${fs.readFileSync(strings, "utf8").replace(/\n/g, "\r\n")}`);
   fake = await new FakeOllama().start();
 });
 afterAll(async () => {
