@@ -63,6 +63,8 @@ export class InputController {
   /** Dialogs opened mid-turn that the user has paused at: their keys are answers now. */
   private readonly answerable = new WeakSet<Modal>();
   private typedAheadHint: unknown = null;
+  /** The hint shown when a message was queued (cleared when the message is sent). */
+  private queuedHint: unknown = null;
   private readonly work = new Set<AbortController>();
   private lastInterrupt = -Infinity;
   private lastEscape = -Infinity;
@@ -327,7 +329,9 @@ export class InputController {
         return this.hint(this.turn === null ? "Wait until the work is done, or Ctrl+C to stop it." : "One message is already queued; ↑ on an empty input takes it back to edit.", "warn");
       }
       this.queued = text;
-      return this.hint("Queued: it is sent when the agent is done (↑ on an empty input takes it back; Esc or Ctrl+C stops the turn and returns it).");
+      this.hint("Queued: it is sent when the agent is done (↑ on an empty input takes it back; Esc or Ctrl+C stops the turn and returns it).");
+      this.queuedHint = this.app.input.hint;
+      return;
     }
     this.send(text);
   }
@@ -344,6 +348,8 @@ export class InputController {
     const next = this.queued;
     if (next === null) return;
     this.queued = null;
+    // The "Queued: …" note is out of date once the message has gone (it stayed under the next answer).
+    if (this.app.input.hint === this.queuedHint) this.hint(null);
     if (!stopped) return this.send(next);
     if (this.editor.text.trim()) this.editor.set(`${this.editor.text}\n${next}`);
     else this.editor.set(next);

@@ -188,8 +188,10 @@ export class TuiApp implements ModalHost, CommandHost {
   }
 
   notice(level: NoticeLevel, text: string): void {
-    this.transcript.notice(level, text);
-    this.chat.follow();
+    const id = this.transcript.notice(level, text);
+    // While an answer streams, the chat keeps following it; otherwise a long notice shows from its top.
+    if (this.controller.busy) this.chat.follow();
+    else this.chat.reveal(id);
     this.requestRender();
   }
 
@@ -277,6 +279,9 @@ export class TuiApp implements ModalHost, CommandHost {
     const pasting = this.handle.input.pasting;
     const action = this.keys.decode(ch, key, pasting);
     this.controller.handle(action, action?.type === "insert" ? action.text : ch);
+    // Two Esc presses read together (a quick double press, a laggy link) come as one "Alt+Esc" key:
+    // the second one counts too, or Esc Esc would not open the rewind list.
+    if (action?.type === "escape" && key?.sequence === "\x1b\x1b" && !this.closing) this.controller.handle(action, ch);
   }
 
   private layout(): void {

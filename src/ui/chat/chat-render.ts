@@ -83,7 +83,8 @@ export function renderEntry(entry: ChatEntry, width: number, opts: ChatRenderOpt
   const inner = Math.max(8, width - LABEL_WIDTH);
   switch (entry.kind) {
     case "user": {
-      const body = entry.text.split("\n").flatMap((l) => wrapStyled([{ text: l }], inner));
+      // Blank lines at the end of a pasted message showed as empty rows under it.
+      const body = entry.text.replace(/\s+$/, "").split("\n").flatMap((l) => wrapStyled([{ text: l }], inner));
       return withLabel(label("User:", "user"), body);
     }
     case "agent": {

@@ -79,6 +79,28 @@ export class ChatView {
     this.scrollBy(Math.max(1, this.lastHeight - 1));
   }
 
+  /**
+   * Follows the newest row, except that an entry taller than the pane (/help, /analyze's tables) is shown
+   * from its first row: following, only its tail was seen and the user had to page up to find its start.
+   */
+  reveal(id: number): void {
+    const width = Math.max(1, (innerRect(this.box)?.width ?? (this.box.width as number)) - 1);
+    const rows = this.allRows(width);
+    let start = 0;
+    let found = -1;
+    for (const entry of this.transcript.entries) {
+      if (start > 0) start++; // the blank row between entries
+      if (entry.id === id) {
+        found = start;
+        break;
+      }
+      start += this.rowsOf(entry, width).length;
+    }
+    const maxTop = Math.max(0, rows.length - this.lastHeight);
+    this.top = found >= 0 && found < maxTop ? found : null;
+    this.onChange();
+  }
+
   /** Back to the newest row (a new message was sent). */
   follow(): void {
     this.top = null;

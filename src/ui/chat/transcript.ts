@@ -87,9 +87,12 @@ export class Transcript {
     return entry;
   }
 
-  notice(level: NoticeLevel, text: string): void {
-    this.list.push({ kind: "notice", id: ++this.seq, version: 0, level, text });
+  /** Adds a notice; returns its entry id. */
+  notice(level: NoticeLevel, text: string): number {
+    const id = ++this.seq;
+    this.list.push({ kind: "notice", id, version: 0, level, text });
     this.revision++;
+    return id;
   }
 
   /** A notice of the turn itself, kept in order with its text and tool calls (see AgentBlock). */

@@ -71,10 +71,15 @@ export class DialogBox {
     this.scroll = Math.max(0, this.scroll + rows);
   }
 
+  /** Rows one PgUp/PgDn moves: the body's height less one row kept for context. */
+  get pageRows(): number {
+    return Math.max(1, this.bodyHeight - 1);
+  }
+
   /** ↑/↓/PgUp/PgDn scroll the body; returns true when the key was one of those. */
   handleScroll(action: KeyAction | null): boolean {
     if (!action) return false;
-    const page = Math.max(1, this.bodyHeight - 1);
+    const page = this.pageRows;
     if (action.type === "up") this.scrollBy(-1);
     else if (action.type === "down") this.scrollBy(1);
     else if (action.type === "pageUp") this.scrollBy(-page);
@@ -120,18 +125,25 @@ export class DialogBox {
   }
 }
 
+/** One key of a legend; `keyText` is shown as written (`Ctrl+S`) instead of upper-cased. */
+export interface LegendKey {
+  key: string;
+  label: string;
+  keyText?: string;
+}
+
 /** `[Y] apply  [N] reject …` as one footer row. */
-export function keyLegend(choices: ReadonlyArray<{ key: string; label: string }>): StyledLine {
-  return choices.flatMap((c, i) => [...(i ? [span("  ")] : [span(" ")]), span(`[${c.key.toUpperCase()}]`, "accent", { bold: true }), span(` ${c.label}`)]);
+export function keyLegend(choices: ReadonlyArray<LegendKey>): StyledLine {
+  return choices.flatMap((c, i) => [...(i ? [span("  ")] : [span(" ")]), span(`[${c.keyText ?? c.key.toUpperCase()}]`, "accent", { bold: true }), span(` ${c.label}`)]);
 }
 
 /**
  * The same legend in as many rows as `width` needs, a choice never split: on a narrow terminal one row
  * was cut, and the last choice (`[N] no`) could not be seen.
  */
-export function keyLegendRows(choices: ReadonlyArray<{ key: string; label: string }>, width: number): StyledLine[] {
+export function keyLegendRows(choices: ReadonlyArray<LegendKey>, width: number): StyledLine[] {
   const rows: StyledLine[] = [];
-  let row: Array<{ key: string; label: string }> = [];
+  let row: LegendKey[] = [];
   for (const choice of choices) {
     const next = [...row, choice];
     if (row.length && lineWidth(keyLegend(next)) > width) {

@@ -4,7 +4,7 @@ import type { KeyAction } from "../input/keymap.js";
 import { LineEditor } from "../input/line-editor.js";
 import { span, type StyledLine } from "../text/styled-text.js";
 import type { ModalHost } from "./choice-dialog.js";
-import { DialogBox, keyLegend, type Modal } from "./dialog-box.js";
+import { DialogBox, keyLegendRows, type Modal } from "./dialog-box.js";
 
 const FULL_HEIGHT_MARGIN = 2;
 
@@ -14,6 +14,7 @@ export function editInline(host: ModalHost, content: string, title: string): Pro
     editor.set(content, 0);
     let cursorOffset = 0;
     let cursorCol = 0;
+    let bodyWidth = 1;
     let frameRef: DialogBox | null = null;
     const frame = new DialogBox(
       host.screen,
@@ -21,13 +22,14 @@ export function editInline(host: ModalHost, content: string, title: string): Pro
       {
         title: [span(`Edit ${title}`, "accent", { bold: true })],
         body: (w) => {
+          bodyWidth = w;
           const at = editor.layout(w, 0, 0);
           // Scrolled before the rows are cut, so the cursor's row is always on screen.
           cursorOffset = frameRef?.ensureVisible(at.cursorRow) ?? at.cursorRow;
           cursorCol = at.cursorCol;
           return at.rows.map((r): StyledLine => [{ text: r }]);
         },
-        footer: () => [[span(" [Ctrl+S]", "accent", { bold: true }), span(" save and apply  "), ...keyLegend([{ key: "Esc", label: "cancel" }])]],
+        footer: (w) => keyLegendRows([{ key: "s", keyText: "Ctrl+S", label: "save and apply" }, { key: "Esc", label: "cancel" }], w),
       },
       { minHeight: (host.screen.height as number) - FULL_HEIGHT_MARGIN, scrollMarks: false },
     );
@@ -69,14 +71,21 @@ export function editInline(host: ModalHost, content: string, title: string): Pro
           return false;
       }
     };
+    // PgUp/PgDn move the cursor a page of rows: scrolling alone was undone by keeping the cursor in view.
+    const pageBy = (direction: 1 | -1) => {
+      const rowOf = () => editor.layout(bodyWidth, 0, 0).cursorRow;
+      const start = rowOf();
+      while (Math.abs(rowOf() - start) < frame.pageRows) {
+        if (!(direction > 0 ? editor.lineDown() : editor.lineUp())) break;
+      }
+    };
     const modal: Modal = {
       handleKey(action) {
         if (!action) return;
         if (action.type === "escape") return finish(null);
         if (action.type === "save") return finish(editor.text);
-        if (action.type === "pageUp" || action.type === "pageDown") {
-          frame.handleScroll(action);
-        } else if (!apply(action)) return;
+        if (action.type === "pageUp" || action.type === "pageDown") pageBy(action.type === "pageDown" ? 1 : -1);
+        else if (!apply(action)) return;
         host.requestRender();
       },
       layout: () => frame.layout(),

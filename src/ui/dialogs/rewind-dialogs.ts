@@ -7,7 +7,7 @@ import type { KeyAction } from "../input/keymap.js";
 import { fitLine, span, wrapStyled, type StyledLine } from "../text/styled-text.js";
 import { stringWidth, truncateToWidth } from "../text/text-width.js";
 import { latinKey, type ModalHost } from "./choice-dialog.js";
-import { DialogBox, keyLegend, type Modal } from "./dialog-box.js";
+import { DialogBox, keyLegendRows, type Modal } from "./dialog-box.js";
 import { formatAge } from "./session-picker.js";
 
 /** `2 files +3 −5`, `no code changes`, or `conversation only` (no checkpoint). */
@@ -39,7 +39,7 @@ export function pickRewindPoint(host: ModalHost, points: readonly RewindPointSta
     const frame = new DialogBox(host.screen, host.painter, {
       title: [span("Rewind to before…", "accent", { bold: true })],
       body: (w) => points.map((p, i) => row(p, i, w)),
-      footer: () => [keyLegend([{ key: "↑↓", label: "choose" }, { key: "Enter", label: "preview" }, { key: "Esc", label: "close" }])],
+      footer: (w) => keyLegendRows([{ key: "↑↓", label: "choose" }, { key: "Enter", label: "preview" }, { key: "Esc", label: "close" }], w),
     });
     frame.ensureVisible(selected);
     const modal: Modal = {
@@ -132,11 +132,13 @@ export function confirmRewind(host: ModalHost, opts: ConfirmRewindOptions): Prom
     const modes = MODE_KEYS.filter((m) => hasCode || !m.code);
     const preset = opts.mode && modes.some((m) => m.mode === opts.mode) ? opts.mode : hasCode ? "both" : "conversation";
     let onConflict: OnConflict = "skip";
-    const footer = (): StyledLine[] => {
-      const rows: StyledLine[] = [keyLegend(modes)];
+    // Wrapped to the width: a narrow terminal cut the row, and [K] code or [U] could not be seen.
+    const footer = (width: number): StyledLine[] => {
       const overwrite = { key: "o", label: `overwrite conflicts: ${onConflict === "overwrite" ? "on" : "off"}` };
-      rows.push(keyLegend([{ key: "Enter", label: `apply ${preset}` }, { key: "Esc", label: "cancel" }, ...(conflicts ? [overwrite] : [])]));
-      return rows;
+      return [
+        ...keyLegendRows(modes, width),
+        ...keyLegendRows([{ key: "Enter", label: `apply ${preset}` }, { key: "Esc", label: "cancel" }, ...(conflicts ? [overwrite] : [])], width),
+      ];
     };
     const frame = new DialogBox(host.screen, host.painter, {
       title: [span(`Rewind to before message ${preview.point.n}`, "accent", { bold: true })],

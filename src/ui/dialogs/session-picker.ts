@@ -2,9 +2,9 @@
 // confirmation; the current session cannot be deleted), Esc closes.
 import type { SessionSummary } from "../../main/session/session-store.js";
 import type { KeyAction } from "../input/keymap.js";
-import { fitLine, span, type StyledLine } from "../text/styled-text.js";
+import { fitLine, span, wrapStyled, type StyledLine } from "../text/styled-text.js";
 import { latinKey, type ModalHost } from "./choice-dialog.js";
-import { DialogBox, keyLegend, type Modal } from "./dialog-box.js";
+import { DialogBox, keyLegendRows, type Modal } from "./dialog-box.js";
 
 export interface SessionPickerOptions {
   sessions: SessionSummary[];
@@ -37,11 +37,15 @@ export function pickSession(host: ModalHost, opts: SessionPickerOptions): Promis
     const frame = new DialogBox(host.screen, host.painter, {
       title: [span(`Sessions (${list.length})`, "accent", { bold: true })],
       body: (w) => (list.length ? list.map((s, i) => row(s, i, w)) : [[span("No sessions yet.", "muted")]]),
-      footer: () => [
-        confirming
-          ? [span(` Delete session ${confirming}? `, "warn", { bold: true }), ...keyLegend([{ key: "y", label: "delete" }, { key: "n", label: "keep" }])]
-          : keyLegend([{ key: "Enter", label: "load" }, { key: "d", label: "delete" }, { key: "Esc", label: "close" }]),
-        ...(note ? [note] : []),
+      // Wrapped to the width: on a narrow terminal one row was cut and [ESC] close or [N] keep hidden.
+      footer: (w) => [
+        ...(confirming
+          ? [
+              ...wrapStyled([span(` Delete session ${confirming}?`, "warn", { bold: true })], w),
+              ...keyLegendRows([{ key: "y", label: "delete" }, { key: "n", label: "keep" }], w),
+            ]
+          : keyLegendRows([{ key: "Enter", label: "load" }, { key: "d", label: "delete" }, { key: "Esc", label: "close" }], w)),
+        ...(note ? wrapStyled(note, w) : []),
       ],
     });
     const modal: Modal = {

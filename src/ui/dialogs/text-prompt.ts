@@ -6,7 +6,7 @@ import { LineEditor } from "../input/line-editor.js";
 import { span, wrapStyled, type StyledLine } from "../text/styled-text.js";
 import { truncateToWidth } from "../text/text-width.js";
 import type { ModalHost } from "./choice-dialog.js";
-import { DialogBox, keyLegend, type Modal } from "./dialog-box.js";
+import { DialogBox, keyLegendRows, type Modal } from "./dialog-box.js";
 
 export interface TextPromptOptions {
   title: string;
@@ -52,7 +52,7 @@ export function askText(host: ModalHost, opts: TextPromptOptions): Promise<strin
           }
           return rows;
         },
-        footer: () => [keyLegend([{ key: "Enter", label: "ok" }, { key: "Esc", label: "cancel" }])],
+        footer: (w) => keyLegendRows([{ key: "Enter", label: "ok" }, { key: "Esc", label: "cancel" }], w),
       },
       { maxWidth: 80 },
     );

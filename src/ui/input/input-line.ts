@@ -3,7 +3,7 @@
 // is put where the next character goes, so IMEs and screen readers follow it.
 import blessed from "blessed";
 import type { Widgets } from "blessed";
-import { span, type StyledLine } from "../text/styled-text.js";
+import { span, truncateStyled, wrapStyled, type StyledLine } from "../text/styled-text.js";
 import { truncateToWidth } from "../text/text-width.js";
 import { innerRect, type Painter } from "../widgets/paint.js";
 import { InputHistory } from "./input-history.js";
@@ -12,6 +12,8 @@ import { LineEditor } from "./line-editor.js";
 export const PROMPT = "> ";
 const INDENT = "  ";
 const MAX_ROWS = 10;
+/** A hint longer than this many rows ends in … (it is a note, not a text to read in full). */
+const MAX_HINT_ROWS = 3;
 
 export class InputLine {
   readonly box: Widgets.BoxElement;
@@ -41,10 +43,23 @@ export class InputLine {
     return Math.max(1, Math.min(MAX_ROWS, Math.floor((this.screen.height as number) / 3)));
   }
 
+  /**
+   * The hint wrapped to the width: cut to one row, a hint lost its end on a narrow terminal (the queued
+   * message's "Esc or Ctrl+C stops the turn and returns it" was never seen at 80 columns).
+   */
+  private hintRows(width: number, maxRows = MAX_HINT_ROWS): StyledLine[] {
+    if (!this.hintLine || maxRows <= 0) return [];
+    const rows = wrapStyled(this.hintLine, Math.max(1, width), [span(" ")]);
+    if (rows.length <= maxRows) return rows;
+    const kept = rows.slice(0, maxRows);
+    kept[maxRows - 1] = truncateStyled([...kept[maxRows - 1]!, span(" …")], width);
+    return kept;
+  }
+
   /** Rows the box needs at this width: the rule, the hint, the text. */
   desiredHeight(width: number): number {
     const rows = this.editor.layout(Math.max(4, width - 1), PROMPT.length, INDENT.length).rows.length;
-    return 1 + (this.hintLine ? 1 : 0) + Math.min(this.maxRows(), rows);
+    return 1 + this.hintRows(width).length + Math.min(this.maxRows(), rows);
   }
 
   private paint(): void {
@@ -53,7 +68,8 @@ export class InputLine {
     const width = Math.max(4, rect.width - 1);
     const layout = this.editor.layout(width, PROMPT.length, INDENT.length);
     const lines: StyledLine[] = [[span("─".repeat(rect.width), "border")]];
-    if (this.hintLine) lines.push(this.hintLine);
+    // At least one row of text stays under the hint on a short terminal.
+    lines.push(...this.hintRows(rect.width, Math.min(MAX_HINT_ROWS, rect.height - 2)));
     const room = Math.max(1, rect.height - lines.length);
     // Keep the cursor's row in view when the text is taller than the box.
     const first = Math.max(0, Math.min(layout.cursorRow - room + 1, layout.rows.length - room));

@@ -5,6 +5,7 @@ import type { IpuaroConfig } from "../../main/config/schema.js";
 import { DeferredModelCheck } from "../../main/llm/deferred-model-check.js";
 import { errorMessage } from "../../main/errors.js";
 import type { LiveSession } from "../../main/session/live-session.js";
+import type { SessionStats } from "../../main/session/session-types.js";
 import type { OpenedProjectStore } from "../../main/store/open-project-store.js";
 import type { IndexState, TuiBackend } from "../app/tui-backend.js";
 import { counted } from "../../main/plural.js";
@@ -55,9 +56,14 @@ export async function statusRows(s: StatusSources): Promise<Array<[string, strin
     ["Model", modelRow(config, model)],
     ["Context", `${int(ctx.tokensUsed)} / ${int(ctx.tokensLimit)} tokens${pct}, ${counted(ctx.loadedFiles.length, "file")} loaded`],
     ["Session", `${session.id}: ${counted(st.turns, "turn")}, ${int(st.totalTokens)} tokens, ${(st.totalTime / 1000).toFixed(1)} s`],
-    ["Tools", `${st.toolCalls} calls, ${st.editsApplied} edits applied, ${st.editsRejected} rejected, ${st.undos} undone, ${st.compactions} compactions`],
+    ["Tools", toolsRow(st)],
     ["Auto-apply", s.backend.autoApply() ? "on" : "off"],
   ];
+}
+
+/** `1 call, 1 edit applied, …`: counted words, as a row people read ("1 edits applied" read as a slip). */
+export function toolsRow(st: Pick<SessionStats, "toolCalls" | "editsApplied" | "editsRejected" | "undos" | "compactions">): string {
+  return `${counted(st.toolCalls, "call")}, ${counted(st.editsApplied, "edit")} applied, ${st.editsRejected} rejected, ${st.undos} undone, ${counted(st.compactions, "compaction")}`;
 }
 
 /** The window is the model's once Ollama has answered; before that, only the configured one is known. */

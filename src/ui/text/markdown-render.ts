@@ -1,5 +1,5 @@
 // Markdown-ish rendering of the model's answers for the chat pane: fenced code blocks with syntax
-// highlighting, headings, lists with a hanging indent, block quotes, tables (markdown-table.ts), `inline code` and **bold**. Only the display wraps;
+// highlighting, headings, lists with a hanging indent, block quotes, tables (markdown-table.ts), `inline code`, **bold** and *emphasis*. Only the display wraps;
 // the stored text stays whole. An unclosed fence (an answer still streaming) renders as code so far.
 import { highlightLine, initialState, languageOf, type HighlightState } from "./highlight.js";
 import { renderTable, TABLE_ROW } from "./markdown-table.js";
@@ -12,15 +12,28 @@ const QUOTE = /^\s{0,3}>\s?(.*)$/;
 const CODE_GUTTER: Span = { text: "│ ", role: "muted" };
 const QUOTE_BAR: Span = { text: "▏ ", role: "muted" };
 
-/** `inline code` and **bold** inside one line of prose. */
+// Before an emphasis marker: the line's start, a space or opening punctuation (not a slash, as in globs).
+const EMPHASIS_BEFORE = String.raw`(?<=^|[\s(\[{"'«“‘—-])`;
+// After the closing marker: the end, a space or closing punctuation.
+const EMPHASIS_AFTER = String.raw`(?=$|[\s)\]}"'»”’.,;:!?—-])`;
+const emphasis = (marker: string) => String.raw`${EMPHASIS_BEFORE}${marker}(?=[^\s${marker}])([^${marker}]*?[^\s${marker}])${marker}${EMPHASIS_AFTER}`;
+/** `code` (any number of backticks), **bold**, *emphasis*, _emphasis_. */
+const INLINE = new RegExp(String.raw`(\x60+)([^\x60]*?)\1|\*\*([^*]+)\*\*|${emphasis("\\*")}|${emphasis("_")}`, "gu");
+
+/**
+ * `inline code`, **bold** and *emphasis* / _emphasis_ inside one line of prose. Emphasis is underlined, as
+ * man pages show italics (blessed has no italic attribute); its markers must hug a word, so `a * b`,
+ * `2*3*4`, `snake_case_name` and a `* item` bullet stay as they are.
+ */
 export function renderInline(text: string): StyledLine {
   const out: Span[] = [];
-  const re = /(`+)([^`]*?)\1|\*\*([^*]+)\*\*/g;
+  const re = new RegExp(INLINE);
   let last = 0;
   for (let m = re.exec(text); m; m = re.exec(text)) {
     if (m.index > last) out.push({ text: text.slice(last, m.index) });
     if (m[2] !== undefined) out.push(span(m[2], "code"));
-    else out.push({ text: m[3]!, bold: true });
+    else if (m[3] !== undefined) out.push({ text: m[3], bold: true });
+    else out.push({ text: (m[4] ?? m[5])!, underline: true });
     last = m.index + m[0].length;
   }
   if (last < text.length) out.push({ text: text.slice(last) });
