@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { RewindPointStats, RewindRequest, RewindResult } from "../../src/main/checkpoints/index.js";
 import type { RewindPort } from "../../src/ui/app/tui-backend.js";
 import { KEYS } from "../helpers/headless-terminal.js";
-import { ScriptedBackend } from "./scripted-backend.js";
+import { ScriptedBackend, gate, stats } from "./scripted-backend.js";
 import { startUi, type UiHarness } from "./ui-harness.js";
 
 let h: UiHarness | null = null;
@@ -59,5 +59,52 @@ describe("Esc Esc in one read", () => {
     await h.t.waitForNoText("Sessions (1)");
     await h.t.settle();
     expect(h.t.find("Rewind to before")).toBeNull();
+  });
+});
+
+describe("Esc after an answer, while its turn winds down", () => {
+  it("is no stop: the answer stays whole, and a pair opens the rewind list once the turn has ended", async () => {
+    h = await start();
+    const bookkeeping = gate();
+    let aborted = false;
+    h.backend.turns.push(async function* ({ signal }) {
+      signal.addEventListener("abort", () => (aborted = true), { once: true });
+      yield { type: "text", text: "Ответ готов." };
+      yield { type: "finished", reason: "answer", text: "Ответ готов.", stats: stats() };
+      // The checkpoint and the session are written after the answer is on screen.
+      await bookkeeping.wait;
+    });
+    h.t.type("вопрос", KEYS.enter);
+    await h.t.waitForText("Ответ готов.");
+    await h.t.waitForText("1,247 tokens");
+    h.t.type(KEYS.escape);
+    h.t.type(KEYS.escape);
+    await h.t.settle();
+    expect(h.t.find("Interrupted.")).toBeNull();
+    expect(h.t.find("Rewind to before")).toBeNull();
+    bookkeeping.open();
+    await h.t.waitForText("Rewind to before…");
+    expect(aborted).toBe(false);
+  });
+
+  it("gives a message queued meanwhile back to the input instead of sending it into the rewound conversation", async () => {
+    h = await start();
+    const bookkeeping = gate();
+    h.backend.turns.push(async function* () {
+      yield { type: "finished", reason: "answer", text: "Готово.", stats: stats() };
+      await bookkeeping.wait;
+    });
+    h.t.type("вопрос", KEYS.enter);
+    await h.t.waitForText("1,247 tokens");
+    h.t.type("ещё вопрос", KEYS.enter);
+    await h.t.waitFor(() => h!.app.input.editor.text === "", "the message to be queued");
+    h.t.type(KEYS.escape);
+    h.t.type(KEYS.escape);
+    bookkeeping.open();
+    await h.t.waitForText("Rewind to before…");
+    expect(h.backend.sent).toEqual(["вопрос"]);
+    h.t.type(KEYS.escape);
+    await h.t.waitForNoText("Rewind to before…");
+    expect(h.app.input.editor.text).toBe("ещё вопрос");
   });
 });

@@ -58,6 +58,8 @@ const TYPED_AHEAD_EDITS = new Set<KeyAction["type"]>(["insert", "newline", "back
 
 export class InputController {
   private turn: AbortController | null = null;
+  /** Esc Esc came while a finished turn was winding down: the rewind list opens once it has. */
+  private rewindAfterTurn = false;
   /** When the last key came (any key, to the prompt or a dialog). */
   private lastKeyAt = -Infinity;
   /** Dialogs opened mid-turn that the user has paused at: their keys are answers now. */
@@ -255,6 +257,18 @@ export class InputController {
   private escape(): void {
     const t = this.now();
     if (this.app.input.hint) this.hint(null);
+    const agent = this.turnEntries.agent;
+    if (this.turn !== null && this.work.size === 0 && agent && !agent.streaming) {
+      // The answer is complete on screen; only its bookkeeping (checkpoint, session) is left. Esc here is
+      // no stop ("Interrupted." under a finished answer, and the rewind pair lost): a pair opens the
+      // rewind list as soon as the turn has wound down.
+      if (this.editor.text || t - this.lastDialogEscape < DOUBLE_ESCAPE_MS) this.lastEscape = -Infinity;
+      else if (t - this.lastEscape < DOUBLE_ESCAPE_MS) {
+        this.lastEscape = -Infinity;
+        this.rewindAfterTurn = true;
+      } else this.lastEscape = t;
+      return;
+    }
     if (this.busy) {
       this.lastEscape = -Infinity;
       if (this.turn === null) {
@@ -262,7 +276,6 @@ export class InputController {
         this.abortAll();
         return;
       }
-      const agent = this.turnEntries.agent;
       if (agent && !Transcript.hasContent(agent) && !this.cancelledEmpty) {
         this.cancelledEmpty = true;
         this.turn?.abort();
@@ -344,7 +357,7 @@ export class InputController {
   }
 
   /** After a turn: the queued message goes, or (the turn was stopped) comes back to the input. */
-  private sendQueued(stopped: boolean): void {
+  private sendQueued(stopped: boolean, why = "The turn was stopped"): void {
     const next = this.queued;
     if (next === null) return;
     this.queued = null;
@@ -353,7 +366,7 @@ export class InputController {
     if (!stopped) return this.send(next);
     if (this.editor.text.trim()) this.editor.set(`${this.editor.text}\n${next}`);
     else this.editor.set(next);
-    this.hint("The turn was stopped: your queued message is back in the input.", "warn");
+    this.hint(`${why}: your queued message is back in the input.`, "warn");
   }
 
   private async complete(): Promise<void> {
@@ -407,6 +420,13 @@ export class InputController {
       await this.restoreCancelled(userText);
       this.cancelledEmpty = false;
       this.app.requestRender();
+    }
+    if (this.rewindAfterTurn) {
+      this.rewindAfterTurn = false;
+      // A message queued meanwhile is not sent into a conversation about to be rewound: it goes back
+      // to the input.
+      this.sendQueued(true, "Rewinding");
+      return this.command("/rewind");
     }
     this.sendQueued(ctrl.signal.aborted);
     this.app.requestRender();
