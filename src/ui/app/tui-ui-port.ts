@@ -32,7 +32,7 @@ export class TuiUiPort implements UiPort {
     const programs = proposal.programs ?? [];
     const always = programs.length ? [{ key: "a", label: `always (whitelists ${programs.join(", ")}, any arguments)`, value: "always" as const }] : [];
     return askChoice<CommandDecision>(this.opts.host, {
-      title: programs.length ? "A command that is not on the allow-list" : "A command to confirm",
+      title: programs.length ? "A command that is not on the whitelist" : "A command to confirm",
       body,
       choices: [{ key: "y", label: "once", value: "once" }, ...always, { key: "n", label: "no", value: "no" }],
       escape: "no",
