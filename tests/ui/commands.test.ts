@@ -91,7 +91,7 @@ describe("commands", () => {
     await h.t.waitFor(() => /predict_change FILE +what changing FILE may break/.test(h!.t.text()), "the query list");
     await command(h, "/analyze knowledge_search retry policy");
     await h.t.waitForText("src/a.ts  0.91");
-    expect(h.backend.analyzed).toEqual([["knowledge_search", "retry policy"]]);
+    expect(h.backend.analyzed).toEqual([["knowledge_search", "retry policy", 80 - 8 - 2]]);
   });
 
   it("Ctrl+Z undoes the last edit and shows what happened", async () => {

@@ -144,9 +144,9 @@ export class ScriptedBackend implements TuiBackend {
     return "indexed 2 files";
   }
 
-  readonly analyzed: Array<[string, string | undefined]> = [];
-  async analyze(query: string, target: string | undefined): Promise<string> {
-    this.analyzed.push([query, target]);
+  readonly analyzed: Array<[string, string | undefined, number | undefined]> = [];
+  async analyze(query: string, target: string | undefined, width?: number): Promise<string> {
+    this.analyzed.push([query, target, width]);
     return `FILE      SCORE\nsrc/a.ts  0.91`;
   }
 

@@ -19,13 +19,41 @@ export const MAX_CELL = 60;
  * model or an injected file) shown escaped instead of reaching the terminal. */
 function cell(value: unknown): string {
   const text = value === null || value === undefined ? "-" : escapeForDisplay(String(value).replace(/\s+/g, " "));
-  return text.length > MAX_CELL ? `${text.slice(0, MAX_CELL - 1)}…` : text;
+  return cutCell(text, MAX_CELL);
+}
+
+/** Columns at most this narrow are never cut to fit a width. */
+const MIN_FIT_COLUMN = 12;
+/** The width tables must fit in while formatAnalyze runs (a terminal's or the chat's); none: no limit. */
+let fitWidth = Infinity;
+
+/** A cell cut to `width`: a path keeps its end (the file name), other text its start. */
+function cutCell(text: string, width: number): string {
+  if (text.length <= width) return text;
+  return text.includes("/") && !text.includes(" ") ? `…${text.slice(text.length - width + 1)}` : `${text.slice(0, width - 1)}…`;
+}
+
+/**
+ * Column widths that fit `fitWidth`: the widest columns (paths, text) give way first, down to
+ * MIN_FIT_COLUMN; a table that still does not fit is left to wrap.
+ */
+function fittedWidths(widths: number[]): number[] {
+  const out = [...widths];
+  const total = () => out.reduce((a, b) => a + b, 0) + 2 * (out.length - 1);
+  while (total() > fitWidth) {
+    let widest = -1;
+    for (let i = 0; i < out.length; i++) if (out[i]! > MIN_FIT_COLUMN && (widest === -1 || out[i]! > out[widest]!)) widest = i;
+    if (widest === -1) break;
+    out[widest] = Math.max(MIN_FIT_COLUMN, out[widest]! - (total() - fitWidth));
+  }
+  return out;
 }
 
 /** Columns padded to their widest cell; the last column is not padded. */
 export function table(headers: string[], rows: unknown[][]): string {
-  const cells = [headers, ...rows.map((r) => r.map(cell))];
-  const widths = headers.map((_, i) => Math.max(...cells.map((r) => (r[i] ?? "").length)));
+  const full = [headers, ...rows.map((r) => r.map(cell))];
+  const widths = fittedWidths(headers.map((_, i) => Math.max(...full.map((r) => (r[i] ?? "").length))));
+  const cells = full.map((r) => r.map((c, i) => cutCell(c, widths[i]!)));
   return cells.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join("  ").trimEnd()).join("\n");
 }
 
@@ -139,7 +167,17 @@ function search(r: KnowledgeSearchResult): string {
   return table(["TYPE", "NAME", "RELEVANCE", "DESCRIPTION"], r.results.map((x) => [x.node_type, x.name, x.relevance, x.description]));
 }
 
-export function formatAnalyze(query: AnalyzeQuery, result: unknown): string {
+/** `width`: the columns tables must fit in (a terminal's, the TUI chat's); wider columns are cut. */
+export function formatAnalyze(query: AnalyzeQuery, result: unknown, opts: { width?: number } = {}): string {
+  fitWidth = opts.width && opts.width > 0 ? opts.width : Infinity;
+  try {
+    return formatQuery(query, result);
+  } finally {
+    fitWidth = Infinity;
+  }
+}
+
+function formatQuery(query: AnalyzeQuery, result: unknown): string {
   switch (query) {
     case "hotspots":
       return hotspots(result as Parameters<typeof hotspots>[0]);

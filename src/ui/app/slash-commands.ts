@@ -30,6 +30,8 @@ export interface CommandHost {
   setDraft(text: string): void;
   /** The newest tool call's whole output, when it was kept (see Transcript.lastToolOutput). */
   lastToolOutput(): { title: string; details: string } | null;
+  /** Columns a notice's code block has for its text (tables are fitted to it). */
+  noticeTextWidth(): number;
   exit(): void;
 }
 
@@ -183,7 +185,7 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
       const target = rest.join(" ") || undefined;
       let text: string;
       try {
-        text = await host.backend.analyze(query, target);
+        text = await host.backend.analyze(query, target, host.noticeTextWidth());
       } catch (error) {
         if (isIpuaroError(error)) throw error;
         const shadow = toShadowError(error, "analyze");

@@ -21,6 +21,7 @@ import { ProgressPanel, type ProgressState } from "../widgets/progress-panel.js"
 import { StatusBar, type StatusState } from "../widgets/status-bar.js";
 import { InputController } from "./input-controller.js";
 import { createScreen, type ScreenHandle, type TerminalStreams } from "./screen-setup.js";
+import { LABEL_WIDTH } from "../chat/chat-render.js";
 import { SLASH_COMMANDS, runSlashCommand, type CommandHost } from "./slash-commands.js";
 import type { IndexState, TuiBackend } from "./tui-backend.js";
 import { TuiUiPort } from "./tui-ui-port.js";
@@ -176,6 +177,11 @@ export class TuiApp implements ModalHost, CommandHost {
     this.input.editor.set(text);
     this.input.setHint(null);
     this.requestRender();
+  }
+
+  noticeTextWidth(): number {
+    // The chat's width less the label column and a code block's gutter ("│ ").
+    return Math.max(20, (this.screen.width as number) - LABEL_WIDTH - 2);
   }
 
   lastToolOutput(): { title: string; details: string } | null {

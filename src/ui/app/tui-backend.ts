@@ -73,10 +73,11 @@ export interface TuiBackend {
 
   reindex(onProgress: (p: ReindexProgress) => void, signal: AbortSignal): Promise<string>;
   /**
-   * `/analyze QUERY [target]`: the analyze tool's answer as readable text (hotspots, predict_change, …).
+   * `/analyze QUERY [target]`: the analyze tool's answer as readable text (hotspots, predict_change, …),
+   * its tables fitted to `width` columns.
    * Throws the tool's ShadowError for a bad query or target, an IpuaroError when Redis is down.
    */
-  analyze(query: string, target: string | undefined): Promise<string>;
+  analyze(query: string, target: string | undefined, width?: number): Promise<string>;
   status(): Promise<StatusReport>;
   /** Listens to index/watcher state; returns the unsubscribe. */
   onIndexState(listener: (s: IndexState) => void): () => void;

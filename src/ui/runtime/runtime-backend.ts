@@ -216,10 +216,10 @@ export class RuntimeBackend implements TuiBackend {
    * A full (warm) index run. The live index keeps the graph in memory, so the watcher is stopped for the
    * run and a fresh one, subscribed before it, takes over afterwards (it catches what changed meanwhile).
    */
-  async analyze(query: string, target: string | undefined): Promise<string> {
+  async analyze(query: string, target: string | undefined, width?: number): Promise<string> {
     // A person waits for a first import of a long history; the model's 5 s limit is not theirs.
     const outcome = await runAnalyze(shadowScope(this.opts.opened.store, this.root), { query, target }, { timeoutMs: 120_000 });
-    return formatAnalyze(outcome.query, outcome.result);
+    return formatAnalyze(outcome.query, outcome.result, width ? { width } : {});
   }
 
   async reindex(onProgress: (p: ReindexProgress) => void, signal: AbortSignal): Promise<string> {

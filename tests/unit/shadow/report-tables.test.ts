@@ -21,3 +21,25 @@ it("a risk warning is explained by the measure that raised it, never by a 'safe 
   expect(riskExplanation("high", "edited 20 times in 3 days", high)).toBe(high.recommendation);
   expect(riskExplanation("high", null, high)).toBe(high.recommendation);
 });
+
+it("fits a hotspots table into a narrow terminal by cutting long paths from the left, keeping their ends", async () => {
+  const { formatAnalyze } = await import("../../../src/main/shadow/report-tables.js");
+  const hotspot = (file: string, score: number) => ({
+    file,
+    score,
+    level: "high",
+    breakdown: { edit_frequency: 1, error_rate: 0, recent_changes: 1, frustration: 0, complexity: 0.5, change_x_complexity: 0.7 },
+    stats: { total_edits: 12, errors_caused: 2, errors_in_file: 0, sessions_touched: 3, last_edit: "2026-11-29", avg_lines_changed: 4, human_fixes: 1, reverts: 0, git_reverts: 0 },
+    explanation: "",
+  });
+  const result = { hotspots: [hotspot("packages/billing/src/invoices/generators/monthly-invoice-generator.ts", 0.81), hotspot("src/a.ts", 0.4)], timeframe: "30d", total_files_analyzed: 2 };
+  const wide = formatAnalyze("hotspots", result);
+  // Cells stop at 60 characters: a path keeps its end, where the file name is.
+  expect(wide).toContain("\n…illing/src/invoices/generators/monthly-invoice-generator.ts  0.81");
+  const narrow = formatAnalyze("hotspots", result, { width: 80 }).split("\n");
+  for (const line of narrow) expect(line.length).toBeLessThanOrEqual(80);
+  expect(narrow[1]).toMatch(/^…\S*-generator\.ts +0\.81 +high +12 +2 +1 +0\.5 +2026-11-29$/);
+  expect(narrow[2]).toMatch(/^src\/a\.ts +0\.4 /);
+  // Columns narrower than the cut limit are kept whole: too narrow a width wraps rather than mangles.
+  expect(formatAnalyze("hotspots", result, { width: 20 }).split("\n")[0]).toContain("COMPLEXITY");
+});

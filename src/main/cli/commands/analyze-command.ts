@@ -65,7 +65,9 @@ export function registerAnalyzeCommand(program: Command, io: ShadowCliIo = proce
               // A person waits for a first import of a long history; the model's 5 s limit is not theirs.
               { timeoutMs: 120_000 },
             );
-            io.out(opts.json ? JSON.stringify(outcome.result) : formatAnalyze(outcome.query, outcome.result));
+            // On a terminal the tables fit its width (long paths keep their file names).
+            const width = io === processIo && process.stdout.isTTY ? process.stdout.columns : undefined;
+            io.out(opts.json ? JSON.stringify(outcome.result) : formatAnalyze(outcome.query, outcome.result, width ? { width } : {}));
           } catch (error) {
             // Redis outages keep their own message and exit code (runCli); everything else is the seed's envelope.
             if (isIpuaroError(error)) throw error;
