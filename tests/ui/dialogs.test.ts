@@ -7,6 +7,7 @@ import type { ConflictChoice, ErrorChoice } from "../../src/main/agent/ports.js"
 import { IpuaroError } from "../../src/main/errors.js";
 import type { CommandDecision, EditDecision, EditProposal } from "../../src/main/tools/tool-types.js";
 import { KEYS } from "../helpers/headless-terminal.js";
+import { renderEntry } from "../../src/ui/chat/chat-render.js";
 import { stats } from "./scripted-backend.js";
 import { startUi, type UiHarness } from "./ui-harness.js";
 
@@ -145,6 +146,18 @@ describe("edit confirmation", () => {
     await h.t.waitForText("[Y] apply");
     h.t.type("н");
     expect((await r).answer).toEqual({ action: "apply" });
+  });
+
+  it("while it is open the turn says it waits for the user, not that it is thinking", async () => {
+    h = await startUi({ cols: 100, rows: 30 });
+    const r = askInTurn<EditDecision>(h, (port) => port.confirmEdit(proposal()));
+    await h.t.waitForText("[Y] apply");
+    const agent = () => h!.app.transcript.entries.findLast((e) => e.kind === "agent")!;
+    const lastLine = () => renderEntry(agent(), 100, { showStats: true, showToolCalls: true }).at(-1)!.map((s) => s.text).join("");
+    expect(lastLine()).toContain("… waiting for your answer");
+    h.t.type("y");
+    expect((await r).answer).toEqual({ action: "apply" });
+    expect(agent()).toMatchObject({ awaitingUser: false });
   });
 
   it("E without $EDITOR opens the inline editor; Ctrl+S applies the edited text", async () => {

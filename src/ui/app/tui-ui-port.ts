@@ -21,8 +21,20 @@ export interface TuiUiPortOptions {
 export class TuiUiPort implements UiPort {
   constructor(private readonly opts: TuiUiPortOptions) {}
 
+  /** A question of the turn: while it is open the chat says the turn waits for the user. */
+  private async asking<T>(question: () => Promise<T>): Promise<T> {
+    this.opts.transcript.awaitingUser(true);
+    this.opts.changed();
+    try {
+      return await question();
+    } finally {
+      this.opts.transcript.awaitingUser(false);
+      this.opts.changed();
+    }
+  }
+
   confirmEdit(proposal: EditProposal): Promise<EditDecision> {
-    return askEditDecision(this.opts.host, proposal, { ...this.opts.diff, editContent: this.opts.editContent });
+    return this.asking(() => askEditDecision(this.opts.host, proposal, { ...this.opts.diff, editContent: this.opts.editContent }));
   }
 
   confirmCommand(proposal: CommandProposal): Promise<CommandDecision> {
@@ -31,19 +43,19 @@ export class TuiUiPort implements UiPort {
     // "always" whitelists programs, with any arguments; a question no whitelist answers does not offer it.
     const programs = proposal.programs ?? [];
     const always = programs.length ? [{ key: "a", label: `always (whitelists ${programs.join(", ")}, any arguments)`, value: "always" as const }] : [];
-    return askChoice<CommandDecision>(this.opts.host, {
+    return this.asking(() => askChoice<CommandDecision>(this.opts.host, {
       title: programs.length ? "A command that is not on the whitelist" : "A command to confirm",
       body,
       choices: [{ key: "y", label: "once", value: "once" }, ...always, { key: "n", label: "no", value: "no" }],
       escape: "no",
       titleRole: "warn",
-    });
+    }));
   }
 
   chooseOnError(error: IpuaroError): Promise<ErrorChoice> {
     const body: StyledLine[] = [[span(error.message)]];
     if (error.suggestion) body.push([], [span(error.suggestion, "muted")]);
-    return askChoice<ErrorChoice>(this.opts.host, {
+    return this.asking(() => askChoice<ErrorChoice>(this.opts.host, {
       title: `${error.type} error`,
       body,
       choices: [
@@ -53,7 +65,7 @@ export class TuiUiPort implements UiPort {
       ],
       escape: "abort",
       titleRole: "error",
-    });
+    }));
   }
 
   resolveConflict(request: ConflictProposal): Promise<ConflictChoice> {
@@ -63,7 +75,7 @@ export class TuiUiPort implements UiPort {
       [],
       ...renderDiff(request.diff, request.path, width),
     ];
-    return askChoice<ConflictChoice>(this.opts.host, {
+    return this.asking(() => askChoice<ConflictChoice>(this.opts.host, {
       title: `Edit conflict: ${request.path}`,
       body,
       choices: [
@@ -73,7 +85,7 @@ export class TuiUiPort implements UiPort {
       ],
       escape: "skip",
       titleRole: "warn",
-    });
+    }));
   }
 
   notify(level: "info" | "warn" | "error", message: string): void {

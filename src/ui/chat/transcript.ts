@@ -27,6 +27,8 @@ export type ChatEntry =
       reason?: FinishReason;
       /** The turn's closing text when it did not end with an answer (stopped, failed, interrupted). */
       outcome?: string;
+      /** A dialog of the turn's waits for the user: the turn is not "thinking" meanwhile. */
+      awaitingUser?: boolean;
     }
   | { kind: "notice"; id: number; version: number; level: NoticeLevel; text: string };
 
@@ -114,6 +116,14 @@ export class Transcript {
     });
     const kept = entry.blocks.filter((b, i) => i <= lastTool || b.kind !== "text");
     entry.blocks.splice(0, entry.blocks.length, ...kept);
+    this.touch(entry);
+  }
+
+  /** A dialog of the running turn opened (true) or closed: its last line says who is waited for. */
+  awaitingUser(on: boolean): void {
+    const entry = [...this.list].reverse().find((e): e is AgentEntry => e.kind === "agent" && e.streaming);
+    if (!entry || !!entry.awaitingUser === on) return;
+    entry.awaitingUser = on;
     this.touch(entry);
   }
 
