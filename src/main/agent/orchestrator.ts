@@ -135,13 +135,18 @@ export class Orchestrator {
     const recorder = this.opts.recorder;
     const stats: TurnStats = { timeMs: 0, tokens: 0, promptTokens: 0, completionTokens: 0, toolCalls: 0, requests: 0 };
     this.turnTools = [];
-    const finish = async (reason: FinishReason, text: string, answer?: string): Promise<AgentEvent> => {
+    // `finished` goes out before the turn's bookkeeping (its outcome stored, the after-turn analytics):
+    // the answer is complete on screen at once, not after those, and a key pressed meanwhile is no stop
+    // of an answer still "thinking". The turn itself ends when the bookkeeping has.
+    const onTurnEnd = this.opts.onTurnEnd;
+    const turnTools = () => this.turnTools;
+    async function* finish(reason: FinishReason, text: string, answer?: string): AsyncGenerator<AgentEvent, void> {
       stats.timeMs = performance.now() - started;
       stats.tokens = stats.promptTokens + stats.completionTokens;
+      yield { type: "finished", reason, text, stats, ...(answer ? { answer } : {}) };
       await recorder?.turnFinished({ reason, timeMs: stats.timeMs, ...(reason !== "answer" ? { text } : {}) });
-      await this.opts.onTurnEnd?.(this.turnTools);
-      return { type: "finished", reason, text, stats, ...(answer ? { answer } : {}) };
-    };
+      await onTurnEnd?.(turnTools());
+    }
     // Persist-before-act: the message is stored before any request is made for it.
     await recorder?.userMessage(userText, opts);
     await this.opts.onTurnStart?.();
@@ -171,7 +176,7 @@ export class Orchestrator {
             suggestion: "Send a shorter message (name files instead of pasting them: the model reads them with its tools), start a new session, or raise llm.contextWindow if the model takes more.",
           });
           yield { type: "error", error, choice: "abort" };
-          yield await finish("error", error.message);
+          yield* finish("error", error.message);
           return stats;
         }
       }
@@ -179,8 +184,8 @@ export class Orchestrator {
       const outcome: RoundOutcome = yield* this.requestOnce(system, stats, known, signal, closing ? closingInstruction(closing) : undefined);
       if (outcome.kind === "stop") {
         // The closing request failed: the turn still ends for the guard's reason (unless it was interrupted).
-        if (closing && outcome.reason !== "cancelled") yield await finish(closing.reason, `${closing.text} ${outcome.text}`);
-        else yield await finish(outcome.reason, outcome.text);
+        if (closing && outcome.reason !== "cancelled") yield* finish(closing.reason, `${closing.text} ${outcome.text}`);
+        else yield* finish(outcome.reason, outcome.text);
         return stats;
       }
       const parsed = parseToolCalls(outcome.text, known, { nativeCalls: outcome.native, example });
@@ -197,7 +202,7 @@ export class Orchestrator {
         await recorder?.assistantReply({ content, nativeToolCalls: [], calls: [], stats: { ...replyStats, toolCalls: 0 } });
         this.history.push({ role: "assistant", content });
         if (!answer) yield { type: "warning", message: "The model gave no answer once its tools were stopped." };
-        yield await finish(closing.reason, closing.text, answer);
+        yield* finish(closing.reason, closing.text, answer);
         return stats;
       }
       // Ids in the order the calls were made: the results go back in that order (failed ones in their place).
@@ -214,7 +219,7 @@ export class Orchestrator {
       this.history.push({ role: "assistant", content: outcome.text, ...(outcome.native.length ? { toolCalls: outcome.native } : {}) });
       if (!items.length) {
         if (!parsed.text.trim()) yield { type: "warning", message: "The model gave an empty answer. Ask again, or put the question another way." };
-        yield await finish("answer", parsed.text.trim());
+        yield* finish("answer", parsed.text.trim());
         return stats;
       }
       const results: string[] = [];
@@ -264,7 +269,7 @@ export class Orchestrator {
       // Results go back as data, in one message, right after the calls they answer.
       this.history.push({ role: "user", content: results.join("\n\n") });
       if (aborted) {
-        yield await finish("aborted", "Aborted.");
+        yield* finish("aborted", "Aborted.");
         return stats;
       }
       const max = this.opts.maxToolRounds;
