@@ -54,6 +54,8 @@ describe("rewind in the TUI over the real runtime", () => {
     fake.reply().text("Готово: купоны добавлены.");
     t.type("Добавь купоны", KEYS.enter);
     await t.waitForText("Готово: купоны добавлены.", 20_000);
+    // The turn's stats line: the answer is complete (Esc before it would stop the answer, rightly).
+    await t.waitForText("3 tool calls", 20_000);
     expect(fs.existsSync(path.join(root, COUPON))).toBe(true);
     expect(fs.readFileSync(path.join(root, MONEY), "utf8")).not.toBe(moneyBefore);
 
