@@ -106,7 +106,7 @@ export function renderFolderTree(root: FolderNode, expanded: ReadonlySet<FolderN
  * (breadth first, larger first) as fit. "" when not even the heading fits.
  */
 export function structureSection(root: FolderNode, budget: number, estimate: EstimateTokens, order: readonly FolderNode[] = expansionOrder(root)): string {
-  const heading = `## Structure (folders; files in each subtree; ${root.files} files at the root)`;
+  const heading = `## Structure (folders; files in each subtree; ${root.files} file${root.files === 1 ? "" : "s"} at the root)`;
   if (estimate(heading) > budget) return "";
   if (root.children.size === 0) return heading;
   const render = (m: number) => `${heading}\n${renderFolderTree(root, new Set(order.slice(0, m))).join("\n")}`;

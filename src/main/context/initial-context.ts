@@ -12,6 +12,7 @@ import { exportedNames, formatFileOutline, MAX_OUTLINE_LINES } from "./project-o
 import { fitLines, headerSection, joinSections, metricsSection } from "./project-sections.js";
 import { AstLoader, loadSnapshot, lookupSymbols, MAX_KEPT_ASTS, referenceEdges, type ContextStore, type ProjectSnapshot } from "./project-snapshot.js";
 import { SnapshotCache } from "./snapshot-cache.js";
+import { diversifyByWorkspace } from "./outline-diversity.js";
 import { rankFiles, SPECIFIC_SYMBOL_DEFINITIONS, withReferences, type RankedFile } from "./repo-ranking.js";
 
 /** Share of the budget instruction files may take; what they leave unused goes to the project map. */
@@ -211,13 +212,15 @@ export async function buildInitialContext(opts: BuildInitialContextOptions): Pro
 
   const graph = withReferences(snapshot.graph, references);
   const ranking = rankFiles(graph, { mentionedFiles, mentionedSymbols, recentFiles, entryPoints: snapshot.entryPoints });
+  const focused = mentionedFiles.length > 0 || mentionedSymbols.length > 0 || recentFiles.length > 0;
+  const rankedFiles = diversifyByWorkspace(ranking.files, { allPaths: snapshot.allPaths, meta: snapshot.meta, focused });
   const ranked = performance.now();
 
   const input: MapInput = {
     name: opts.projectName ?? (path.basename(root) || root),
     root,
     snapshot,
-    ranked: ranking.files,
+    ranked: rankedFiles,
     loader: new AstLoader(store, snapshot.asts.size > MAX_KEPT_ASTS ? (snapshot.asts.clear(), snapshot.asts) : snapshot.asts),
     estimate,
   };
@@ -247,7 +250,7 @@ export async function buildInitialContext(opts: BuildInitialContextOptions): Pro
     includedFiles: map.includedFiles,
     summarisedFolders: map.summarisedFolders,
     totalFiles: snapshot.allPaths.length,
-    rankedFiles: ranking.files.map((f) => f.path),
+    rankedFiles: rankedFiles.map((f) => f.path),
     timings: { loadMs: loaded - started, rankMs: ranked - loaded, fitMs: done - ranked, totalMs: done - started },
   };
 }

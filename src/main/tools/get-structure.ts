@@ -6,7 +6,7 @@ import { z } from "zod";
 import type { FileAST, ImportInfo } from "../../workers/ast-types.js";
 import { symlinkTarget } from "../../workers/protocol.js";
 import { defineTool } from "./define-tool.js";
-import { buildDirTree, chooseExpanded, renderTree, type DirNode } from "./structure-tree.js";
+import { buildDirTree, chooseExpanded, DEFAULT_TREE_VIEW, renderTree, shownFiles, type DirNode } from "./structure-tree.js";
 import { IgnoreRules } from "../../pipeline/ignore-rules.js";
 import { toolPath } from "./tool-paths.js";
 
@@ -100,9 +100,14 @@ export const getStructure = defineTool({
   category: "search",
   description:
     "Show the project's folder tree with per-file outline counts (functions, classes, types, exports). Give a folder path to zoom in, or a file path to see its outline with line ranges. Large folders are collapsed (marked …); ask for them by path.",
-  parameters: z.object({ path: z.string().optional().describe("Folder or file relative to the root; omit for the whole project") }).strict(),
+  parameters: z
+    .object({
+      path: z.string().optional().describe("Folder or file relative to the root; omit for the whole project"),
+      offset: z.number().int().min(0).optional().describe("Only for a folder with more entries than one answer shows: the entry to start from, as the answer says"),
+    })
+    .strict(),
   requiresConfirmation: false,
-  title: (a) => `get_structure${a.path ? ` ${a.path}` : ""}`,
+  title: (a) => `get_structure${a.path ? ` ${a.path}` : ""}${a.offset ? ` from ${a.offset}` : ""}`,
   async execute(args, ctx) {
     let base = "";
     let isFile = false;
@@ -124,9 +129,14 @@ export const getStructure = defineTool({
       return { ok: false, code: "NOT_FOUND", message: base ? `nothing indexed under ${base}` : "the index is empty; run `ipuaro index` first" };
     }
     const tree = buildDirTree(paths, base);
-    const expanded = chooseExpanded(tree, STRUCTURE_MAX_LINES);
-    const shown: string[] = [];
-    for (const node of expanded) shown.push(...node.files);
+    const entries = tree.dirs.size + tree.files.length;
+    const offset = args.offset ?? 0;
+    if (offset > 0 && offset >= entries) {
+      return { ok: false, code: "INVALID_ARGS", message: `offset ${offset} is past the end: ${base || "."}/ has ${entries} entries (subfolders and files); the first is offset 0` };
+    }
+    const view = { ...DEFAULT_TREE_VIEW, offset };
+    const expanded = chooseExpanded(tree, STRUCTURE_MAX_LINES, view);
+    const shown = shownFiles(tree, expanded, view);
     const asts = await ctx.store.getAsts(shown);
     // Files without an outline may be symlinks: say where they point (the stat entry keeps the target).
     const states = await ctx.store.getStats(shown.filter((f) => !asts.has(f)));
@@ -137,7 +147,7 @@ export const getStructure = defineTool({
       return target !== null ? `${name} → ${target}` : `${name}${outlineCounts(asts.get(f))}`;
     };
     const rules = new IgnoreRules(ctx.root, ctx.config.project.ignorePatterns);
-    const text = renderTree(tree, expanded, label, (node) => notIndexedLine(ctx.root, node, rules));
+    const text = renderTree(tree, expanded, label, (node) => notIndexedLine(ctx.root, node, rules), view);
     return { ok: true, llm: text, display: { summary: `${paths.length} file${paths.length === 1 ? "" : "s"}` } };
   },
 });

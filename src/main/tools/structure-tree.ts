@@ -1,5 +1,6 @@
 // A folder tree of indexed paths that fits a line budget: folders are expanded breadth-first while the
-// budget lasts, the rest are shown collapsed with their file counts.
+// budget lasts, the rest are shown collapsed with their file counts. A folder with more entries than a
+// screenful shows the first ones and a count; the asked-about folder pages with `offset`.
 export interface DirNode {
   name: string;
   path: string;
@@ -30,20 +31,74 @@ export function buildDirTree(paths: readonly string[], base: string): DirNode {
   return root;
 }
 
-/** Chooses which folders to expand so the rendering stays within maxLines. */
-export function chooseExpanded(root: DirNode, maxLines: number): Set<DirNode> {
+/** Entries (subfolders, then files) an opened folder shows below the one asked about; the rest are counted. */
+export const MAX_ENTRIES_PER_FOLDER = 40;
+/** Entries of the folder asked about per answer; `offset` pages through the rest. */
+export const ROOT_PAGE_ENTRIES = 200;
+
+export interface TreeView {
+  /** First entry of the asked-about folder shown (subfolders by name, then files by name). */
+  offset: number;
+  pageEntries: number;
+  perFolder: number;
+}
+
+export const DEFAULT_TREE_VIEW: TreeView = { offset: 0, pageEntries: ROOT_PAGE_ENTRIES, perFolder: MAX_ENTRIES_PER_FOLDER };
+
+const entryCount = (n: DirNode) => n.dirs.size + n.files.length;
+const sortedDirs = (n: DirNode) => [...n.dirs.values()].sort((a, b) => a.name.localeCompare(b.name));
+
+/** The asked-about folder's page: which of its subfolders and files are shown. */
+function rootPage(root: DirNode, view: TreeView): { dirs: DirNode[]; files: string[]; total: number; end: number } {
+  const dirs = sortedDirs(root);
+  const files = [...root.files].sort();
+  const total = dirs.length + files.length;
+  const end = Math.min(total, view.offset + view.pageEntries);
+  return { dirs: dirs.slice(view.offset, end), files: files.slice(Math.max(0, view.offset - dirs.length), Math.max(0, end - dirs.length)), total, end };
+}
+
+/** Lines an opened folder adds below its own: its shown entries, and one counting the rest. */
+function openCost(node: DirNode, perFolder: number): number {
+  const n = entryCount(node);
+  return n > perFolder ? perFolder + 1 : n;
+}
+
+/**
+ * Chooses which folders to open so the rendering stays within maxLines: level by level, within a level
+ * folders with subfolders first, then larger first (where the code is), each costing at most
+ * perFolder + 1 lines. Opening the
+ * smallest first spent a 12K-file repository's answer on 49 one-file deploy folders and 53 scripts while
+ * every package's src/ stayed shut.
+ */
+export function chooseExpanded(root: DirNode, maxLines: number, view: TreeView = DEFAULT_TREE_VIEW): Set<DirNode> {
   const expanded = new Set<DirNode>([root]);
-  let lines = 1 + root.dirs.size + root.files.length;
-  const queue = [...root.dirs.values()].sort((a, b) => a.fileCount - b.fileCount);
-  while (queue.length) {
-    const node = queue.shift() as DirNode;
-    const cost = node.dirs.size + node.files.length;
-    if (lines + cost > maxLines) continue;
-    expanded.add(node);
-    lines += cost;
-    queue.push(...[...node.dirs.values()].sort((a, b) => a.fileCount - b.fileCount));
+  const page = rootPage(root, view);
+  let lines = 1 + page.dirs.length + page.files.length + (page.total > page.dirs.length + page.files.length ? 1 : 0);
+  let level = page.dirs;
+  while (level.length) {
+    const next: DirNode[] = [];
+    // Folders with subfolders before folders of files only: the shape tells more than a file list.
+    const tier = (n: DirNode) => (n.dirs.size > 0 ? 0 : 1);
+    for (const node of [...level].sort((a, b) => tier(a) - tier(b) || b.fileCount - a.fileCount || a.path.localeCompare(b.path))) {
+      const cost = openCost(node, view.perFolder);
+      if (cost === 0 || lines + cost > maxLines) continue;
+      expanded.add(node);
+      lines += cost;
+      next.push(...sortedDirs(node).slice(0, view.perFolder));
+    }
+    level = next;
   }
   return expanded;
+}
+
+/** The files renderTree shows (to fetch their outline counts first). */
+export function shownFiles(root: DirNode, expanded: ReadonlySet<DirNode>, view: TreeView = DEFAULT_TREE_VIEW): string[] {
+  const out = [...rootPage(root, view).files];
+  for (const node of expanded) {
+    if (node === root) continue;
+    out.push(...[...node.files].sort().slice(0, Math.max(0, view.perFolder - node.dirs.size)));
+  }
+  return out;
 }
 
 const fileCount = (n: number) => `${n} file${n === 1 ? "" : "s"}`;
@@ -52,19 +107,45 @@ const fileCount = (n: number) => `${n} file${n === 1 ? "" : "s"}`;
  * `others(node)`: names in an expanded folder that are not indexed (docs, styles, images, folders
  * without code), shown on one line so the model knows they exist.
  */
-export function renderTree(root: DirNode, expanded: Set<DirNode>, fileLabel: (path: string) => string, others?: (node: DirNode) => string | null): string {
+export function renderTree(
+  root: DirNode,
+  expanded: Set<DirNode>,
+  fileLabel: (path: string) => string,
+  others?: (node: DirNode) => string | null,
+  view: TreeView = DEFAULT_TREE_VIEW,
+): string {
   const out: string[] = [`${root.path || "."}/ (${fileCount(root.fileCount)})`];
+  const dirLine = (d: DirNode, indent: string) => `${indent}${d.name}/ (${fileCount(d.fileCount)})${expanded.has(d) ? "" : " …"}`;
   const walk = (node: DirNode, indent: string) => {
-    const dirs = [...node.dirs.values()].sort((a, b) => a.name.localeCompare(b.name));
-    for (const d of dirs) {
-      const open = expanded.has(d);
-      out.push(`${indent}${d.name}/ (${fileCount(d.fileCount)})${open ? "" : " …"}`);
-      if (open) walk(d, `${indent}  `);
+    const dirs = sortedDirs(node);
+    const files = [...node.files].sort();
+    const shownDirs = dirs.slice(0, view.perFolder);
+    const shownFiles = files.slice(0, Math.max(0, view.perFolder - shownDirs.length));
+    entries(shownDirs, shownFiles, indent);
+    const hiddenDirs = dirs.length - shownDirs.length;
+    const hiddenFiles = files.length - shownFiles.length;
+    if (hiddenDirs || hiddenFiles) {
+      const what = [hiddenDirs ? `+${hiddenDirs} more folder${hiddenDirs === 1 ? "" : "s"}` : "", hiddenFiles ? `+${hiddenFiles} more file${hiddenFiles === 1 ? "" : "s"}` : ""].filter(Boolean).join(", ");
+      out.push(`${indent}… ${what} (get_structure ${node.path})`);
     }
-    for (const f of [...node.files].sort()) out.push(`${indent}${fileLabel(f)}`);
     const more = others?.(node);
     if (more) out.push(`${indent}${more}`);
   };
-  walk(root, "  ");
+  const entries = (dirs: readonly DirNode[], files: readonly string[], indent: string) => {
+    for (const d of dirs) {
+      out.push(dirLine(d, indent));
+      if (expanded.has(d)) walk(d, `${indent}  `);
+    }
+    for (const f of files) out.push(`${indent}${fileLabel(f)}`);
+  };
+  const page = rootPage(root, view);
+  entries(page.dirs, page.files, "  ");
+  if (page.total > page.end || view.offset > 0) {
+    const from = Math.min(view.offset + 1, page.total);
+    const rest = page.total > page.end ? `; get_structure with offset=${page.end} for the next ${Math.min(view.pageEntries, page.total - page.end)}` : "";
+    out.push(`  … entries ${from}-${page.end} of ${page.total} in ${root.path || "."}/ (folders first, then files, by name)${rest}`);
+  }
+  const more = others?.(root);
+  if (more) out.push(`  ${more}`);
   return out.join("\n");
 }

@@ -10,7 +10,7 @@ import { getClass } from "../../../src/main/tools/get-class.js";
 import { getFunction } from "../../../src/main/tools/get-function.js";
 import { DEFAULT_LINE_WINDOW, getLines } from "../../../src/main/tools/get-lines.js";
 import { getStructure, STRUCTURE_MAX_LINES } from "../../../src/main/tools/get-structure.js";
-import { buildDirTree, chooseExpanded, renderTree } from "../../../src/main/tools/structure-tree.js";
+import { buildDirTree, chooseExpanded, MAX_ENTRIES_PER_FOLDER, renderTree } from "../../../src/main/tools/structure-tree.js";
 import { MAX_DECLARATION_LINES } from "../../../src/main/tools/declaration-lookup.js";
 import type { RegisteredTool } from "../../../src/main/tools/define-tool.js";
 import type { ToolResult } from "../../../src/main/tools/tool-types.js";
@@ -220,7 +220,7 @@ describe("get_structure", () => {
     expect(outline).toContain("  export interface MoneyLike :3-6");
   });
 
-  it("collapses what does not fit, marked … with its file count, smallest folders opened first", () => {
+  it("opens larger folders first, each showing at most MAX_ENTRIES_PER_FOLDER entries and a count of the rest", () => {
     const paths = [
       ...Array.from({ length: 400 }, (_, i) => `packages/big/src/f${i}.ts`),
       ...Array.from({ length: 3 }, (_, i) => `packages/small/s${i}.ts`),
@@ -229,7 +229,20 @@ describe("get_structure", () => {
     const tree = buildDirTree(paths, "");
     const out = renderTree(tree, chooseExpanded(tree, STRUCTURE_MAX_LINES), (f) => f.slice(f.lastIndexOf("/") + 1)).split("\n");
     expect(out.length).toBeLessThanOrEqual(STRUCTURE_MAX_LINES);
-    expect(out).toEqual(["./ (404 files)", "  packages/ (403 files)", "    big/ (400 files)", "      src/ (400 files) …", "    small/ (3 files)", "      s0.ts", "      s1.ts", "      s2.ts", "  README.ts"]);
+    const bigFiles = Array.from({ length: 400 }, (_, i) => `f${i}.ts`).sort().slice(0, MAX_ENTRIES_PER_FOLDER);
+    expect(out).toEqual([
+      "./ (404 files)",
+      "  packages/ (403 files)",
+      "    big/ (400 files)",
+      "      src/ (400 files)",
+      ...bigFiles.map((f) => `        ${f}`),
+      `        … +${400 - MAX_ENTRIES_PER_FOLDER} more files (get_structure packages/big/src)`,
+      "    small/ (3 files)",
+      "      s0.ts",
+      "      s1.ts",
+      "      s2.ts",
+      "  README.ts",
+    ]);
   });
 
   it("says a file without an outline is one, and what is not there is not", async () => {

@@ -7,7 +7,7 @@
 import type { LlmMessage } from "../../llm/ollama-client.js";
 import { latestCompaction, modelView, renderSummaryMessage, toLlmMessages, type ViewMessage } from "../../session/session-tree.js";
 import type { CompactionRecord, SessionEntry, SessionToolCall } from "../../session/session-types.js";
-import { buildTranscript, callsById, filesTouched, filesTouchedSection, mechanicalSummary } from "./conversation-summary.js";
+import { buildTranscript, callsById, filesTouched, filesTouchedInSummary, filesTouchedSection, mechanicalSummary, mergeTouched } from "./conversation-summary.js";
 import { callPath, isStub, splitResultBlocks, stubBlock, trimBlock, type ResultBlock } from "./tool-result-blocks.js";
 
 /** Messages at the end whose tool results are kept, and whose mentions keep older code (seed: 5). */
@@ -139,7 +139,7 @@ export async function compactConversation(input: CompactConversationInput): Prom
   let summarisedUntil = previous?.summarisedUntil ?? null;
   let method: CompactionRecord["method"] = previous?.method ?? "truncate";
   if (newHead.length > 0) {
-    const files = filesTouched(head);
+    const files = mergeTouched(filesTouchedInSummary(previous?.summary ?? ""), filesTouched(head));
     const transcript = buildTranscript(head, Math.floor(input.tokensLimit * SUMMARY_TRANSCRIPT_SHARE));
     const written = await input.summarise({ transcript, ...(input.focus ? { focus: input.focus } : {}) });
     const body = written?.text.trim() ? written.text.trim() : mechanicalSummary(head, files, input.focus);

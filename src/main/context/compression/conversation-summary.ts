@@ -82,11 +82,15 @@ export function buildTranscript(messages: readonly ViewMessage[], budgetTokens: 
   const budget = Math.max(400, Math.floor(budgetTokens * CHARS_PER_TOKEN_FLOOR));
   const total = lines.reduce((n, l) => n + l.length + 2, 0);
   if (total <= budget) return lines.join("\n\n");
+  // The earlier summary holds the goal and decisions of everything compacted before: a long session's
+  // second compaction dropped it here and the model's new summary forgot them.
+  const earlier = messages.findIndex((m) => m.entryId === null && m.role === "user" && m.message === null);
   const firstUser = messages.findIndex((m) => m.role === "user" && m.message !== null);
-  const head = firstUser >= 0 ? [clip(lines[firstUser]!, Math.floor(budget / 3))] : [];
+  const headIndexes = [earlier, firstUser].filter((i) => i >= 0).sort((a, b) => a - b);
+  const head = headIndexes.map((i) => clip(lines[i]!, Math.floor(budget / 3)));
   let used = head.reduce((n, l) => n + l.length + 2, 0);
   const tail: string[] = [];
-  for (let i = lines.length - 1; i > Math.max(firstUser, -1); i--) {
+  for (let i = lines.length - 1; i > Math.max(...headIndexes, -1); i--) {
     const l = lines[i]!;
     if (used + l.length + 2 > budget) break;
     tail.unshift(l);
@@ -96,9 +100,45 @@ export function buildTranscript(messages: readonly ViewMessage[], budgetTokens: 
   return [...head, `[… ${left} message${left === 1 ? "" : "s"} left out …]`, ...tail].join("\n\n");
 }
 
+const FILES_TOUCHED_PREFIX = "Files touched (from the tool log): ";
+
 export function filesTouchedSection(files: readonly TouchedFile[]): string {
   if (files.length === 0) return "";
-  return `Files touched (from the tool log): ${files.map((f) => `${f.path} (${f.how})`).join(", ")}`;
+  return `${FILES_TOUCHED_PREFIX}${files.map((f) => `${f.path} (${f.how})`).join(", ")}`;
+}
+
+/**
+ * The files an earlier summary's tool-log line lists. A second compaction sees only the messages since
+ * the first (the rest is that summary), so without these the list forgot every file touched before it.
+ */
+export function filesTouchedInSummary(summary: string): TouchedFile[] {
+  const line = summary.split("\n").findLast((l) => l.startsWith(FILES_TOUCHED_PREFIX));
+  if (!line) return [];
+  const out: TouchedFile[] = [];
+  for (const m of line.slice(FILES_TOUCHED_PREFIX.length).matchAll(/(.+?) \((read|edited)\)(?:, |$)/g)) {
+    out.push({ path: m[1]!, how: m[2] as TouchedFile["how"] });
+  }
+  return out;
+}
+
+/** `earlier` then `later` in first-touch order; edited wins over read. */
+export function mergeTouched(earlier: readonly TouchedFile[], later: readonly TouchedFile[]): TouchedFile[] {
+  const out = new Map<string, TouchedFile>();
+  for (const f of [...earlier, ...later]) {
+    const known = out.get(f.path);
+    if (!known) out.set(f.path, { ...f });
+    else if (f.how === "edited") known.how = "edited";
+  }
+  return [...out.values()];
+}
+
+/** An earlier summary without its tool-log line (the new summary lists the merged files once). */
+export function withoutFilesTouchedLine(summary: string): string {
+  return summary
+    .split("\n")
+    .filter((l) => !l.startsWith(FILES_TOUCHED_PREFIX))
+    .join("\n")
+    .trim();
 }
 
 /** Asks the model for the task-state summary. Returns its text and the tokens the request used. */
@@ -125,7 +165,7 @@ export function mechanicalSummary(messages: readonly ViewMessage[], files: reado
   const answers = messages.filter((m) => m.role === "assistant" && !(m.message?.toolCalls?.length ?? 0));
   const last = answers.at(-1)?.content.trim();
   const out: string[] = [];
-  if (previous) out.push(previous.content.replace(/^[\s\S]*?<conversation_summary>\n?|\n?<\/conversation_summary>[\s\S]*$/g, "").trim());
+  if (previous) out.push(withoutFilesTouchedLine(previous.content.replace(/^[\s\S]*?<conversation_summary>\n?|\n?<\/conversation_summary>[\s\S]*$/g, "")));
   out.push("## Goal", ...(requests.length ? requests.slice(-5).map((r) => `- ${clip(r.replace(/\s+/g, " "), 300)}`) : ["- (see the summary above)"]));
   out.push("## Files touched", ...(files.length ? files.map((f) => `- ${f.path} (${f.how})`) : ["- none"]));
   out.push("## Decisions", last ? `- Last answer: ${clip(last.replace(/\s+/g, " "), 600)}` : "- none recorded");

@@ -1,0 +1,121 @@
+// A long session compacts more than once. The second compaction sees the first one's summary, not the
+// messages it replaced: the goal, decisions and files touched before it must survive into the new one.
+import { describe, expect, it } from "vitest";
+import { compactConversation, type Summariser } from "../../../src/main/context/compression/compact-conversation.js";
+import { buildTranscript, filesTouchedInSummary, mergeTouched } from "../../../src/main/context/compression/conversation-summary.js";
+import { formatToolResult } from "../../../src/main/llm/system-prompt.js";
+import type { ChatMessage, CompactionRecord, SessionEntry } from "../../../src/main/session/session-types.js";
+
+class History {
+  readonly entries: SessionEntry[] = [];
+  private n = 0;
+  private calls = 0;
+
+  private add(message: Omit<ChatMessage, "timestamp">): string {
+    const id = `e${++this.n}`;
+    this.entries.push({ kind: "message", id, parentId: this.entries.at(-1)?.id ?? null, message: { ...message, timestamp: this.n } });
+    return id;
+  }
+
+  user(text: string) {
+    return this.add({ role: "user", content: text });
+  }
+
+  answer(text: string) {
+    return this.add({ role: "assistant", content: text });
+  }
+
+  call(tool: string, file: string, lines = 20) {
+    const id = `call_${++this.calls}`;
+    this.add({ role: "assistant", content: `<tool_call name="${tool}"><path>${file}</path></tool_call>`, toolCalls: [{ id, name: tool, parameters: { path: file } }] });
+    const body = Array.from({ length: lines }, (_, i) => `${String(i + 1).padStart(3)}│ const v${i} = ${i}; // code of ${file}`).join("\n");
+    return this.add({ role: "tool", content: formatToolResult(tool, { callId: id, success: true, data: body }), toolResults: [{ callId: id, name: tool, success: true }] });
+  }
+
+  compaction(record: CompactionRecord) {
+    this.entries.push({ kind: "compaction", id: `c${++this.n}`, parentId: this.entries.at(-1)!.id, timestamp: this.n, compaction: record });
+  }
+}
+
+const countTokens = (h: readonly { content: string }[]) => 100 + Math.ceil(h.reduce((n, m) => n + m.content.length, 0) / 4);
+
+function recordingSummariser(text: string): Summariser & { transcripts: string[] } {
+  const transcripts: string[] = [];
+  const fn = (async (input) => {
+    transcripts.push(input.transcript);
+    return { text, method: "llm-summary" as const };
+  }) as Summariser & { transcripts: string[] };
+  fn.transcripts = transcripts;
+  return fn;
+}
+
+async function twoCompactions(tokensLimit: number) {
+  const h = new History();
+  h.user("Goal: rename Money to Cash across the repo");
+  h.call("get_lines", "src/money.ts");
+  h.call("edit_lines", "src/money.ts");
+  h.answer("Decided: keep a deprecated Money alias in src/money.ts.");
+  h.user("next, the invoices");
+  const first = (await compactConversation({ path: h.entries, countTokens, tokensLimit, summarise: recordingSummariser("## Goal\nrename Money to Cash\n## Decisions\nkeep a deprecated Money alias"), trigger: "auto" }))!;
+  h.compaction(first.record);
+  for (let i = 0; i < 12; i++) {
+    h.call("get_lines", `src/invoice-${i}.ts`, 60);
+    h.answer(`invoice-${i} uses Money in ${"several places, ".repeat(20)}`);
+  }
+  h.user("now the tests");
+  const second = recordingSummariser("## Goal\ninvoices");
+  const result = (await compactConversation({ path: h.entries, countTokens, tokensLimit, summarise: second, trigger: "auto" }))!;
+  return { first, second, result };
+}
+
+describe("a second compaction", () => {
+  it("still lists the files touched before the first one, edited ones as edited", async () => {
+    const { first, result } = await twoCompactions(100_000);
+    expect(first.record.summary).toContain("Files touched (from the tool log): src/money.ts (edited)");
+    const line = result.record.summary.split("\n").find((l) => l.startsWith("Files touched (from the tool log): "))!;
+    expect(line).toContain("src/money.ts (edited)");
+    expect(line).toContain("src/invoice-11.ts (read)");
+    expect(line.indexOf("src/money.ts")).toBeLessThan(line.indexOf("src/invoice-0.ts"));
+  });
+
+  it("gives the model the earlier summary even when the transcript has to be cut", async () => {
+    // A small window: the transcript share cannot hold all twelve rounds.
+    const { second, result } = await twoCompactions(3000);
+    const transcript = second.transcripts[0]!;
+    expect(transcript).toContain("left out");
+    expect(transcript).toContain("keep a deprecated Money alias");
+    expect(transcript.indexOf("Earlier summary:")).toBeLessThan(transcript.indexOf("left out"));
+    expect(result.record.summary).toContain("src/money.ts (edited)");
+  });
+
+  it("without the model, keeps the earlier summary's text and one merged file list", async () => {
+    const h = new History();
+    h.user("Goal: rename Money to Cash");
+    h.call("edit_lines", "src/money.ts");
+    h.answer("done with money.ts");
+    h.user("invoices next");
+    const first = (await compactConversation({ path: h.entries, countTokens, tokensLimit: 100_000, summarise: async () => null, trigger: "auto" }))!;
+    h.compaction(first.record);
+    h.call("get_lines", "src/invoice.ts");
+    h.answer("invoice.ts read");
+    h.user("tests next");
+    const second = (await compactConversation({ path: h.entries, countTokens, tokensLimit: 100_000, summarise: async () => null, trigger: "auto" }))!;
+    const summary = second.record.summary;
+    expect(summary).toContain("rename Money to Cash");
+    expect(summary.match(/^Files touched \(from the tool log\)/gm)).toHaveLength(1);
+    expect(summary).toContain("Files touched (from the tool log): src/money.ts (edited), src/invoice.ts (read)");
+  });
+});
+
+describe("tool-log lines", () => {
+  it("parse back what filesTouchedSection wrote, and merge with edited winning", () => {
+    const parsed = filesTouchedInSummary("## Goal\nx\n\nFiles touched (from the tool log): a b.ts (read), src/c.ts (edited)");
+    expect(parsed).toEqual([{ path: "a b.ts", how: "read" }, { path: "src/c.ts", how: "edited" }]);
+    expect(mergeTouched(parsed, [{ path: "a b.ts", how: "edited" }, { path: "d.ts", how: "read" }])).toEqual([
+      { path: "a b.ts", how: "edited" },
+      { path: "src/c.ts", how: "edited" },
+      { path: "d.ts", how: "read" },
+    ]);
+    expect(buildTranscript([], 100)).toBe("");
+  });
+});
