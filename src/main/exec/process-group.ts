@@ -161,17 +161,111 @@ export async function killProcessGroup(pgid: number, graceMs = KILL_GRACE_MS): P
   signalGroup(pgid, "SIGKILL");
 }
 
-/** Groups still running; if ipuaro itself exits, they must not outlive it (they are in their own group). */
-const activeGroups = new Set<number>();
-let exitHookInstalled = false;
+/** The variable that marks every process a command starts, so those that leave its group can be found. */
+export const RUN_MARKER_VARIABLE = "IPUARO_COMMAND_RUN";
 
-function trackGroup(pgid: number): void {
-  activeGroups.add(pgid);
+/**
+ * Processes outside the group that carry the run's marker: a daemon that called setsid (`setsid cmd &`,
+ * a detached node child) leaves the process group, and killing the group misses it. Linux only.
+ */
+export function escapedProcesses(marker: string, pgid: number): number[] {
+  if (!HAS_PROC) return [];
+  const needle = Buffer.from(`\0${RUN_MARKER_VARIABLE}=${marker}\0`);
+  const found: number[] = [];
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (fields[0] === "Z" || fields[0] === "X" || Number(fields[2]) === pgid) continue;
+      // A leading NUL so the first variable matches too.
+      const environ = Buffer.concat([Buffer.from("\0"), fs.readFileSync(`/proc/${entry}/environ`)]);
+      if (environ.includes(needle)) found.push(Number(entry));
+    } catch {
+      // Exited while we looked, or not ours to read.
+    }
+  }
+  return found;
+}
+
+/** SIGTERM, then SIGKILL after the grace period for those still there. */
+async function killEscaped(marker: string, pgid: number, graceMs: number): Promise<boolean> {
+  const pids = escapedProcesses(marker, pgid);
+  if (pids.length === 0) return false;
+  for (const pid of pids) signalProcess(pid, "SIGTERM");
+  const deadline = Date.now() + graceMs;
+  while (Date.now() < deadline && escapedProcesses(marker, pgid).length > 0) await sleep(25);
+  for (const pid of escapedProcesses(marker, pgid)) signalProcess(pid, "SIGKILL");
+  return true;
+}
+
+function signalProcess(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(pid, signal);
+  } catch {
+    // Already gone.
+  }
+}
+
+interface ActiveRun {
+  pgid: number;
+  marker: string;
+  /** Stops the run as an abort would; resolves once its processes are gone. */
+  stop(): Promise<void>;
+}
+
+/** Runs still going; if ipuaro itself exits or is killed, they must not outlive it (they are in their own group). */
+const activeRuns = new Set<ActiveRun>();
+let exitHookInstalled = false;
+const TERMINATING_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+let signalsSeen = 0;
+
+/**
+ * Ctrl+C (or SIGTERM, SIGHUP) to ipuaro while a command runs. When ipuaro handles the signal itself (the
+ * TUI, a headless run), that handler aborts the run through its signal and this does nothing. When
+ * nobody does (`ipuaro tool run_command …`), the signal would kill ipuaro at once and leave the command's
+ * process group running with nobody to stop it: stop the runs first, then die of the same signal.
+ */
+function onTerminatingSignal(signal: NodeJS.Signals): void {
+  if (process.listenerCount(signal) > 1) return;
+  signalsSeen++;
+  const die = () => {
+    removeSignalHooks();
+    process.kill(process.pid, signal);
+  };
+  if (signalsSeen > 1) {
+    // A second Ctrl+C: no more waiting.
+    for (const run of activeRuns) signalGroup(run.pgid, "SIGKILL");
+    die();
+    return;
+  }
+  void Promise.allSettled([...activeRuns].map((run) => run.stop())).then(die);
+}
+
+function removeSignalHooks(): void {
+  for (const signal of TERMINATING_SIGNALS) process.off(signal, onTerminatingSignal);
+}
+
+function trackRun(run: ActiveRun): void {
+  if (activeRuns.size === 0) {
+    signalsSeen = 0;
+    for (const signal of TERMINATING_SIGNALS) process.on(signal, onTerminatingSignal);
+  }
+  activeRuns.add(run);
   if (exitHookInstalled) return;
   exitHookInstalled = true;
   process.once("exit", () => {
-    for (const group of activeGroups) signalGroup(group, "SIGKILL");
+    for (const r of activeRuns) {
+      signalGroup(r.pgid, "SIGKILL");
+      for (const pid of escapedProcesses(r.marker, r.pgid)) signalProcess(pid, "SIGKILL");
+    }
   });
+}
+
+function untrackRun(run: ActiveRun): void {
+  activeRuns.delete(run);
+  // Left in place while a signal is being handled: it re-raises the signal once the runs are stopped.
+  if (activeRuns.size === 0 && signalsSeen === 0) removeSignalHooks();
 }
 
 /**
@@ -193,9 +287,10 @@ export function runInProcessGroup(opts: ProcessGroupOptions): Promise<ProcessGro
       resolve({ exitCode: null, signal: null, output: "", droppedChars: 0, durationMs: 0, end: "aborted", killedLeftovers: false, pid: 0 });
       return;
     }
+    const marker = `${process.pid}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
     const child = spawn(commandShell(), ["-c", mergedStderr(opts.command)], {
       cwd: opts.cwd,
-      env: opts.env ?? commandEnvironment(),
+      env: { ...(opts.env ?? commandEnvironment()), [RUN_MARKER_VARIABLE]: marker },
       detached: true, // a new process group whose id is the shell's pid
       stdio: ["ignore", "pipe", "pipe"],
     });
@@ -205,7 +300,6 @@ export function runInProcessGroup(opts: ProcessGroupOptions): Promise<ProcessGro
       return;
     }
 
-    trackGroup(pgid);
     let end: ProcessEnd = "exit";
     let exitCode: number | null = null;
     let exitSignal: NodeJS.Signals | null = null;
@@ -226,7 +320,7 @@ export function runInProcessGroup(opts: ProcessGroupOptions): Promise<ProcessGro
     const finish = () => {
       if (settled) return;
       settled = true;
-      activeGroups.delete(pgid);
+      untrackRun(run);
       clearTimeout(timer);
       clearTimeout(lingerTimer);
       opts.signal?.removeEventListener("abort", onAbort);
@@ -241,11 +335,22 @@ export function runInProcessGroup(opts: ProcessGroupOptions): Promise<ProcessGro
       end = why;
       stopping = (async () => {
         await killProcessGroup(pgid, grace);
-        // A process that left the group (setsid) could hold the pipes open forever: stop waiting then.
+        // Daemons that left the group (setsid) would hold the pipes open and outlive ipuaro.
+        if (await killEscaped(marker, pgid, grace)) killedLeftovers = true;
+        // A process that escaped even that could hold the pipes open forever: stop waiting then.
         await Promise.race([closed, sleep(grace, undefined, { ref: false })]);
         finish();
       })();
     };
+    const run: ActiveRun = {
+      pgid,
+      marker,
+      stop: () => {
+        stop("aborted");
+        return stopping ?? Promise.resolve();
+      },
+    };
+    trackRun(run);
 
     const onAbort = () => stop("aborted");
     opts.signal?.addEventListener("abort", onAbort, { once: true });
@@ -269,12 +374,13 @@ export function runInProcessGroup(opts: ProcessGroupOptions): Promise<ProcessGro
         killedLeftovers = true;
         await killProcessGroup(pgid, grace);
       }
+      if (await killEscaped(marker, pgid, grace)) killedLeftovers = true;
       finish();
     });
     child.once("error", (err) => {
       if (settled) return;
       settled = true;
-      activeGroups.delete(pgid);
+      untrackRun(run);
       clearTimeout(timer);
       opts.signal?.removeEventListener("abort", onAbort);
       reject(err);

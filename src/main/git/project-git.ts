@@ -44,7 +44,11 @@ export interface GitStatusSummary {
   deleted: string[];
   untracked: string[];
   conflicted: string[];
+  /** A merge, rebase, cherry-pick or revert stopped half-way (for conflicts or an edit). */
+  operation: GitOperation | null;
 }
+
+export type GitOperation = "merge" | "rebase" | "cherry-pick" | "revert";
 
 export interface GitFileStat {
   path: string;
@@ -163,6 +167,22 @@ class RepositoryGit implements ProjectGit {
     }
   }
 
+  /** The operation in progress, from the files git keeps in the (work tree's) git folder meanwhile. */
+  private async operation(): Promise<GitOperation | null> {
+    let gitDir: string;
+    try {
+      gitDir = (await this.git.raw(["rev-parse", "--absolute-git-dir"])).trim();
+    } catch {
+      return null;
+    }
+    const has = (name: string) => fs.existsSync(path.join(gitDir, name));
+    if (has("rebase-merge") || has("rebase-apply")) return "rebase";
+    if (has("MERGE_HEAD")) return "merge";
+    if (has("CHERRY_PICK_HEAD")) return "cherry-pick";
+    if (has("REVERT_HEAD")) return "revert";
+    return null;
+  }
+
   async status(): Promise<GitStatusSummary> {
     let raw: StatusResult;
     try {
@@ -182,6 +202,7 @@ class RepositoryGit implements ProjectGit {
       deleted: [],
       untracked: [],
       conflicted: [],
+      operation: await this.operation(),
     };
     for (const file of raw.files) {
       const p = this.toProjectPath(file.path);
@@ -223,8 +244,16 @@ class RepositoryGit implements ProjectGit {
   async commit(message: string, files: readonly string[] = []): Promise<GitCommitResult> {
     const pathspecs = files.map(literal);
     if (pathspecs.length > 0) await this.run(["add", "--all", "--", ...pathspecs]);
-    // With paths, `git commit -- paths` commits exactly those (other staged changes stay staged).
-    await this.run(["commit", "--quiet", "-m", message, ...(pathspecs.length > 0 ? ["--", ...pathspecs] : [])]);
+    // With paths, `git commit -- paths` commits exactly those (other staged changes stay staged). A
+    // merge (or cherry-pick, revert, rebase) in progress allows no partial commit: its commit is the
+    // whole index, so the named files are staged and the index is committed.
+    const partial = pathspecs.length > 0 && (await this.operation()) === null;
+    try {
+      await this.run(["commit", "--quiet", "-m", message, ...(partial ? ["--", ...pathspecs] : [])]);
+    } catch (err) {
+      if (!(err instanceof GitCommandError) || pathspecs.length === 0) throw err;
+      throw new GitCommandError(`${err.message}\n(nothing was committed; ${files.join(", ")} ${files.length === 1 ? "is" : "are"} now staged)`);
+    }
     const [hash, branch, subject, numstat] = await Promise.all([
       this.run(["rev-parse", "HEAD"]),
       this.run(["symbolic-ref", "--quiet", "--short", "HEAD"]).catch(() => ""),

@@ -1,6 +1,8 @@
 // git_commit: commits the named files (staging them first) or what is already staged. The user is
 // asked every time, whatever auto-apply says: a commit is history. Hooks run (never --no-verify); it
 // never amends and never pushes.
+import fs from "node:fs";
+import path from "node:path";
 import { z } from "zod";
 import { shellJoin } from "../exec/shell-quote.js";
 import type { GitStatusSummary } from "../git/project-git.js";
@@ -12,6 +14,17 @@ import { toolPath } from "./tool-paths.js";
 function changedPaths(s: GitStatusSummary): string[] {
   const all = [...s.staged.flatMap((c) => (c.from ? [c.path, c.from] : [c.path])), ...s.modified, ...s.deleted, ...s.untracked, ...s.conflicted];
   return [...new Set(all)];
+}
+
+/** `<<<<<<< `, `=======`, `>>>>>>> ` at the start of a line, as git writes them. */
+function hasConflictMarkers(file: string): boolean {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, "utf8");
+  } catch {
+    return false; // deleted: nothing to look at
+  }
+  return /^<{7}(?: |$)/m.test(text) && /^>{7}(?: |$)/m.test(text);
 }
 
 function covers(pathspec: string, changed: string): boolean {
@@ -55,6 +68,12 @@ export const gitCommit = defineTool({
           return { ok: false, code: "NOT_FOUND", message: `nothing to commit for ${unchanged.join(", ")}: no changes there (${hint})` };
         }
         committing = changed.filter((c) => files.some((f) => covers(f, c)));
+        // `git add` marks a conflict resolved whatever the file holds: staging one that still has its
+        // markers would lose the conflict and commit the markers.
+        const unresolved = status.conflicted.filter((c) => committing.includes(c) && hasConflictMarkers(path.join(ctx.root, c)));
+        if (unresolved.length > 0) {
+          return { ok: false, code: "INVALID_ARGS", message: `${listPaths(unresolved, 20)} still ${unresolved.length === 1 ? "has" : "have"} conflict markers (<<<<<<< ======= >>>>>>>); resolve the conflict in ${unresolved.length === 1 ? "it" : "them"} first. Nothing was staged or committed` };
+        }
       } else {
         if (status.staged.length === 0) {
           const hint = changed.length
@@ -65,11 +84,14 @@ export const gitCommit = defineTool({
         committing = status.staged.map((c) => c.path);
       }
 
-      const commitArgv = ["git", "commit", "-m", message, ...(files.length ? ["--", ...files] : [])];
+      // During a merge (cherry-pick, revert, rebase) the commit is the whole index: no pathspec.
+      const partial = files.length > 0 && status.operation === null;
+      const commitArgv = ["git", "commit", "-m", message, ...(partial ? ["--", ...files] : [])];
       const command = files.length ? `${shellJoin(["git", "add", "--", ...files])} && ${shellJoin(commitArgv)}` : shellJoin(commitArgv);
       const tainted = [...ctx.session.taintedFiles];
       const reason = [
-        `commit ${committing.length} file${committing.length === 1 ? "" : "s"} to ${status.branch ?? "HEAD"}: ${listPaths(committing, 10)}`,
+        `commit ${committing.length} file${committing.length === 1 ? "" : "s"} to ${status.detached ? "a detached HEAD (on no branch)" : (status.branch ?? "HEAD")}: ${listPaths(committing, 10)}`,
+        ...(status.operation ? [`this concludes the ${status.operation} in progress, with everything staged`] : []),
         "git hooks will run",
         ...(tainted.length ? [`this session changed ${listPaths(tainted, 5)}`] : []),
       ].join("; ");
@@ -84,7 +106,12 @@ export const gitCommit = defineTool({
       const fileLines = result.files.map((f) => (f.binary ? `  ${f.path} (binary)` : `  ${f.path} +${f.insertions} -${f.deletions}`));
       return {
         ok: true,
-        llm: [`committed ${short} on ${result.branch ?? "detached HEAD"}: ${result.subject}`, `${result.files.length} file${result.files.length === 1 ? "" : "s"}, +${insertions} -${deletions}`, ...fileLines].join("\n"),
+        llm: [
+          `committed ${short} on ${result.branch ?? "detached HEAD"}: ${result.subject}`,
+          `${result.files.length} file${result.files.length === 1 ? "" : "s"}, +${insertions} -${deletions}`,
+          ...fileLines,
+          ...(result.branch === null ? ["note: HEAD is detached, so this commit is on no branch and is easily lost; tell the user (`git switch -c <name>` keeps it on a new branch)"] : []),
+        ].join("\n"),
         data: result,
         display: { summary: `${short} ${result.subject}` },
       };

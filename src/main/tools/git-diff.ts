@@ -36,6 +36,46 @@ function statLines(files: readonly GitFileStat[]): string[] {
   return [...files.filter((f) => largest.has(f)).map(statLine), `  … ${files.length - STAT_FILES_LISTED} more files, by folder (narrow with path=<folder>):`, ...rest];
 }
 
+/** The diff's share of the tool output (the whole output is cut at MAX_TOOL_OUTPUT_CHARS, 24 000). */
+export const DIFF_BODY_CHARS = 18_000;
+
+/**
+ * The diff within `budget` characters, shared fairly between files: a small file's diff is kept whole,
+ * a huge one (a regenerated lockfile, a rewritten data file) is cut to its share with a marker. Cut at
+ * the end of the output, one huge file hid the diffs of every file after it.
+ */
+export function fitDiff(diff: string, budget = DIFF_BODY_CHARS): string {
+  if (diff.length <= budget) return diff;
+  const sections = diff.split(/^(?=diff --git )/m);
+  const shares = new Map<number, number>();
+  let left = budget;
+  let open = sections.map((text, i) => ({ i, size: text.length })).sort((a, b) => a.size - b.size);
+  // Smallest first: each takes what it needs while that is under an equal share of what is left.
+  while (open.length > 0) {
+    const share = Math.floor(left / open.length);
+    const first = open[0]!;
+    if (first.size > share) {
+      for (const o of open) shares.set(o.i, share);
+      break;
+    }
+    shares.set(first.i, first.size);
+    left -= first.size;
+    open = open.slice(1);
+  }
+  return sections
+    .map((text, i) => {
+      const share = shares.get(i) ?? text.length;
+      if (text.length <= share) return text;
+      let head = text.slice(0, Math.max(share, 0));
+      const cut = head.lastIndexOf("\n");
+      if (cut > 0) head = head.slice(0, cut + 1);
+      const file = /^diff --git a\/.* b\/(.*)$/m.exec(text)?.[1] ?? "this file";
+      const more = text.slice(head.length).split("\n").filter((l) => l !== "").length;
+      return `${head}… [${more} more lines of the diff of ${file}; git_diff with path=${file} shows more, get_lines shows the file]\n`;
+    })
+    .join("");
+}
+
 export const gitDiff = defineTool({
   name: "git_diff",
   category: "git",
@@ -67,7 +107,8 @@ export const gitDiff = defineTool({
       const insertions = d.files.reduce((n, f) => n + f.insertions, 0);
       const deletions = d.files.reduce((n, f) => n + f.deletions, 0);
       const header = `${d.files.length} file${d.files.length === 1 ? "" : "s"} changed in ${scope} against ${d.base === "HEAD" ? "HEAD" : "an empty tree (no commits yet)"}, +${insertions} -${deletions}:`;
-      const llm = [header, ...statLines(d.files)].join("\n") + untracked + `\n\n${d.diff.trimEnd()}`;
+      const summary = [header, ...statLines(d.files)].join("\n") + untracked;
+      const llm = `${summary}\n\n${fitDiff(d.diff, DIFF_BODY_CHARS - Math.min(summary.length, DIFF_BODY_CHARS / 3)).trimEnd()}`;
       return {
         ok: true,
         llm,

@@ -21,15 +21,23 @@ function branchLine(s: GitStatusSummary): string {
   return parts.join(", ");
 }
 
+const OPERATION_HINTS: Record<NonNullable<GitStatusSummary["operation"]>, string> = {
+  merge: "a merge is in progress: fix the conflicted files, then git_commit them to conclude it (the merge commit takes everything staged)",
+  rebase: "a rebase is in progress: it stopped at a commit; resolve and stage, then the user continues it (git rebase --continue or --abort)",
+  "cherry-pick": "a cherry-pick is in progress: resolve the conflicted files, then git_commit them (or the user aborts it: git cherry-pick --abort)",
+  revert: "a revert is in progress: resolve the conflicted files, then git_commit them (or the user aborts it: git revert --abort)",
+};
+
 export function formatStatus(s: GitStatusSummary, where: string): string {
   const lines = [branchLine(s) + where];
+  if (s.operation) lines.push(OPERATION_HINTS[s.operation]);
   const staged = s.staged.map((c) => (c.from ? `${c.code} ${c.from} → ${c.path}` : `${c.code} ${c.path}`));
   if (s.conflicted.length) lines.push(`conflicted (${s.conflicted.length}): ${listPaths(s.conflicted)}`);
   if (staged.length) lines.push(`staged (${staged.length}): ${listPaths(staged)}`);
   if (s.modified.length) lines.push(`modified, not staged (${s.modified.length}): ${listPaths(s.modified)}`);
   if (s.deleted.length) lines.push(`deleted, not staged (${s.deleted.length}): ${listPaths(s.deleted)}`);
   if (s.untracked.length) lines.push(`untracked (${s.untracked.length}): ${listPaths(s.untracked)}`);
-  if (lines.length === 1) lines.push("working tree clean: nothing to commit");
+  if (lines.length === (s.operation ? 2 : 1)) lines.push("working tree clean: nothing to commit");
   return lines.join("\n");
 }
 

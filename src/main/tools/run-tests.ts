@@ -10,7 +10,7 @@ import { escapeForDisplay } from "../security/index.js";
 import { defineTool } from "./define-tool.js";
 import { approveCommand, exitDescription, formatDuration, interruptedOutcome, runApprovedCommand } from "./run-command.js";
 import { buildTestCommand, detectTestRunner, type TestRunnerKind } from "./test-runners/detect-runner.js";
-import { parseJestLikeReport, parseMochaReport, parseTapReport, parseTextSummary, type TestSummary } from "./test-runners/report-parsers.js";
+import { parseJestLikeReport, parseMochaReport, parseTapReport, parseTextSummary, vitestFailureDiffs, type TestSummary } from "./test-runners/report-parsers.js";
 import { toolPath } from "./tool-paths.js";
 import { outputPreview } from "./tool-types.js";
 
@@ -27,7 +27,7 @@ function readReport(kind: TestRunnerKind, output: string, reportFile: string, ro
     } catch {
       return null;
     }
-    return parseJestLikeReport(text, root);
+    return parseJestLikeReport(text, root, kind === "vitest" ? vitestFailureDiffs(output) : undefined);
   }
   if (kind === "mocha") return parseMochaReport(output, root);
   if (kind === "node") return parseTapReport(output, root);
@@ -51,6 +51,15 @@ function formatFailures(s: TestSummary): string[] {
   }
   if (s.failures.length > MAX_FAILURES_LISTED) lines.push(`… and ${s.failures.length - MAX_FAILURES_LISTED} more failures (narrow with path or filter)`);
   return lines;
+}
+
+function noTestRanNote(args: { path?: string; filter?: string }, kind: TestRunnerKind): string {
+  const where = args.path !== undefined ? ` in ${escapeForDisplay(args.path)}` : "";
+  if (args.filter !== undefined) {
+    const hint = kind === "node" ? "node --test matches each test's own name" : "names match as results show them: suite > test";
+    return `NO TEST RAN, so nothing was checked: no test name${where} contains "${escapeForDisplay(args.filter)}" (${hint})`;
+  }
+  return `NO TEST RAN, so nothing was checked: no test found${where}`;
 }
 
 export const runTests = defineTool({
@@ -101,14 +110,18 @@ export const runTests = defineTool({
         const tail = headAndTail(output, TEST_OUTPUT_TAIL).text;
         lines.push(failedSilently && report ? "the run failed without a failing test; its output:" : "output:", tail || "(no output)");
       }
-      const passed = r.exitCode === 0 && (summary?.failed ?? 0) === 0;
-      if (!passed) await ctx.services.analytics?.commandFailed({ sessionId: ctx.sessionId ?? null, source: "run_tests", command: built.command, output: r.output, ...(report ? { failures: report.failures } : {}) });
+      // A filter or path that matches no test is no pass: every test was skipped (or none found), and a
+      // model that took "0 failed" for success would think its fix worked.
+      const ranNothing = summary !== null && summary.passed + summary.failed === 0 && summary.failedFiles === 0;
+      if (ranNothing) lines.push(noTestRanNote(args, runner.kind));
+      const passed = r.exitCode === 0 && (summary?.failed ?? 0) === 0 && !ranNothing;
+      if (!passed && !(ranNothing && r.exitCode === 0)) await ctx.services.analytics?.commandFailed({ sessionId: ctx.sessionId ?? null, source: "run_tests", command: built.command, output: r.output, ...(report ? { failures: report.failures } : {}) });
       return {
         ok: true,
         llm: lines.join("\n"),
         data: { runner: runner.kind, command: built.command, exitCode: r.exitCode, summary, passed },
         display: {
-          summary: summary ? `${passed ? "passed" : "FAILED"}: ${countsLine(summary)}` : `${passed ? "passed" : "FAILED"} (${exitDescription(r)})`,
+          summary: ranNothing ? `no test ran: ${countsLine(summary)}` : summary ? `${passed ? "passed" : "FAILED"}: ${countsLine(summary)}` : `${passed ? "passed" : "FAILED"} (${exitDescription(r)})`,
           details: `$ ${built.command}\n${output || "(no output)"}`,
           ...(passed ? {} : { preview: outputPreview(output) }),
         },

@@ -124,8 +124,24 @@ function pathArg(rel: string): string {
   return rel.startsWith("-") ? `./${rel}` : rel;
 }
 
+/** How run_tests names a test in its results: describe blocks and the test joined with this. */
+export const TEST_NAME_SEPARATOR = " > ";
+
+/**
+ * The runner's name pattern for a filter. A filter copied from a result (`math > adds`) holds our
+ * separator, which is in no runner's test name: vitest, jest and mocha match the full name joined
+ * with spaces, so the separator matches a space (or itself); node 20 matches each test's own name
+ * only, so it gets the last part.
+ */
+export function testNamePattern(kind: TestRunnerKind, filter: string): string {
+  const parts = filter.split(TEST_NAME_SEPARATOR).map((p) => p.trim()).filter((p) => p !== "");
+  if (parts.length <= 1) return escapeRegExp(filter);
+  if (kind === "node") return escapeRegExp(parts[parts.length - 1]!);
+  return parts.map(escapeRegExp).join("(?: > | )");
+}
+
 export function buildTestCommand(runner: DetectedRunner, input: TestCommandInput): TestCommand {
-  const filter = input.filter !== undefined ? escapeRegExp(input.filter) : undefined;
+  const filter = input.filter !== undefined ? testNamePattern(runner.kind, input.filter) : undefined;
   const paths = input.path !== undefined ? [pathArg(input.path)] : [];
   // `npx --no`: use the project's own copy, never download one.
   switch (runner.kind) {

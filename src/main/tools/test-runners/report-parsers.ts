@@ -38,14 +38,47 @@ function relFile(root: string, file: string): string {
   return rel.startsWith("..") || path.isAbsolute(rel) ? abs : rel.split(path.sep).join("/");
 }
 
-/** The message without ANSI codes and stack frames, cut to its first lines. */
+/** Lines of an expected/actual diff kept in a failure message (changed lines with a line of context each). */
+export const DIFF_LINES = 24;
+/** `- Expected` / `+ Received` (vitest, jest), `+ actual - expected` (node): the legend, not a change. */
+const DIFF_LEGEND = /^\s*(?:[-+] (?:Expected|Received|expected|actual)\b.*|\+ actual - expected.*)$/;
+const DIFF_CHANGE = /^\s*[-+](?:\s|$)/;
+
+/**
+ * The message without ANSI codes and stack frames, cut to its first lines. When it holds an
+ * expected/actual diff, the changed lines are what the fix needs: they are kept (with one line of
+ * context each) even when they come after the first `max` lines.
+ */
 export function firstLines(message: string, max = MESSAGE_LINES): string {
   const lines = cleanTerminalOutput(message)
     .split("\n")
     .filter((l) => l.trim() !== "" && !/^\s*at\s/.test(l) && !/^\s*❯\s/.test(l))
     .map((l) => (l.length > MESSAGE_LINE_CHARS ? `${l.slice(0, MESSAGE_LINE_CHARS)}…` : l.trimEnd()));
-  const kept = lines.slice(0, max);
-  if (lines.length > max) kept.push(`… (${lines.length - max} more lines)`);
+  if (lines.length <= max) return lines.join("\n");
+  // The last line of the legend (`- Expected` and `+ Received` are two).
+  let legend = lines.findIndex((l) => DIFF_LEGEND.test(l));
+  while (legend >= 0 && DIFF_LEGEND.test(lines[legend + 1] ?? "")) legend++;
+  const changes = lines.flatMap((l, i) => (i > legend && legend >= 0 && DIFF_CHANGE.test(l) && !DIFF_LEGEND.test(l) ? [i] : []));
+  if (changes.length === 0) {
+    const kept = lines.slice(0, max);
+    kept.push(`… (${lines.length - max} more lines)`);
+    return kept.join("\n");
+  }
+  // The headline up to the legend, then each change with a line of context, gaps marked.
+  const wanted = new Set<number>();
+  for (let i = 0; i <= legend; i++) if (i < max - 1 || DIFF_LEGEND.test(lines[i]!)) wanted.add(i);
+  for (const i of changes) {
+    if (wanted.size >= legend + 1 + DIFF_LINES) break;
+    for (const j of [i - 1, i, i + 1]) if (j > legend && j < lines.length) wanted.add(j);
+  }
+  const kept: string[] = [];
+  let previous = -1;
+  for (const i of [...wanted].sort((a, b) => a - b)) {
+    if (i > previous + 1) kept.push("  …");
+    kept.push(lines[i]!);
+    previous = i;
+  }
+  if (previous < lines.length - 1) kept.push(`… (${lines.length - wanted.size} more lines)`);
   return kept.join("\n");
 }
 
@@ -91,8 +124,11 @@ interface JestReport {
   testResults?: JestFileResult[];
 }
 
-/** Parses vitest's json reporter or jest's `--json` output; null when it is not such a report. */
-export function parseJestLikeReport(text: string, root: string): TestSummary | null {
+/**
+ * Parses vitest's json reporter or jest's `--json` output; null when it is not such a report.
+ * `diffs` (from vitestFailureDiffs) adds each failure's expected/received diff to its message.
+ */
+export function parseJestLikeReport(text: string, root: string, diffs: ReadonlyMap<string, string> = new Map()): TestSummary | null {
   let report: JestReport;
   try {
     report = JSON.parse(text) as JestReport;
@@ -114,7 +150,10 @@ export function parseJestLikeReport(text: string, root: string): TestSummary | n
       const messages = (a.failureMessages ?? []).join("\n");
       const line = (abs ? lineFromStack(cleanTerminalOutput(messages), abs) : null) ?? a.location?.line ?? null;
       const name = [...(a.ancestorTitles ?? []), a.title ?? a.fullName ?? "(unnamed test)"].join(" > ");
-      summary.failures.push({ name, file: rel, line, message: firstLines(messages) });
+      const diff = rel !== null ? diffs.get(`${rel} > ${name}`) : undefined;
+      // jest's messages carry their diff already.
+      const withDiff = diff && !/^\s*- Expected/m.test(cleanTerminalOutput(messages)) ? `${messages}\n${diff}` : messages;
+      summary.failures.push({ name, file: rel, line, message: firstLines(withDiff) });
     }
     const fileMessage = (file.message ?? "").trim();
     if (file.status === "failed" && fileMessage !== "" && !assertions.some((a) => a.status === "failed")) {
@@ -124,6 +163,59 @@ export function parseJestLikeReport(text: string, root: string): TestSummary | n
     }
   }
   return summary;
+}
+
+// --- vitest's default reporter: the expected/received diffs its JSON report leaves out --------------
+
+// ` FAIL  src/a.test.ts > suite > test`, with `|project| ` before the file in a multi-project setup.
+const VITEST_FAIL_HEADER = /^ FAIL {2}(?:\|[^|]+\| )?(.+?)$/;
+const VITEST_SEPARATOR = /^⎯{3,}/;
+
+/**
+ * The `- Expected` / `+ Received` diff of each failed test in vitest's default output, keyed by
+ * `file > describe > test` as the header names it. vitest's JSON report has only the one-line message,
+ * which shortens objects to `{ id: 1, …(4) }`: without the diff the model cannot see what differs.
+ */
+export function vitestFailureDiffs(output: string): Map<string, string> {
+  const diffs = new Map<string, string>();
+  const lines = cleanTerminalOutput(output).split("\n");
+  let names: string[] = [];
+  let diff: string[] | null = null;
+  const flush = () => {
+    const body = diff?.join("\n").trim();
+    if (body) for (const name of names) if (!diffs.has(name)) diffs.set(name, body);
+    names = [];
+    diff = null;
+  };
+  let previousWasHeader = false;
+  for (const line of lines) {
+    const header = VITEST_FAIL_HEADER.exec(line);
+    if (header) {
+      // Headers in a row share the error under them; a header after anything else starts a new one.
+      if (!previousWasHeader) flush();
+      names.push(header[1]!.trim());
+      previousWasHeader = true;
+      continue;
+    }
+    previousWasHeader = false;
+    if (names.length === 0) continue;
+    if (VITEST_SEPARATOR.test(line.trim()) || /^\s*(?:Test Files|Tests)\s/.test(line)) {
+      flush();
+      continue;
+    }
+    if (diff === null) {
+      if (/^- Expected\b/.test(line)) diff = [line];
+      continue;
+    }
+    // The diff ends where the source location and the code frame begin.
+    if (/^\s*❯ /.test(line) || /^\s*\d+\|/.test(line)) {
+      flush();
+      continue;
+    }
+    diff.push(line);
+  }
+  flush();
+  return diffs;
 }
 
 // --- mocha (`--reporter json` on stdout) ----------------------------------------------------------
@@ -182,7 +274,10 @@ function readYamlBlock(lines: string[], start: number): { yaml: Map<string, stri
   const open = lines[start] ?? "";
   const indent = open.length - open.trimStart().length;
   let i = start + 1;
-  while (i < lines.length && lines[i]!.trim() !== "...") {
+  // The block ends at `...` on the `---` line's indent: a deeper `...` is content (node's diffs print
+  // `...` for skipped lines, and ending there lost the rest of the block, the stack included).
+  const isEnd = (line: string) => line.trim() === "..." && line.length - line.trimStart().length <= indent;
+  while (i < lines.length && !isEnd(lines[i]!)) {
     const line = lines[i]!;
     const match = /^\s*([\w-]+):\s?(.*)$/.exec(line);
     const lineIndent = line.length - line.trimStart().length;
@@ -191,7 +286,7 @@ function readYamlBlock(lines: string[], start: number): { yaml: Map<string, stri
       if (value === "|-" || value === "|" || value === ">-") {
         const body: string[] = [];
         i++;
-        while (i < lines.length && lines[i]!.trim() !== "..." && (lines[i]!.trim() === "" || lines[i]!.length - lines[i]!.trimStart().length > indent)) {
+        while (i < lines.length && !isEnd(lines[i]!) && (lines[i]!.trim() === "" || lines[i]!.length - lines[i]!.trimStart().length > indent)) {
           body.push(lines[i]!.slice(indent + 2));
           i++;
         }
