@@ -25,6 +25,17 @@ import type { UiPort } from "./ports.js";
 const MENTION_WINDOW = 6;
 /** Share of the project budget given to project memory (rules, conventions, due notes) at session start. */
 const MEMORY_BUDGET_SHARE = 0.1;
+/**
+ * The project map takes at most this share of the model's window: context.projectBudgetTokens (10K) is
+ * sized for a 128K window, and on qwen2.5-coder's real 32K it took a third of the window before the
+ * first message.
+ */
+export const PROJECT_BUDGET_WINDOW_SHARE = 0.2;
+
+/** The project map's token budget for a window: the configured one, or less on a small window. */
+export function projectBudgetFor(configured: number, contextWindow: number): number {
+  return Math.max(500, Math.min(configured, Math.floor(contextWindow * PROJECT_BUDGET_WINDOW_SHARE)));
+}
 
 export interface AgentRuntimeOptions {
   root: string;
@@ -73,7 +84,7 @@ export function createAgentRuntime(opts: AgentRuntimeOptions): AgentRuntime {
       store: opts.store,
       root: opts.root,
       sessionId: session.id,
-      budgetTokens: Math.max(200, Math.floor(opts.config.context.projectBudgetTokens * MEMORY_BUDGET_SHARE)),
+      budgetTokens: Math.max(200, Math.floor(projectBudgetFor(opts.config.context.projectBudgetTokens, opts.llm.contextWindow) * MEMORY_BUDGET_SHARE)),
       estimateTokens: (t) => opts.estimator.estimate(t),
     })
       .then((m) => m.text)
@@ -93,7 +104,7 @@ export function createAgentRuntime(opts: AgentRuntimeOptions): AgentRuntime {
     const context = await buildInitialContext({
       store: opts.store,
       root: opts.root,
-      budgetTokens: opts.config.context.projectBudgetTokens,
+      budgetTokens: projectBudgetFor(opts.config.context.projectBudgetTokens, opts.llm.contextWindow),
       estimateTokens: (t) => opts.estimator.estimate(t),
       mentions,
     });
