@@ -2,15 +2,32 @@
 import { z } from "zod";
 import { GitCommandError, openProjectGit, type GitStatusSummary, type ProjectGit } from "../git/project-git.js";
 import { defineTool } from "./define-tool.js";
+import { counted } from "../plural.js";
 import type { ToolContext, ToolOutcome } from "./tool-types.js";
 
 /** Paths listed per group before the rest is counted. */
 export const STATUS_LIST_LIMIT = 60;
 
-/** `a, b, c … and 12 more`. */
+/** A folder holding at least this many of a long list is named once, with its count. */
+const FOLDED_FROM = 5;
+
+const folderOf = (p: string) => p.slice(0, p.lastIndexOf("/") + 1);
+
+/**
+ * `a, b, c … and 12 more`. A list longer than the limit names each folder that holds several of its
+ * paths once, with a count (`gen/ (4,990 files)`): 60 names of one generated folder said less than that.
+ */
 export function listPaths(paths: readonly string[], limit = STATUS_LIST_LIMIT): string {
-  const shown = paths.slice(0, limit).join(", ");
-  return paths.length > limit ? `${shown} … and ${paths.length - limit} more` : shown;
+  let items: readonly string[] = paths;
+  if (paths.length > limit) {
+    const counts = new Map<string, number>();
+    for (const p of paths) counts.set(folderOf(p), (counts.get(folderOf(p)) ?? 0) + 1);
+    const folded = [...counts].filter(([dir, n]) => dir && n >= FOLDED_FROM).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+    const foldedDirs = new Set(folded.map(([dir]) => dir));
+    items = [...folded.map(([dir, n]) => `${dir} (${counted(n, "file")})`), ...paths.filter((p) => !foldedDirs.has(folderOf(p)))];
+  }
+  const shown = items.slice(0, limit).join(", ");
+  return items.length > limit ? `${shown} … and ${items.length - limit} more` : shown;
 }
 
 function branchLine(s: GitStatusSummary): string {
