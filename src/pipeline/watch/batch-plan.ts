@@ -21,6 +21,8 @@ export interface PlanContext {
   watchFolders?: (rels: string[]) => Promise<void>;
   /** The project's ignorePatterns as its config says now (null: unreadable, keep the old ones). */
   projectPatterns?: () => string[] | null;
+  /** Compare the whole tree with the index by size and mtime: events of a burst may have been lost. */
+  reconcile?: boolean;
 }
 
 /** The project's own config file, at the root. */
@@ -70,6 +72,30 @@ function knownUnder(known: ReadonlyMap<string, KnownFileState>, folders: Readonl
     }
   }
   return out;
+}
+
+/**
+ * The whole tree against the index, without events: files the index lacks or holds with another size or
+ * mtime are read, indexed files not found are checked (a read confirms them gone). The stats are taken
+ * here, so a tree of 12K files costs a walk and 12K lstat calls (~0.2 s), not 12K worker records.
+ */
+async function planReconcile(ctx: PlanContext, plan: BatchPlan): Promise<void> {
+  const { root, rules, known } = ctx;
+  const found = new Set(await walkFolder(root, "", rules, ctx.binaryExtensions));
+  for (const p of found) {
+    if (plan.check.has(p) || plan.sweep.has(p)) continue;
+    const k = known.get(p);
+    const st = k ? lstat(path.join(root, p)) : null;
+    // Symlinks go to the workers, which compare their targets.
+    if (!k || !st || st.isSymbolicLink() || st.size !== k.size || Math.floor(st.mtimeMs) !== k.mtimeMs) plan.sweep.add(p);
+  }
+  for (const p of known.keys()) {
+    if (found.has(p) || plan.drop.has(p) || plan.check.has(p)) continue;
+    // Left out by the walk: ignored now if it is still there, else a read confirms it is gone.
+    if (rules.isIgnored(p, false) && lstat(path.join(root, p))) plan.drop.set(p, "ignored");
+    else plan.check.add(p);
+    plan.somethingGone = true;
+  }
 }
 
 export async function planBatch(ctx: PlanContext, changes: ReadonlyMap<string, PendingChange>): Promise<BatchPlan> {
@@ -142,6 +168,7 @@ export async function planBatch(ctx: PlanContext, changes: ReadonlyMap<string, P
       } else plan.check.add(p);
     }
   }
+  if (ctx.reconcile) await planReconcile(ctx, plan);
   // A package.json or tsconfig that came or went with a folder (a workspace package moved or renamed)
   // changes the layout as much as an edit of one does.
   if (!plan.layoutTouched) plan.layoutTouched = [...plan.check, ...plan.sweep, ...plan.drop.keys()].some((p) => LAYOUT_FILE.test(path.posix.basename(p)));

@@ -90,10 +90,11 @@ export class IncrementalUpdater {
     this.reportedFiles = known.size;
   }
 
-  async runBatch(changes: ReadonlyMap<string, PendingChange>, reparse: ReadonlySet<string> = new Set()): Promise<BatchResult> {
+  /** `reconcile`: also compare the whole tree with the index (see planBatch), not only the paths of `changes`. */
+  async runBatch(changes: ReadonlyMap<string, PendingChange>, reparse: ReadonlySet<string> = new Set(), opts: { reconcile?: boolean } = {}): Promise<BatchResult> {
     const started = performance.now();
     const { root, rules } = this.opts;
-    const plan = await planBatch({ root, rules, binaryExtensions: this.binarySet, known: this.known, watchFolders: this.opts.watchFolders, projectPatterns: this.opts.projectPatterns }, changes);
+    const plan = await planBatch({ root, rules, binaryExtensions: this.binarySet, known: this.known, watchFolders: this.opts.watchFolders, projectPatterns: this.opts.projectPatterns, reconcile: opts.reconcile }, changes);
     const result: BatchResult = { updates: [], checked: 0, parsed: 0, removed: 0, resolved: 0, graphRebuilt: false, gitignoreChanged: plan.gitignoreChanged, patternsChanged: plan.patternsChanged, reparse: [], workMs: 0, stages: { planMs: 0, workersMs: 0, graphMs: 0 }, failed: [] };
     const planned = performance.now();
     result.stages.planMs = planned - started;

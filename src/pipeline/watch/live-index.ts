@@ -81,10 +81,21 @@ export const INDEX_RUN_CHECK_MS = 2000;
 const RUN_START_SLACK_MS = 2000;
 /** Updated files are remembered this long: longer than an index run takes. */
 const HANDLED_MEMORY_MS = 60 * 60 * 1000;
+/**
+ * A batch of this many changed paths is a burst (a branch switch, a stash, a reset), and a burst is
+ * followed by a reconciling batch that compares the whole tree with the index. @parcel/watcher can drop
+ * events under such a load: it ignores inotify's queue overflow, and a burst arriving while it hands a
+ * window to JS can be cleared unseen (parcel-bundler/watcher#183). Seen here once: a checkout of 10K
+ * changed files under load left 1,042 of them stale, with the watcher idle and no error. The comparison
+ * costs a walk and an lstat per file (~0.15 s on 12K files), after batches that took seconds.
+ */
+export const BURST_PATHS = 256;
 
 interface HeldBatch {
   result: BatchResult;
   origins: ChangeOrigin[];
+  /** A reconciliation with no events of its own: the scheduler announced nothing (see report). */
+  unannounced?: boolean;
 }
 
 export class LiveIndex {
@@ -102,6 +113,8 @@ export class LiveIndex {
   private runCheck: NodeJS.Timeout | null = null;
   /** The project folder was found missing (lookForRoot). */
   private rootGone = false;
+  /** A burst was taken in: the next batch compares the whole tree with the index (BURST_PATHS). */
+  private reconcileWanted = false;
 
   constructor(private readonly opts: LiveIndexOptions) {
     this.scheduler = new BatchScheduler({
@@ -282,10 +295,22 @@ export class LiveIndex {
     const run = await this.opts.store.lastIndexRun().catch(() => this.loadedRun);
     if (this.isNewRun(run)) await this.reload(run, changes);
     // A check's poke with nothing to do.
-    if (!changes.size && !this.reparse.size) return {};
+    if (!changes.size && !this.reparse.size && !this.reconcileWanted) return {};
     const reparse = this.reparse;
     this.reparse = new Set();
-    const result = await (this.updater as IncrementalUpdater).runBatch(changes, reparse);
+    // Taken before the batch runs: a burst still going on sets it again, so the last one is reconciled too.
+    const reconcile = this.reconcileWanted;
+    this.reconcileWanted = changes.size >= BURST_PATHS;
+    let result: BatchResult;
+    try {
+      result = await (this.updater as IncrementalUpdater).runBatch(changes, reparse, { reconcile });
+    } catch (err) {
+      this.reconcileWanted ||= reconcile;
+      throw err;
+    }
+    // A folder that arrived whole is a few events but many files: as much a burst. A reconciling batch's
+    // own finds do not count, or every reconciliation that found a lost burst would ask for another.
+    if (!reconcile && result.checked >= BURST_PATHS) this.reconcileWanted = true;
     const origins = result.updates.map((u) => {
       const origin = this.opts.origin?.(u.path, u.hash) ?? "external";
       // An own rename registers both ends; the old path's registration is consumed with it.
@@ -299,18 +324,28 @@ export class LiveIndex {
       this.opts.onEvent({ type: "error", error: result.taskError, retryInMs: this.opts.debounceMs });
     }
     const writeStart = performance.now();
+    // Only a reconciliation's own batch: a re-parse batch keeps its `batch` event (its ASTs changed).
+    const unannounced = !changes.size && !reparse.size;
     try {
       await this.writes.flush();
     } catch (error) {
-      this.held.push({ result, origins });
+      this.held.push({ result, origins, unannounced });
       return { retryAfter: { error } };
     }
-    this.report({ result, origins }, performance.now() - writeStart);
+    this.report({ result, origins, unannounced }, performance.now() - writeStart);
     if (this.reparse.size) this.scheduler.poke();
+    // After a debounce: events still on their way join the reconciling batch.
+    else if (this.reconcileWanted) this.scheduler.poke(this.opts.debounceMs);
     return {};
   }
 
-  private report({ result, origins }: HeldBatch, writeMs: number): void {
+  private report({ result, origins, unannounced }: HeldBatch, writeMs: number): void {
+    if (unannounced) {
+      // A reconciliation that found the index current is no batch to anyone; one that found changes is
+      // announced as any batch is, before its updates (listeners pair `updating` with `batch`).
+      if (!result.updates.length) return;
+      this.opts.onEvent({ type: "updating", paths: result.updates.length });
+    }
     const landed = performance.now();
     this.remember(result.updates.flatMap((u) => (u.from ? [u.path, u.from] : [u.path])));
     const ms = result.workMs + writeMs;
