@@ -6,7 +6,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { runIpuaro, type CliResult } from "../helpers/cli.js";
-import { FakeOllama } from "../helpers/fake-ollama.js";
+import { FakeOllama, xmlToolCall as call } from "../helpers/fake-ollama.js";
 import { buildAcmeShop } from "../helpers/indexed-project.js";
 import { useRedisServer } from "../helpers/redis-server.js";
 import { makeTempDir, removeDir } from "../helpers/temp-dir.js";
@@ -23,8 +23,6 @@ let fake: FakeOllama;
 const MONEY = "packages/core/src/money.ts";
 const STRINGS = "packages/core/src/utils/strings.ts";
 const read = (rel: string) => fs.readFileSync(path.join(root, rel), "utf8");
-const call = (name: string, args: Record<string, string | number>) =>
-  `<tool_call name="${name}">${Object.entries(args).map(([k, v]) => `<${k}>${v}</${k}>`).join("")}</tool_call>`;
 
 function cli(...args: string[]): Promise<CliResult> {
   const env = { ...process.env, NO_COLOR: "1", IPUARO_REDIS_URL: server().url, OLLAMA_HOST: fake.url, XDG_CONFIG_HOME: path.join(home, "xdg"), IPUARO_HOME: home };

@@ -4,7 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { runIpuaro } from "../helpers/cli.js";
-import { FakeOllama } from "../helpers/fake-ollama.js";
+import { FakeOllama, xmlToolCall as call } from "../helpers/fake-ollama.js";
 import { buildAcmeShop } from "../helpers/indexed-project.js";
 import { useRedisServer } from "../helpers/redis-server.js";
 import { removeDir } from "../helpers/temp-dir.js";
@@ -15,7 +15,6 @@ const STRINGS = "packages/core/src/utils/strings.ts";
 let root = "";
 let fake: FakeOllama;
 const env = () => ({ IPUARO_REDIS_URL: server().url, OLLAMA_HOST: fake.url, IPUARO_HOME: path.join(root, ".home"), XDG_CONFIG_HOME: path.join(root, ".xdg") });
-const call = (name: string, args: Record<string, string | number>) => `<tool_call name="${name}">${Object.entries(args).map(([k, v]) => `<${k}>${v}</${k}>`).join("")}</tool_call>`;
 
 beforeAll(async () => {
   root = buildAcmeShop();

@@ -509,3 +509,8 @@ export async function unusedLoopbackUrl(): Promise<string> {
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return `http://127.0.0.1:${port}`;
 }
+
+/** A call in the XML form the system prompt teaches: `<tool_call name="get_lines"><path>a.ts</path></tool_call>`. */
+export function xmlToolCall(name: string, args: Record<string, string | number>): string {
+  return `<tool_call name="${name}">${Object.entries(args).map(([k, v]) => `<${k}>${v}</${k}>`).join("")}</tool_call>`;
+}

@@ -2,37 +2,26 @@
 // so the model must be told which files still hold later changes (it would otherwise trust them).
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { FakeOllama } from "../../helpers/fake-ollama.js";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { FakeOllama, xmlToolCall as call } from "../../helpers/fake-ollama.js";
 import { buildAcmeShop, openIndexedProject, type IndexedProject } from "../../helpers/indexed-project.js";
 import { useRedisServer } from "../../helpers/redis-server.js";
-import { makeTempDir, removeDir } from "../../helpers/temp-dir.js";
+import { useHomeAndFakeModel } from "./checkpoint-harness.js";
+import { removeDir } from "../../helpers/temp-dir.js";
 import { startAgent, type AgentUnderTest } from "../session/agent-harness.js";
 
 const server = useRedisServer();
 let fake: FakeOllama;
 let project: IndexedProject;
 let agent: AgentUnderTest;
-let home: string;
-const savedHome = process.env.IPUARO_HOME;
 
 const MONEY = "packages/core/src/money.ts";
 const STRINGS = "packages/core/src/utils/strings.ts";
 const abs = (rel: string) => path.join(project.root, rel);
 const read = (rel: string) => fs.readFileSync(abs(rel), "utf8");
-const call = (name: string, args: Record<string, string | number>) =>
-  `<tool_call name="${name}">${Object.entries(args).map(([k, v]) => `<${k}>${v}</${k}>`).join("")}</tool_call>`;
 
-beforeAll(async () => {
-  home = makeTempDir("ipuaro-home-");
-  process.env.IPUARO_HOME = home;
-  fake = await new FakeOllama().start();
-});
-afterAll(async () => {
-  await fake.close();
-  removeDir(home);
-  if (savedHome === undefined) delete process.env.IPUARO_HOME;
-  else process.env.IPUARO_HOME = savedHome;
+useHomeAndFakeModel((f) => {
+  fake = f;
 });
 beforeEach(async () => {
   project = await openIndexedProject(buildAcmeShop(), server().url);

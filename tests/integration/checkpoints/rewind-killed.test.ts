@@ -5,13 +5,14 @@ import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { sha256 } from "../../../src/main/checkpoints/blob-store.js";
 import { runIpuaro } from "../../helpers/cli.js";
-import { FakeOllama } from "../../helpers/fake-ollama.js";
+import { FakeOllama, xmlToolCall as call } from "../../helpers/fake-ollama.js";
 import { buildAcmeShop, openIndexedProject, type IndexedProject } from "../../helpers/indexed-project.js";
 import { useRedisServer } from "../../helpers/redis-server.js";
-import { makeTempDir, removeDir } from "../../helpers/temp-dir.js";
+import { useHomeAndFakeModel } from "./checkpoint-harness.js";
+import { removeDir } from "../../helpers/temp-dir.js";
 import { startAgent, type AgentUnderTest } from "../session/agent-harness.js";
 
 const server = useRedisServer();
@@ -19,27 +20,17 @@ let fake: FakeOllama;
 let project: IndexedProject;
 let agent: AgentUnderTest;
 let home: string;
-const savedHome = process.env.IPUARO_HOME;
 const REPO = path.resolve(import.meta.dirname, "..", "..", "..");
 
 const MONEY = "packages/core/src/money.ts";
 const STRINGS = "packages/core/src/utils/strings.ts";
 const abs = (rel: string) => path.join(project.root, rel);
 const read = (rel: string) => fs.readFileSync(abs(rel), "utf8");
-const call = (name: string, args: Record<string, string | number>) =>
-  `<tool_call name="${name}">${Object.entries(args).map(([k, v]) => `<${k}>${v}</${k}>`).join("")}</tool_call>`;
 const cliEnv = () => ({ IPUARO_HOME: home, IPUARO_REDIS_URL: server().url, XDG_CONFIG_HOME: path.join(home, "xdg") });
 
-beforeAll(async () => {
-  home = makeTempDir("ipuaro-home-");
-  process.env.IPUARO_HOME = home;
-  fake = await new FakeOllama().start();
-});
-afterAll(async () => {
-  await fake.close();
-  removeDir(home);
-  if (savedHome === undefined) delete process.env.IPUARO_HOME;
-  else process.env.IPUARO_HOME = savedHome;
+useHomeAndFakeModel((f, h) => {
+  fake = f;
+  home = h;
 });
 beforeEach(async () => {
   project = await openIndexedProject(buildAcmeShop(), server().url);

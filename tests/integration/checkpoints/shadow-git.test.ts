@@ -11,6 +11,7 @@ import { SessionStore } from "../../../src/main/session/session-store.js";
 import { FakeOllama } from "../../helpers/fake-ollama.js";
 import { buildAcmeShop, openIndexedProject, type IndexedProject } from "../../helpers/indexed-project.js";
 import { useRedisServer } from "../../helpers/redis-server.js";
+import { useHomeAndFakeModel } from "./checkpoint-harness.js";
 import { makeTempDir, removeDir, writeTree } from "../../helpers/temp-dir.js";
 import { startAgent, type AgentUnderTest } from "../session/agent-harness.js";
 
@@ -19,22 +20,14 @@ let fake: FakeOllama;
 let project: IndexedProject;
 let agent: AgentUnderTest;
 let home: string;
-const savedHome = process.env.IPUARO_HOME;
 
 const MONEY = "packages/core/src/money.ts";
 const abs = (rel: string) => path.join(project.root, rel);
 const read = (rel: string) => (fs.existsSync(abs(rel)) ? fs.readFileSync(abs(rel), "utf8") : null);
 
-beforeAll(async () => {
-  home = makeTempDir("ipuaro-home-");
-  process.env.IPUARO_HOME = home;
-  fake = await new FakeOllama().start();
-});
-afterAll(async () => {
-  await fake.close();
-  removeDir(home);
-  if (savedHome === undefined) delete process.env.IPUARO_HOME;
-  else process.env.IPUARO_HOME = savedHome;
+useHomeAndFakeModel((f, h) => {
+  fake = f;
+  home = h;
 });
 describe("shadow-git checkpoints", () => {
   beforeEach(async () => {
