@@ -4,28 +4,18 @@
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { runTests } from "../../../src/main/tools/run-tests.js";
+import { useTempConfigHome } from "../../helpers/config-home.js";
 import { useRedisServer } from "../../helpers/redis-server.js";
-import { makeTempDir, removeDir, writeTree, type FileTree } from "../../helpers/temp-dir.js";
+import { makeTempDir, writeTree, type FileTree } from "../../helpers/temp-dir.js";
 import { openProject, type GitProject } from "./git-test-repo.js";
 
 const REPO_NODE_MODULES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "node_modules");
 const server = useRedisServer();
-let configHome = "";
-let savedConfigHome: string | undefined;
 let opened: GitProject | null = null;
 
-beforeAll(() => {
-  savedConfigHome = process.env.XDG_CONFIG_HOME;
-  configHome = makeTempDir("ipuaro-config-");
-  process.env.XDG_CONFIG_HOME = configHome;
-});
-afterAll(() => {
-  if (savedConfigHome === undefined) delete process.env.XDG_CONFIG_HOME;
-  else process.env.XDG_CONFIG_HOME = savedConfigHome;
-  removeDir(configHome);
-});
+useTempConfigHome();
 afterEach(async () => {
   await opened?.close();
   opened = null;
