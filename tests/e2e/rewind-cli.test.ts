@@ -1,6 +1,6 @@
 // `ipuaro rewind`, `ipuaro doctor` and `ipuaro sessions prune` as separate processes: a session made by
 // `ipuaro run` against a fake Ollama and a real Redis is listed, previewed and rewound headless.
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -215,6 +215,32 @@ describe("ipuaro doctor and sessions prune", () => {
     expect(Object.keys(out).sort()).toEqual(["freedBytes", "keptBlobs", "keptBytes", "removedBlobs"]);
     expect(out.removedBlobs).toBe(0); // everything is younger than a day
     expect(out.keptBlobs).toBeGreaterThan(0);
+  });
+
+  it("deleting a session drops its shadow-git snapshots' ref; prune reports the sessions whose snapshots it keeps", async () => {
+    const shadowRoot = buildAcmeShop();
+    try {
+      fs.writeFileSync(path.join(shadowRoot, ".ipuaro.json"), JSON.stringify({ checkpoints: { mode: "shadow-git" } }));
+      const refs = () => {
+        const dir = path.join(home, "file-history", "shadow");
+        const [only] = fs.readdirSync(dir);
+        return execFileSync("git", [`--git-dir=${path.join(dir, only!)}`, "for-each-ref", "--format=%(refname)"], { encoding: "utf8" }).trim().split("\n").filter(Boolean);
+      };
+      fake.reply().text("First.");
+      const first = (await json("run", "-p", "Hello", shadowRoot)).session;
+      fake.reply().text("Second.");
+      const second = (await json("run", "-p", "Hello again", shadowRoot)).session;
+      expect(refs().sort()).toEqual([`refs/ipuaro/sessions/${first}`, `refs/ipuaro/sessions/${second}`].sort());
+
+      expect((await cli("sessions", "delete", first, shadowRoot)).code).toBe(0);
+      expect(refs()).toEqual([`refs/ipuaro/sessions/${second}`]);
+      const pruned = await json("sessions", "prune", shadowRoot);
+      expect(pruned.shadow).toEqual({ removedSessions: 0, keptSessions: 1, freedBytes: 0 });
+      const text = await cli("sessions", "prune", shadowRoot);
+      expect(text.stdout).toContain("shadow-git: snapshots of 1 session kept");
+    } finally {
+      removeDir(shadowRoot);
+    }
   });
 
   it("sessions prune removes nothing, and says why, while another Redis's checkpoints share the file history", async () => {

@@ -85,7 +85,7 @@ export async function collectGarbage(redis: Redis, opts: { home?: string; now?: 
   return report;
 }
 
-async function folderBytes(dir: string): Promise<{ files: number; bytes: number }> {
+export async function folderBytes(dir: string): Promise<{ files: number; bytes: number }> {
   let files = 0;
   let bytes = 0;
   let entries;

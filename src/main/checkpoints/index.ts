@@ -13,6 +13,7 @@ import { attachCheckpointHooks, detachCheckpointHooks } from "./tool-hooks.js";
 export { CheckpointTracker, DEFAULT_CHECKPOINT_SETTINGS, type CheckpointSettings } from "./checkpoint-tracker.js";
 export { RewindService, describeSkip, type RewindPointStats, type RewindServiceOptions } from "./rewind-service.js";
 export { collectGarbage, fileHistoryUsage, formatBytes, type FileHistoryUsage, type GcReport } from "./blob-gc.js";
+export { collectShadowGarbage, type ShadowGcReport } from "./shadow-gc.js";
 export type * from "./checkpoint-types.js";
 export { REWIND_MODES } from "./checkpoint-types.js";
 export type { Summarise } from "./conversation-rewind.js";

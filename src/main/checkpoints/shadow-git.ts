@@ -55,6 +55,28 @@ function gitEnv(indexFile: string): NodeJS.ProcessEnv {
   return { ...env, ...SAFE_GIT_ENV, GIT_INDEX_FILE: indexFile, GIT_CONFIG_NOSYSTEM: "1" };
 }
 
+/** One git call on a shadow git dir, with the hardened settings; `workTree` only for calls that read the project. */
+export function runShadowGit(gitDir: string, args: string[], opts: { cwd: string; indexFile?: string; workTree?: string }): Promise<Buffer> {
+  const full = [...SHADOW_CONFIG.flatMap((c) => ["-c", c]), `--git-dir=${gitDir}`, ...(opts.workTree ? [`--work-tree=${opts.workTree}`] : []), ...args];
+  const env = gitEnv(opts.indexFile ?? path.join(gitDir, "ipuaro-index", "none"));
+  return new Promise((resolve, reject) => {
+    execFile("git", full, { cwd: opts.cwd, env, encoding: "buffer", maxBuffer: MAX_BUFFER }, (error, stdout, stderr) => {
+      if (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        const text = code === "ENOENT" ? "git is not installed (not on PATH)" : stderr.toString("utf8").trim() || error.message;
+        reject(new ShadowGitError(`shadow git ${args[0]}: ${text}`));
+      } else resolve(stdout);
+    });
+  });
+}
+
+/** The ref that keeps a session's snapshots reachable, and the name of its index file. */
+export function shadowSessionName(sessionId: string): string {
+  return sessionId.replace(/[^A-Za-z0-9._-]/g, "_");
+}
+
+export const SHADOW_SESSION_REFS = "refs/ipuaro/sessions/";
+
 export function shadowGitDir(home: string, realRoot: string): string {
   return path.join(fileHistoryDir(home), "shadow", sha256(Buffer.from(realRoot, "utf8")).slice(0, 16));
 }
@@ -68,21 +90,12 @@ export class ShadowGit {
   constructor(private readonly opts: ShadowGitOptions) {
     this.root = fs.realpathSync(opts.root);
     this.gitDir = shadowGitDir(opts.home, this.root);
-    this.indexFile = path.join(this.gitDir, "ipuaro-index", opts.sessionId.replace(/[^A-Za-z0-9._-]/g, "_"));
-    this.ref = `refs/ipuaro/sessions/${opts.sessionId.replace(/[^A-Za-z0-9._-]/g, "_")}`;
+    this.indexFile = path.join(this.gitDir, "ipuaro-index", shadowSessionName(opts.sessionId));
+    this.ref = `${SHADOW_SESSION_REFS}${shadowSessionName(opts.sessionId)}`;
   }
 
   private run(args: string[], opts: { workTree?: boolean } = {}): Promise<Buffer> {
-    const full = [...SHADOW_CONFIG.flatMap((c) => ["-c", c]), `--git-dir=${this.gitDir}`, ...(opts.workTree === false ? [] : [`--work-tree=${this.root}`]), ...args];
-    return new Promise((resolve, reject) => {
-      execFile("git", full, { cwd: this.root, env: gitEnv(this.indexFile), encoding: "buffer", maxBuffer: MAX_BUFFER }, (error, stdout, stderr) => {
-        if (error) {
-          const code = (error as NodeJS.ErrnoException).code;
-          const text = code === "ENOENT" ? "git is not installed (not on PATH)" : stderr.toString("utf8").trim() || error.message;
-          reject(new ShadowGitError(`shadow git ${args[0]}: ${text}`));
-        } else resolve(stdout);
-      });
-    });
+    return runShadowGit(this.gitDir, args, { cwd: this.root, indexFile: this.indexFile, ...(opts.workTree === false ? {} : { workTree: this.root }) });
   }
 
   private async text(args: string[], opts?: { workTree?: boolean }): Promise<string> {

@@ -2,7 +2,8 @@
 // (prune: the checkpoint backups no session needs any more).
 import { leaseForChange } from "../../session/session-lease.js";
 import type { Command } from "commander";
-import { collectGarbage, formatBytes } from "../../checkpoints/index.js";
+import { collectGarbage, collectShadowGarbage, formatBytes, type GcReport, type ShadowGcReport } from "../../checkpoints/index.js";
+import { ipuaroHome } from "../../config/paths.js";
 import { counted } from "../../plural.js";
 import { loadConfig } from "../../config/loader.js";
 import { sessionNotFound, sessionStoreFor } from "../../session/open-session.js";
@@ -16,15 +17,26 @@ interface JsonOption {
   json?: boolean;
 }
 
-async function withSessions<T>(target: string | undefined, fn: (sessions: SessionStore, opened: OpenedProjectStore, config: ReturnType<typeof loadConfig>["config"]) => Promise<T>): Promise<T> {
+async function withSessions<T>(
+  target: string | undefined,
+  fn: (sessions: SessionStore, opened: OpenedProjectStore, config: ReturnType<typeof loadConfig>["config"], root: string) => Promise<T>,
+): Promise<T> {
   const root = resolveProjectRoot(target);
   const { config } = loadConfig({ projectRoot: root });
   const opened = await openProjectStore(config, root);
   try {
-    return await fn(sessionStoreFor(opened.redis, opened.store.projectName, config), opened, config);
+    return await fn(sessionStoreFor(opened.redis, opened.store.projectName, config), opened, config, root);
   } finally {
     await opened.release();
   }
+}
+
+/** Backups no session refers to, then (unless another Redis shares the file history) the project's shadow-git snapshots of gone sessions. */
+async function freeFileHistory(redis: OpenedProjectStore["redis"], root: string): Promise<{ blobs: GcReport; shadow: ShadowGcReport | null }> {
+  const home = ipuaroHome();
+  const blobs = await collectGarbage(redis, { home });
+  const shadow = blobs.sharedWith?.length ? null : await collectShadowGarbage(redis, { home, root });
+  return { blobs, shadow };
 }
 
 function print(text: string): void {
@@ -69,15 +81,16 @@ export function registerSessionsCommand(program: Command): void {
     .argument("[path]", "project root", ".")
     .option("--json", 'print {"deleted": id}')
     .action(async (id: string, target: string, opts: JsonOption) => {
-      await withSessions(target, async (store, opened) => {
+      await withSessions(target, async (store, opened, _config, root) => {
         const lease = await leaseForChange(opened.redis, id, "ipuaro sessions delete", "Close it there first.");
         try {
           if (!(await store.delete(id))) throw sessionNotFound(id, store.projectName);
         } finally {
           await lease.release();
         }
-        // Checkpoint backups only this session needed go too (after a day's grace, see blob-gc.ts).
-        await collectGarbage(opened.redis).catch(() => null);
+        // Checkpoint backups and shadow-git snapshots only this session needed go too (after a day's
+        // grace, see blob-gc.ts and shadow-gc.ts).
+        await freeFileHistory(opened.redis, root).catch(() => null);
         print(opts.json ? JSON.stringify({ deleted: id }) : `deleted session ${id}`);
       });
     });
@@ -86,11 +99,11 @@ export function registerSessionsCommand(program: Command): void {
     .command("prune")
     .description("free the file history: delete checkpoint backups no session refers to (older than a day)")
     .argument("[path]", "project root", ".")
-    .option("--json", 'print {"removedBlobs", "freedBytes", "keptBlobs", "keptBytes", "sharedWith"?}')
+    .option("--json", 'print {"removedBlobs", "freedBytes", "keptBlobs", "keptBytes", "sharedWith"?, "shadow"?: {"removedSessions", "keptSessions", "freedBytes"}}')
     .action(async (target: string, opts: JsonOption) => {
-      await withSessions(target, async (_store, opened) => {
-        const r = await collectGarbage(opened.redis);
-        if (opts.json) return print(JSON.stringify(r));
+      await withSessions(target, async (_store, opened, _config, root) => {
+        const { blobs: r, shadow } = await freeFileHistory(opened.redis, root);
+        if (opts.json) return print(JSON.stringify(shadow ? { ...r, shadow } : r));
         if (r.sharedWith?.length) {
           // Nothing removed, on purpose: another Redis's checkpoints may need these backups.
           return print(
@@ -102,6 +115,10 @@ export function registerSessionsCommand(program: Command): void {
           );
         }
         print(`removed ${counted(r.removedBlobs, "backup")}, freed ${formatBytes(r.freedBytes)}; ${r.keptBlobs} kept (${formatBytes(r.keptBytes)})`);
+        if (shadow) {
+          const kept = `snapshots of ${counted(shadow.keptSessions, "session")} kept`;
+          print(shadow.removedSessions ? `shadow-git: dropped the snapshots of ${counted(shadow.removedSessions, "deleted session")}, freed ${formatBytes(shadow.freedBytes)}; ${kept}` : `shadow-git: ${kept}`);
+        }
       });
     });
 }
