@@ -231,6 +231,14 @@ const TABLE: Row[] = [
   ["npx -p evil-pkg vitest", "ask", "installs package `evil-pkg`"],
   ["npx github:user/repo", "ask", "path, URL or git spec"],
   ["npx eslint@8 src", "ask", "`npx` would download a package of that name"],
+  // Told never to download, npx fails on a missing package instead of fetching one.
+  ["npx --no eslint src", "allow"],
+  ["npx --no-install eslint src", "allow"],
+  ["npm exec --no -- eslint src", "allow"],
+  ["npx --no --yes eslint src", "ask", "`npx` would download"],
+  ["npx --yes=false eslint src", "allow"],
+  ["npx --yes eslint src", "ask", "`npx` would download"],
+  ["pnpm dlx --no eslint src", "ask"],
   ["npx tsc --noEmit", "allow"],
 
   // found by an adversarial review: a here-document delimiter bash and the parser end differently

@@ -201,7 +201,7 @@ class SimpleCommandJudge {
     const program = invocation.argv[0] ? programName(invocation.argv[0]) : null;
     if (program && !whitelist.includes(program.name) && !READ_ONLY_PROGRAMS.has(program.name)) this.unknownProgram(program.name);
     // `npx tsc` in a project without typescript installs and runs an unrelated package called `tsc`.
-    const fetcher = invocation.layers.find((layer) => layer.kind === "runner" && DOWNLOADING_RUNNERS.has(layer.name));
+    const fetcher = invocation.layers.find((layer) => layer.kind === "runner" && DOWNLOADING_RUNNERS.has(layer.name) && !layer.noInstall);
     if (fetcher && program && program.path === null && !installedBinary(this.policy.projectRoot, program.name)) {
       this.add({ verdict: "ask", reason: `\`${shown(program.name)}\` is not installed in the project: \`${fetcher.name}\` would download a package of that name and run it` });
     }

@@ -159,13 +159,24 @@ const PNPM_SYNTAX: OptionSyntax = {
   longFlags: [...(NPX_SYNTAX.longFlags ?? []), "--shell-mode", "--recursive", "--parallel", "--workspace-root"],
 };
 
+/** `npx --no` (`--no-install`, `--yes=false`): npm's runners fail rather than fetch a missing package (the last of --yes/--no wins). */
+function refusesInstall(name: string, parsed: ParsedOptions): boolean {
+  if (name !== "npx" && name !== "npm exec") return false;
+  let refuses = false;
+  for (const option of parsed.options) {
+    if (["--no", "--no-install", "--no-yes"].includes(option.name)) refuses = true;
+    else if (option.name === "--yes" || option.name === "-y") refuses = option.value?.value === "false";
+  }
+  return refuses;
+}
+
 /**
  * A package runner: the first operand is a package spec (`npx vitest@1`) or, for `pnpm exec` and
  * `yarn exec`, a command name. Its binary becomes the program that is judged.
  */
 function runPackage(name: string, parsed: ParsedOptions, operand: "package" | "command"): Peeled | null {
   const concerns = unknownOptionConcerns(name, parsed);
-  const layer: WrapperLayer = { name, kind: "runner" };
+  const layer: WrapperLayer = { name, kind: "runner", ...(refusesInstall(name, parsed) ? { noInstall: true } : {}) };
   const call = parsed.options.find((option) => ["-c", "--call", "--shell-mode"].includes(option.name));
   if (call) {
     // npx takes the command line as the option's value; pnpm's `-c` is a flag and the operands form it.

@@ -46,6 +46,8 @@ export interface WrapperLayer {
   name: string;
   /** `transparent` wrappers only change how the payload runs; `runner`s (npx …) must be whitelisted too. */
   kind: "transparent" | "runner";
+  /** A runner told never to download (`npx --no`): a missing package fails instead of being fetched. */
+  noInstall?: boolean;
 }
 
 export interface Invocation {
