@@ -198,29 +198,38 @@ export class SessionRecorder implements ConversationRecorder {
     const threshold = this.opts.context.autoCompressAt;
     const limit = this.opts.llm.contextWindow;
     const full = threshold !== null && limit > 0 && this.nextRequestTokens(input.system, input.history) >= threshold * limit;
-    if (!full && !this.tooManyMessages()) return this.withOverflow(input, { history: null, events: [] });
+    if (!full && !this.tooManyMessages()) return this.sizeRequest(input, { history: null, events: [] });
     let outcome: CompactOutcome | null;
     try {
       outcome = await this.compact({ system: input.system, trigger: "auto", ...(input.signal ? { signal: input.signal } : {}) });
     } catch (error) {
       // Compression only saves room: when it breaks, the request may still fit.
-      return this.withOverflow(input, { history: null, events: [{ type: "compaction-failed", message: `context compression failed: ${errorMessage(error)}` }] });
+      return this.sizeRequest(input, { history: null, events: [{ type: "compaction-failed", message: `context compression failed: ${errorMessage(error)}` }] });
     }
-    if (!outcome) return this.withOverflow(input, { history: null, events: [] });
-    return this.withOverflow(input, { history: outcome.history, events: [{ type: "compacted", report: outcome.report }] });
+    if (!outcome) return this.sizeRequest(input, { history: null, events: [] });
+    return this.sizeRequest(input, { history: outcome.history, events: [{ type: "compacted", report: outcome.report }] });
   }
 
   /**
    * Marks a request that would still fill more of the window than context.maxContextUsage allows. Past
    * the window Ollama keeps the end and drops the start, the system prompt and the tools' description
    * first, and answers as if nothing was wrong; short of it, the rest of the window is the answer's room.
+   * Until the server has counted a request, the estimate is the session's context size: a first turn
+   * interrupted before any answer left the status bar at `[ctx: –]`.
    */
-  private withOverflow(input: { system: string; history: readonly LlmMessage[] }, prepared: PreparedRequest): PreparedRequest {
+  private sizeRequest(input: { system: string; history: readonly LlmMessage[] }, prepared: PreparedRequest): PreparedRequest {
     const window = this.opts.llm.contextWindow;
     // With compression turned off (autoCompressAt null) nothing could make room: only the window binds.
     const share = this.opts.context.autoCompressAt === null ? 1 : this.opts.context.maxContextUsage;
     const limit = Math.floor(window * share);
     const tokens = this.nextRequestTokens(input.system, prepared.history ?? input.history);
+    const context = this.session.state.context;
+    if (context.measuredMessages === undefined && window > 0) {
+      // measuredMessages stays unset, so the next request is still estimated in full (nextRequestTokens).
+      context.tokensUsed = tokens;
+      context.tokensLimit = window;
+      prepared = { ...prepared, events: [...prepared.events, { type: "context", tokensUsed: tokens, tokensLimit: window }] };
+    }
     return window > 0 && tokens > limit ? { ...prepared, overflow: { tokens, limit, window, share } } : prepared;
   }
 

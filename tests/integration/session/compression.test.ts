@@ -153,6 +153,43 @@ describe("context compression", () => {
     expect(events.filter((e) => e.type === "context").at(-1)).toMatchObject({ tokensUsed: expect.any(Number), tokensLimit: WINDOW });
   });
 
+  it("sizes the context by estimate until the server has counted a request: a first turn interrupted before any answer still shows it", async () => {
+    fake = await new FakeOllama().start();
+    const config = withConfig(project.config, { contextWindow: WINDOW });
+    const agent = await startAgent(project, fake, config);
+    fake.reply().hang();
+    const abort = new AbortController();
+    const events: TurnEvent[] = [];
+    const gen = agent.runtime.orchestrator.runTurn("What does big-1.ts do?", abort.signal);
+    for (;;) {
+      const next = await gen.next();
+      if (next.done) break;
+      events.push(next.value);
+      // The estimate arrives before the request goes out; the model never answers, so stop the turn.
+      if (next.value.type === "context") setTimeout(() => abort.abort(), 50);
+    }
+    const context = events.find((e) => e.type === "context");
+    expect(context).toMatchObject({ tokensLimit: WINDOW });
+    const estimate = (context as { tokensUsed: number }).tokensUsed;
+    // The system prompt alone (project map, tools) is hundreds of tokens; the estimate is no guess from nothing.
+    expect(estimate).toBeGreaterThan(500);
+    expect(estimate).toBeLessThan(WINDOW);
+    expect(events.at(-1)).toMatchObject({ type: "finished", reason: "cancelled" });
+    // Stored with the session: reopened, it shows the same size (not "unknown").
+    const state = (await new SessionStore(project.redis, project.store.projectName).load(agent.runtime.session.id))!;
+    expect(state.context).toMatchObject({ tokensUsed: estimate, tokensLimit: WINDOW });
+    expect(state.context.measuredMessages).toBeUndefined();
+    fake.reset();
+
+    // Once the server counts a request, its count replaces the estimate.
+    fake.reply().text("It defines constants.");
+    const answered = await agent.turn("What does big-1.ts do?");
+    const counted = answered.events.filter((e) => e.type === "context").at(-1) as { tokensUsed: number };
+    expect(counted.tokensUsed).toBe(fake.chatRequests.at(-1)!.promptTokens + (answered.stats.completionTokens ?? 0));
+    expect(agent.runtime.session.state.context.measuredMessages).toBeGreaterThan(0);
+    fake.assertAllConsumed();
+  });
+
   it("summarises older turns once the view holds more than session.maxHistoryMessages messages, though the context is nearly empty", async () => {
     fake = await new FakeOllama().start();
     const config = withConfig(project.config, { contextWindow: 32768, maxHistoryMessages: 4 });
