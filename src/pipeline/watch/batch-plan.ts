@@ -43,7 +43,12 @@ export interface BatchPlan {
   somethingGone: boolean;
   /** The project's ignorePatterns changed (the rules took them; the whole tree is swept). */
   patternsChanged: boolean;
+  /** Paths of `check` of LARGE_FILE_BYTES or more (the updater parses them beside its batches). */
+  large: Set<string>;
 }
+
+/** From this size a file's parse takes a second or more (≈ 3 MB/s per worker here). */
+export const LARGE_FILE_BYTES = 2 * 1024 * 1024;
 
 const dirOf = (p: string) => {
   const i = p.lastIndexOf("/");
@@ -100,7 +105,7 @@ async function planReconcile(ctx: PlanContext, plan: BatchPlan): Promise<void> {
 
 export async function planBatch(ctx: PlanContext, changes: ReadonlyMap<string, PendingChange>): Promise<BatchPlan> {
   const { rules, known } = ctx;
-  const plan: BatchPlan = { check: new Set(), sweep: new Set(), drop: new Map(), layoutTouched: false, gitignoreChanged: false, watchedFolders: [], somethingGone: false, patternsChanged: false };
+  const plan: BatchPlan = { check: new Set(), sweep: new Set(), drop: new Map(), layoutTouched: false, gitignoreChanged: false, watchedFolders: [], somethingGone: false, patternsChanged: false, large: new Set() };
   const sweepFolders = new Set<string>();
   // The project's ignorePatterns and every .gitignore first: every other path is judged by the current rules.
   if (changes.has(PROJECT_CONFIG) && ctx.projectPatterns) {
@@ -142,6 +147,7 @@ export async function planBatch(ctx: PlanContext, changes: ReadonlyMap<string, P
     } else if (st && !st.isDirectory() && (st.isSymbolicLink() || classifyPath(p, ctx.binaryExtensions) !== "unsupported")) {
       if (!rules.isIgnored(p, false)) plan.check.add(p);
     }
+    if (st?.isFile() && st.size >= LARGE_FILE_BYTES && plan.check.has(p)) plan.large.add(p);
   }
   if (plan.watchedFolders.length && ctx.watchFolders) {
     // Watched before they are listed, so nothing written into their subfolders from now on is missed.

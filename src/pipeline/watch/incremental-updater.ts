@@ -2,6 +2,7 @@
 // changed), queue the per-file writes, then update the in-memory graph and queue the graph's delta.
 // Work is proportional to the changed files and their direct neighbours; only a changed project layout
 // (tsconfig paths, workspace packages) rebuilds the whole graph, from the facts held in memory.
+import path from "node:path";
 import type { IndexedRecord, IndexTask, KnownFileState } from "../../workers/protocol.js";
 import { FILES_PER_TASK } from "../index-pipeline.js";
 import type { RecordBatch } from "../index-store-port.js";
@@ -9,7 +10,7 @@ import type { IgnoreRules } from "../ignore-rules.js";
 import { internalSpecifierMatchers, loadProjectLayout, type ProjectLayout } from "../graph/project-layout.js";
 import type { IndexWorkerPool } from "../worker-pool.js";
 import { parseGraphInput } from "../record-facts.js";
-import { planBatch, type BatchPlan } from "./batch-plan.js";
+import { LAYOUT_FILE, planBatch, type BatchPlan } from "./batch-plan.js";
 import type { PendingChange } from "./event-coalescer.js";
 import { GraphState, type FactsRecord, type GraphChange } from "./graph-state.js";
 import { layoutFingerprint, specifierMatcher } from "./layout-diff.js";
@@ -29,6 +30,8 @@ export interface UpdaterOptions {
   pruneWatch?: () => Promise<void>;
   /** The project's ignorePatterns as its config says now, read when .ipuaro.json changes (see planBatch). */
   projectPatterns?: () => string[] | null;
+  /** A large file's background parse ended: its records wait for the next batch (see runBatch). */
+  onBackgroundDone?: () => void;
 }
 
 export interface BatchResult {
@@ -51,6 +54,10 @@ export interface BatchResult {
   stages: { planMs: number; workersMs: number; graphMs: number };
   /** Paths of worker tasks that failed: nothing was applied for them; retry them. */
   failed: string[];
+  /** Large files this batch left parsing in the background (their updates come with a later batch). */
+  background: string[];
+  /** Paths that changed again while their background parse ran: check them once more. */
+  recheck: string[];
   taskError?: unknown;
 }
 
@@ -79,6 +86,12 @@ export class IncrementalUpdater {
   private reportedFiles: number;
   /** Files said to be skipped as not UTF-8, with the size:mtime they had (saidSkipped). */
   private readonly skippedSaid = new Map<string, string>();
+  /** Large files parsing beside the batches → when their change was seen. */
+  private readonly parsing = new Map<string, number>();
+  /** Background parses that ended, to be applied first thing in the next batch. */
+  private finished: { path: string; since: number; records: IndexedRecord[] | null }[] = [];
+  /** Paths events named while their background parse ran. */
+  private readonly changedWhileParsing = new Set<string>();
 
   constructor(
     private readonly opts: UpdaterOptions,
@@ -94,12 +107,30 @@ export class IncrementalUpdater {
   async runBatch(changes: ReadonlyMap<string, PendingChange>, reparse: ReadonlySet<string> = new Set(), opts: { reconcile?: boolean } = {}): Promise<BatchResult> {
     const started = performance.now();
     const { root, rules } = this.opts;
+    const result: BatchResult = {
+      updates: [], checked: 0, parsed: 0, removed: 0, resolved: 0, graphRebuilt: false, gitignoreChanged: false, patternsChanged: false,
+      reparse: [], workMs: 0, stages: { planMs: 0, workersMs: 0, graphMs: 0 }, failed: [], background: [], recheck: [],
+    };
+    const graphChanges: GraphChange[] = [];
+    // Background parses that ended are older than anything this batch reads: applied (and planned) first.
+    this.applyFinished(graphChanges, result);
     const plan = await planBatch({ root, rules, binaryExtensions: this.binarySet, known: this.known, watchFolders: this.opts.watchFolders, projectPatterns: this.opts.projectPatterns, reconcile: opts.reconcile }, changes);
-    const result: BatchResult = { updates: [], checked: 0, parsed: 0, removed: 0, resolved: 0, graphRebuilt: false, gitignoreChanged: plan.gitignoreChanged, patternsChanged: plan.patternsChanged, reparse: [], workMs: 0, stages: { planMs: 0, workersMs: 0, graphMs: 0 }, failed: [] };
+    result.gitignoreChanged = plan.gitignoreChanged;
+    result.patternsChanged = plan.patternsChanged;
+    // A path whose background parse still runs is left to it; once applied, the path is checked again.
+    for (const p of this.parsing.keys()) {
+      if (plan.check.delete(p) || plan.sweep.delete(p) || plan.drop.delete(p)) this.changedWhileParsing.add(p);
+    }
     const planned = performance.now();
     result.stages.planMs = planned - started;
-    const graphChanges: GraphChange[] = [];
     const sinceOf = (p: string) => changes.get(p)?.since ?? started;
+    for (const p of plan.large) {
+      // A layout file stays in the batch: the graph's reload below needs it now.
+      if (!plan.check.has(p) || LAYOUT_FILE.test(path.posix.basename(p))) continue;
+      plan.check.delete(p);
+      this.parseInBackground(p, sinceOf(p));
+      result.background.push(p);
+    }
 
     const drops: RecordBatch = { files: [], ast: [], stat: [], facts: [], remove: [] };
     for (const [p, why] of plan.drop) {
@@ -135,7 +166,7 @@ export class IncrementalUpdater {
     for (const s of settled) if (s.status === "rejected") result.taskError ??= s.reason;
     const workersDone = performance.now();
     result.stages.workersMs = workersDone - planned;
-    result.checked = plan.check.size + plan.sweep.size + reparse.size;
+    result.checked += plan.check.size + plan.sweep.size + reparse.size;
 
     const delta = this.graph.apply(graphChanges);
     result.resolved = delta.resolved;
@@ -155,6 +186,57 @@ export class IncrementalUpdater {
     if (plan.somethingGone) await this.opts.pruneWatch?.();
     result.workMs = performance.now() - started;
     return result;
+  }
+
+  /** Large files parsing in the background, and ended parses not applied yet. */
+  get backgroundPaths(): string[] {
+    return [...this.parsing.keys(), ...this.finished.map((f) => f.path)];
+  }
+
+  get hasFinishedBackground(): boolean {
+    return this.finished.length > 0;
+  }
+
+  /**
+   * A large file (LARGE_FILE_BYTES, e.g. a 30 MB generated file takes 15 s) is parsed beside the
+   * batches instead of in one: batches never overlap, so every other edit waited for it.
+   */
+  private parseInBackground(p: string, since: number): void {
+    this.parsing.set(p, since);
+    const k = this.known.get(p);
+    const task: IndexTask = {
+      root: this.opts.root,
+      paths: [p],
+      known: k ? { [p]: { size: -1, mtimeMs: -1, hash: k.hash } } : {},
+      binaryExtensions: this.opts.binaryExtensions,
+      mode: "index",
+      internalSpecifiers: this.internalSpecifiers,
+    };
+    void this.opts.pool.run(task).then(
+      (out) => this.finished.push({ path: p, since, records: out.records }),
+      () => this.finished.push({ path: p, since, records: null }),
+    ).finally(() => {
+      this.parsing.delete(p);
+      this.opts.onBackgroundDone?.();
+    });
+  }
+
+  private applyFinished(graphChanges: GraphChange[], result: BatchResult): void {
+    const finished = this.finished;
+    if (!finished.length) return;
+    this.finished = [];
+    const batch: RecordBatch = { files: [], ast: [], stat: [], facts: [], remove: [] };
+    for (const f of finished) {
+      if (!f.records) {
+        result.failed.push(f.path);
+        continue;
+      }
+      result.checked++;
+      for (const r of f.records) this.apply(r, batch, graphChanges, result, false, f.since);
+      if (this.changedWhileParsing.delete(f.path)) result.recheck.push(f.path);
+    }
+    batch.graphStale = graphChanges.length > 0;
+    if (batch.files.length || batch.stat.length || batch.remove.length) this.write("writing changed files", batch);
   }
 
   private write(label: string, batch: RecordBatch): void {

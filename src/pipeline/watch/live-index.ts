@@ -127,7 +127,7 @@ export class LiveIndex {
 
   /** Paths changed on disk that the index has not taken in yet. */
   get backlog(): number {
-    return this.scheduler.backlog;
+    return this.scheduler.backlog + (this.updater?.backgroundPaths.length ?? 0);
   }
 
   /**
@@ -188,7 +188,16 @@ export class LiveIndex {
     const { root, rules, pool, binaryExtensions, store, projectPatterns } = this.opts;
     const watchFolders = (rels: string[]) => this.watch?.watchFolders(rels) ?? Promise.resolve();
     const pruneWatch = () => this.watch?.prune() ?? Promise.resolve();
-    return new IncrementalUpdater({ root, rules, pool, binaryExtensions, store, writes: this.writes, watchFolders, pruneWatch, ...(projectPatterns ? { projectPatterns } : {}) }, known, graph);
+    // A large file's parse ended: a batch applies it (events or not).
+    const onBackgroundDone = () => {
+      if (this.updater === updater) this.scheduler.poke();
+    };
+    const updater = new IncrementalUpdater(
+      { root, rules, pool, binaryExtensions, store, writes: this.writes, watchFolders, pruneWatch, onBackgroundDone, ...(projectPatterns ? { projectPatterns } : {}) },
+      known,
+      graph,
+    );
+    return updater;
   }
 
   /**
@@ -246,6 +255,8 @@ export class LiveIndex {
   private async reload(run: string, changes: Map<string, PendingChange>): Promise<void> {
     const started = performance.now();
     const { known, graph } = await loadIndexState(this.opts.root, this.opts.store);
+    // Large files the old updater was still parsing: their change is not in the loaded state either.
+    for (const p of this.updater?.backgroundPaths ?? []) if (!changes.has(p)) changes.set(p, { kind: "update", since: performance.now() });
     this.updater = this.newUpdater(known, graph);
     this.loadedRun = run;
     const since = (parseIndexRunMark(run)?.startedAt ?? 0) - RUN_START_SLACK_MS;
@@ -275,9 +286,13 @@ export class LiveIndex {
     }
   }
 
-  /** For tests and the bench: resolves when no batch runs and no event waits. */
-  idle(): Promise<void> {
-    return this.scheduler.idle();
+  /** For tests and the bench: resolves when no batch runs, no event waits and no large file is parsing. */
+  async idle(): Promise<void> {
+    for (;;) {
+      await this.scheduler.idle();
+      if (!this.updater?.backgroundPaths.length) return;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
   }
 
   private async runBatch(changes: Map<string, PendingChange>): Promise<BatchRunOutcome> {
@@ -295,7 +310,7 @@ export class LiveIndex {
     const run = await this.opts.store.lastIndexRun().catch(() => this.loadedRun);
     if (this.isNewRun(run)) await this.reload(run, changes);
     // A check's poke with nothing to do.
-    if (!changes.size && !this.reparse.size && !this.reconcileWanted) return {};
+    if (!changes.size && !this.reparse.size && !this.reconcileWanted && !this.updater.hasFinishedBackground) return {};
     const reparse = this.reparse;
     this.reparse = new Set();
     // Taken before the batch runs: a burst still going on sets it again, so the last one is reconciled too.
@@ -321,8 +336,9 @@ export class LiveIndex {
     if (result.patternsChanged) await this.resubscribe();
     if (result.failed.length) {
       this.scheduler.push(result.failed.map((path) => ({ path, type: "update" as const })));
-      this.opts.onEvent({ type: "error", error: result.taskError, retryInMs: this.opts.debounceMs });
+      this.opts.onEvent({ type: "error", error: result.taskError ?? new Error(`the worker parsing ${result.failed.join(", ")} failed`), retryInMs: this.opts.debounceMs });
     }
+    if (result.recheck.length) this.scheduler.push(result.recheck.map((path) => ({ path, type: "update" as const })));
     const writeStart = performance.now();
     // Only a reconciliation's own batch: a re-parse batch keeps its `batch` event (its ASTs changed).
     const unannounced = !changes.size && !reparse.size;

@@ -1,0 +1,72 @@
+// A large file (LARGE_FILE_BYTES or more: a generated client, a data table) is parsed beside the
+// batches: an edit made meanwhile is indexed at once instead of waiting for its parse; changes made to
+// the large file during its parse, or its removal, still end with the index matching the disk.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LARGE_FILE_BYTES } from "../../../src/pipeline/watch/batch-plan.js";
+import type { IndexedProject } from "../../helpers/indexed-project.js";
+import { useRedisServer } from "../../helpers/redis-server.js";
+import { closeWatched, openWatchedAcmeShop, waitFor, type WatchHarness } from "./watch-harness.js";
+
+const server = useRedisServer();
+let project: IndexedProject;
+let w: WatchHarness;
+
+beforeAll(async () => void ({ project, w } = await openWatchedAcmeShop(server().url)));
+afterAll(() => closeWatched(project, w));
+
+const LARGE = "packages/core/src/generated/rates-table.ts";
+const SMALL = "packages/core/src/money.ts";
+
+/** A generated-looking module just over the threshold: about a second of parsing here. */
+function largeModule(tag: string): string {
+  const lines: string[] = [`// generated rates (${tag})`];
+  for (let i = 0; lines.join("\n").length < LARGE_FILE_BYTES * 1.2 && i < 1e6; i += 1) {
+    const block: string[] = [];
+    for (let j = 0; j < 500; j++, i++) block.push(`export function rate_${tag}_${i}(amount: number): number { return amount * ${(i % 97) + 1} / 100; }`);
+    lines.push(...block);
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+const hasSymbol = async (name: string) => (await project.redis.hget(w.key("indexes"), `sym:${name}`)) !== null;
+const updateIndex = (path: string, from: number) => w.events.findIndex((e, i) => i >= from && "path" in e && e.path === path && e.type !== "batch");
+
+describe("live index: large files", () => {
+  it("an edit made while a large file parses is indexed first, and the large file follows", async () => {
+    const from = w.events.length;
+    w.write(LARGE, largeModule("a"));
+    await waitFor("the large file's batch to start", () => w.events.slice(from).some((e) => e.type === "updating"));
+    w.write(SMALL, "export class Money {\n  constructor(readonly cents: number) {}\n}\nexport const duringParse = 1;\n");
+    await w.waitIndexed(SMALL);
+    await w.waitIndexed(LARGE);
+    const small = updateIndex(SMALL, from);
+    const large = updateIndex(LARGE, from);
+    expect(small).toBeGreaterThan(-1);
+    expect(large).toBeGreaterThan(small);
+    expect(w.events[large]).toMatchObject({ type: "created", path: LARGE });
+    expect(await hasSymbol("rate_a_1")).toBe(true);
+    expect(await hasSymbol("duringParse")).toBe(true);
+    expect(w.watcher.backlog).toBe(0);
+  });
+
+  it("a large file rewritten during its parse ends with the latest content; removed during its parse, it is gone", async () => {
+    const from = w.events.length;
+    w.write(LARGE, largeModule("b"));
+    await waitFor("the parse to start", () => w.events.slice(from).some((e) => e.type === "updating"));
+    w.write(LARGE, largeModule("c"));
+    await w.waitIndexed(LARGE);
+    expect(await hasSymbol("rate_c_1")).toBe(true);
+    expect(await hasSymbol("rate_b_1")).toBe(false);
+    expect(await hasSymbol("rate_a_1")).toBe(false);
+
+    const again = w.events.length;
+    w.write(LARGE, largeModule("d"));
+    await waitFor("the parse to start", () => w.events.slice(again).some((e) => e.type === "updating"));
+    w.remove(LARGE);
+    await w.waitGone(LARGE);
+    await w.watcher.idle();
+    expect(await project.store.getFile(LARGE)).toBeNull();
+    expect(await hasSymbol("rate_d_1")).toBe(false);
+    expect(await hasSymbol("rate_c_1")).toBe(false);
+  });
+});
