@@ -7,6 +7,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { TmuxPane, hasTmux } from "./tmux-pane.js";
+import { signalPid } from "../helpers/signal-pid.js";
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 const MARK = "FIXTURE-EXITED";
@@ -60,7 +61,7 @@ describe.skipIf(!hasTmux())("the terminal is restored", () => {
     ["SIGHUP", 129],
   ] as const)("after %s", async (signal, code) => {
     const p = await start();
-    process.kill(Number(fs.readFileSync(pidFile, "utf8")), signal);
+    signalPid(Number(fs.readFileSync(pidFile, "utf8")), signal);
     const { line, screen } = await finished(p);
     expect(line).toContain(`code=${code}`);
     expect(line).toContain(" icanon");

@@ -13,6 +13,7 @@ import { reconnectRedis } from "../../../src/main/store/connection.js";
 import { acquireManagedRedis, startManagedRedisEarly, type RedisHandle } from "../../../src/main/store/managed-redis.js";
 import { isPidAlive } from "../../../src/main/store/process-lock.js";
 import { makeTempDir, removeDir } from "../../helpers/temp-dir.js";
+import { signalPid } from "../../helpers/signal-pid.js";
 
 const handles: RedisHandle[] = [];
 const homes: string[] = [];
@@ -220,7 +221,7 @@ describe("ipuaro's own redis-server", () => {
     const home = newHome();
     const handle = await acquire(home);
     const store = new ProjectStore({ redis: handle.redis, project: "work-main" });
-    process.kill(handle.managed!.pid, "SIGKILL");
+    signalPid(handle.managed!.pid, "SIGKILL");
     await waitUntil(() => !isPidAlive(handle.managed!.pid));
     // A folder where its socket goes: starting it again fails (as root too, unlike permissions).
     const socket = handle.managed!.socketPath;
@@ -241,7 +242,7 @@ describe("ipuaro's own redis-server", () => {
     await handle.redis.set("kept", "yes");
     await new Promise((r) => setTimeout(r, 1200)); // appendfsync everysec: the write is in the AOF
     const firstPid = handle.managed!.pid;
-    process.kill(firstPid, "SIGKILL");
+    signalPid(firstPid, "SIGKILL");
     await waitUntil(() => !isPidAlive(firstPid));
     // A store operation brings it back by itself; an explicit reconnect (the watcher's) does too.
     expect(await store.getFile("a.ts")).toBeNull();

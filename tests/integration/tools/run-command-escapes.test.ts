@@ -10,12 +10,16 @@ import { afterEach, describe, expect, it } from "vitest";
 import { groupAlive, runInProcessGroup } from "../../../src/main/exec/process-group.js";
 import { makeTempDir, removeDir } from "../../helpers/temp-dir.js";
 
-const PROCESS_GROUP_MODULE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "src", "main", "exec", "process-group.ts");
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
+const PROCESS_GROUP_MODULE = path.join(REPO, "src", "main", "exec", "process-group.ts");
 const dirs: string[] = [];
 const leftovers: number[] = [];
 
 afterEach(() => {
   for (const pid of leftovers.splice(0)) {
+    // 0 and -1 are no leftover: kill(0) signals this test runner's own process group (vitest, npm and
+    // whatever started them: a CI run died silently of it), kill(-1) every process there is.
+    if (!Number.isInteger(pid) || Math.abs(pid) <= 1) continue;
     try {
       process.kill(pid, "SIGKILL");
     } catch {
@@ -81,11 +85,12 @@ describe.skipIf(process.platform !== "linux")("Ctrl+C to ipuaro while a command 
       path.join(dir, "runner.mts"),
       [
         `import { runInProcessGroup } from ${JSON.stringify(PROCESS_GROUP_MODULE)};`,
-        'await runInProcessGroup({ command: "echo $$; sleep 59; echo finished", cwd: process.cwd(), onOutput: (c) => process.stdout.write(c) });',
+        `await runInProcessGroup({ command: "echo $$; sleep 59; echo finished", cwd: ${JSON.stringify(dir)}, onOutput: (c) => process.stdout.write(c) });`,
         'console.log("the run returned");',
       ].join("\n"),
     );
-    const child = spawn(process.execPath, ["--import", "tsx", "runner.mts"], { cwd: dir, stdio: ["ignore", "pipe", "inherit"] });
+    // Started from the repository, where `--import tsx` resolves (not from the temp folder).
+    const child = spawn(process.execPath, ["--import", "tsx", path.join(dir, "runner.mts")], { cwd: REPO, stdio: ["ignore", "pipe", "inherit"] });
     let out = "";
     child.stdout.setEncoding("utf8").on("data", (c: string) => (out += c));
     const exited = new Promise<NodeJS.Signals | number | null>((resolve) => child.once("exit", (code, signal) => resolve(signal ?? code)));
