@@ -1,5 +1,5 @@
 // `ipuaro sessions [list | show ID | delete ID | prune] [path] [--json]`: the project's saved conversations
-// (prune: the checkpoint backups no session needs any more).
+// (prune: the checkpoint backups and shadow-git snapshots no session needs any more).
 import { leaseForChange } from "../../session/session-lease.js";
 import type { Command } from "commander";
 import { collectGarbage, collectShadowGarbage, formatBytes, type GcReport, type ShadowGcReport } from "../../checkpoints/index.js";
@@ -97,7 +97,7 @@ export function registerSessionsCommand(program: Command): void {
 
   sessions
     .command("prune")
-    .description("free the file history: delete checkpoint backups no session refers to (older than a day)")
+    .description("free the file history: delete checkpoint backups no session refers to (older than a day) and the shadow-git snapshots of deleted or expired sessions")
     .argument("[path]", "project root", ".")
     .option("--json", 'print {"removedBlobs", "freedBytes", "keptBlobs", "keptBytes", "sharedWith"?, "shadow"?: {"removedSessions", "keptSessions", "freedBytes"}}')
     .action(async (target: string, opts: JsonOption) => {
