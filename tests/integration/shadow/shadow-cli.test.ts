@@ -11,6 +11,7 @@ import { decide } from "../../../src/main/tools/decide.js";
 import { memoryNote } from "../../../src/main/tools/memory-note.js";
 import { memoryWrite } from "../../../src/main/tools/memory-write.js";
 import { useRedisServer } from "../../helpers/redis-server.js";
+import { makeTempDir, removeDir, writeTree } from "../../helpers/temp-dir.js";
 import { call, type Json } from "./shadow-calls.js";
 import { buildShadowFixture, DISCOUNT, ENGINE, PRICE, type ShadowFixture } from "./shadow-fixture.js";
 
@@ -143,6 +144,20 @@ describe("ipuaro decisions", () => {
     expect(table.out).toMatch(/^ID\s+STATUS\s+DATE\s+TITLE\s+TAGS\n2\s+proposed\s+\d{4}-\d{2}-\d{2}\s+Replace the legacy engine/);
     const bad = await ipuaro("decisions", fx.root, "--status", "done", "--json");
     expect(JSON.parse(bad.out).code).toBe("SHADOW_ERR_INVALID_STATUS");
+    expect((await ipuaro("decisions", fx.root, "--status", "deprecated")).out).toBe("no decisions match\n");
+  });
+
+  it("says when a project has no decisions at all, rather than that none match", async () => {
+    const empty = makeTempDir("ipuaro-no-decisions-");
+    try {
+      writeTree(empty, { "package.json": '{ "name": "empty" }\n', "src/a.ts": "export const a = 1;\n" });
+      const r = await ipuaro("decisions", empty);
+      expect(r.err).toBe("");
+      expect(r.out).toMatch(/^no decisions recorded yet: the agent records one \(decide\)/);
+      expect(await json("decisions", empty, "--json")).toEqual({ decisions: [], total: 0 });
+    } finally {
+      removeDir(empty);
+    }
   });
 
   it("shows one decision in full with --id", async () => {

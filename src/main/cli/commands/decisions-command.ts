@@ -42,6 +42,8 @@ export function registerDecisionsCommand(program: Command, io: ShadowCliIo = pro
               return io.out(opts.json ? JSON.stringify(one) : decisionDetail(one));
             }
             const result = decisionsList(all, status, parseLimit(opts.limit, 100));
+            // "no decisions match" read as if a filter had hidden them when none was ever recorded.
+            if (!opts.json && all.length === 0) return io.out("no decisions recorded yet: the agent records one (decide) when you settle a design question with it");
             io.out(opts.json ? JSON.stringify(result) : decisionsTable(result));
           } catch (error) {
             if (!isShadowError(error)) throw error;
