@@ -79,4 +79,18 @@ describe("live index: large files", () => {
     expect(await hasSymbol("rate_d_1")).toBe(false);
     expect(await hasSymbol("rate_c_1")).toBe(false);
   });
+
+  it("stops at once while a large file parses, and the parse's end changes nothing after the stop", async () => {
+    const from = w.events.length;
+    writeLarge("e");
+    await waitFor("the parse to start", () => w.events.slice(from).some((e) => e.type === "updating"));
+    expect(w.watcher.backlog).toBe(1);
+    await w.stop();
+    // The stop did not wait for the parse (a 30 MB file's would take 15 s): it still runs.
+    expect(w.watcher.backlog).toBe(1);
+    const stoppedAt = w.events.length;
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    expect(w.events.slice(stoppedAt)).toEqual([]);
+    expect(await hasSymbol("rate_e_1")).toBe(false);
+  });
 });
