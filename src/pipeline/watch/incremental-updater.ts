@@ -92,6 +92,8 @@ export class IncrementalUpdater {
   private finished: { path: string; since: number; records: IndexedRecord[] | null }[] = [];
   /** Paths events named while their background parse ran. */
   private readonly changedWhileParsing = new Set<string>();
+  /** Paths a layout change asked to re-parse while their background parse ran. */
+  private readonly reparseAfterParsing = new Set<string>();
 
   constructor(
     private readonly opts: UpdaterOptions,
@@ -118,6 +120,15 @@ export class IncrementalUpdater {
     result.gitignoreChanged = plan.gitignoreChanged;
     result.patternsChanged = plan.patternsChanged;
     // A path whose background parse still runs is left to it; once applied, the path is checked again.
+    // A forced re-parse of it too (two parses of one file must not race): it follows the parse.
+    if ([...this.parsing.keys()].some((p) => reparse.has(p))) {
+      const now = new Set<string>();
+      for (const p of reparse) {
+        if (this.parsing.has(p)) this.reparseAfterParsing.add(p);
+        else now.add(p);
+      }
+      reparse = now;
+    }
     for (const p of this.parsing.keys()) {
       if (plan.check.delete(p) || plan.sweep.delete(p) || plan.drop.delete(p)) this.changedWhileParsing.add(p);
     }
@@ -234,6 +245,7 @@ export class IncrementalUpdater {
       result.checked++;
       for (const r of f.records) this.apply(r, batch, graphChanges, result, false, f.since);
       if (this.changedWhileParsing.delete(f.path)) result.recheck.push(f.path);
+      if (this.reparseAfterParsing.delete(f.path)) result.reparse.push(f.path);
     }
     batch.graphStale = graphChanges.length > 0;
     if (batch.files.length || batch.stat.length || batch.remove.length) this.write("writing changed files", batch);
@@ -309,7 +321,7 @@ export class IncrementalUpdater {
     this.internalSpecifiers = internalSpecifierMatchers(layout);
     const isInternal = specifierMatcher(this.internalSpecifiers);
     // The stored ASTs type imports internal/external by the layout: re-parse the files where that flips.
-    result.reparse = this.graph.filesImporting((spec) => !spec.startsWith(".") && wasInternal(spec) !== isInternal(spec));
+    result.reparse.push(...this.graph.filesImporting((spec) => !spec.startsWith(".") && wasInternal(spec) !== isInternal(spec)));
     return true;
   }
 }

@@ -31,10 +31,10 @@ function largeModule(tag: string): string {
 }
 
 /** Written whole (temp file + rename, as generators do): a batch never sees it half-written and small. */
-function writeLarge(tag: string): void {
+function writeLarge(tag: string, head = ""): void {
   const abs = path.join(project.root, LARGE);
   fs.mkdirSync(path.dirname(abs), { recursive: true });
-  fs.writeFileSync(`${abs}.partial`, largeModule(tag));
+  fs.writeFileSync(`${abs}.partial`, head + largeModule(tag));
   fs.renameSync(`${abs}.partial`, abs);
 }
 
@@ -78,6 +78,32 @@ describe("live index: large files", () => {
     expect(await project.store.getFile(LARGE)).toBeNull();
     expect(await hasSymbol("rate_d_1")).toBe(false);
     expect(await hasSymbol("rate_c_1")).toBe(false);
+  });
+
+  it("a layout change during its parse re-parses it after the parse, so its imports are typed by the new layout", async () => {
+    const write = (tag: string) => writeLarge(tag, 'import { Money } from "@acme/core";\nexport const unit = new Money(1);\n');
+    const importType = async () => (await project.store.getAst(LARGE))?.imports.find((i) => i.from === "@acme/core")?.type;
+    write("f");
+    await w.waitIndexed(LARGE);
+    expect(await importType()).toBe("internal");
+
+    const from = w.events.length;
+    write("g");
+    await waitFor("the parse to start", () => w.events.slice(from).some((e) => e.type === "updating"));
+    // The workspace package is renamed: "@acme/core" is no package of the project any more.
+    const manifest = path.join(project.root, "packages/core/package.json");
+    const original = fs.readFileSync(manifest, "utf8");
+    fs.writeFileSync(manifest, original.replace('"@acme/core"', '"@acme/core-renamed"'));
+    try {
+      await waitFor("the import typed external", async () => (await importType()) === "external", 20_000);
+      await w.watcher.idle();
+      expect(await importType()).toBe("external");
+      expect(await hasSymbol("rate_g_1")).toBe(true);
+    } finally {
+      fs.writeFileSync(manifest, original);
+      await waitFor("the import typed internal again", async () => (await importType()) === "internal", 20_000);
+      await w.watcher.idle();
+    }
   });
 
   it("stops at once while a large file parses, and the parse's end changes nothing after the stop", async () => {
