@@ -77,10 +77,12 @@ export const runTests = defineTool({
   title: (a) => `run_tests${a.path ? ` ${a.path}` : ""}${a.filter ? ` -t "${escapeForDisplay(a.filter)}"` : ""}`,
   async execute(args, ctx) {
     let rel: string | undefined;
+    let folder = false;
     if (args.path !== undefined) {
       const p = toolPath(ctx.root, args.path, { mustExist: true });
       if (!p.ok) return p;
       rel = p.rel === "." ? undefined : p.rel;
+      folder = fs.statSync(p.abs).isDirectory();
     }
     const detected = detectTestRunner(ctx.root);
     if (!detected.ok) return { ok: false, code: "NOT_FOUND", message: detected.message };
@@ -89,7 +91,8 @@ export const runTests = defineTool({
     const reportDir = fs.mkdtempSync(path.join(os.tmpdir(), "ipuaro-tests-"));
     try {
       const reportFile = path.join(reportDir, "report.json");
-      const built = buildTestCommand(runner, { ...(rel !== undefined ? { path: rel } : {}), ...(args.filter !== undefined ? { filter: args.filter } : {}), reportFile });
+      const target = rel !== undefined ? { path: rel, folder } : {};
+      const built = buildTestCommand(runner, { ...target, ...(args.filter !== undefined ? { filter: args.filter } : {}), reportFile });
       // The report folder is ours: naming it is not the command reaching outside the project.
       const approval = await approveCommand(built.command, ctx, [reportDir]);
       if (!approval.ok) return approval;

@@ -86,6 +86,18 @@ describe("run_tests with vitest", () => {
     expect(p.ctx.ports.commandProposals).toHaveLength(0);
   });
 
+  it("runs the folder given, not every folder whose name starts like it", async () => {
+    const passing = (name: string) => `import { it, expect } from "vitest";\nit("${name}", () => { expect(1).toBe(1); });\n`;
+    const p = await fixture(
+      { ...VITEST_PROJECT, "src/util/a.test.js": passing("a"), "src/utils/b.test.js": passing("b") },
+      {},
+      { vitest: true },
+    );
+    const folder = await runTests.run("f1", { path: "src/util" }, p.ctx);
+    expect(folder.data!.split("\n")[0]).toMatch(/: 0 failed, 1 passed · exit code 0 · /);
+    expect(folder.data!.split("\n")[1]).toMatch(/ src\/util\/$/);
+  });
+
   it("runs one file, and only the tests whose name matches the filter", async () => {
     const p = await fixture(VITEST_PROJECT, {}, { vitest: true });
     const one = await runTests.run("t2", { path: "src/other.test.js" }, p.ctx);

@@ -114,6 +114,8 @@ export interface TestCommand {
 export interface TestCommandInput {
   /** Project-relative path (file or folder). */
   path?: string;
+  /** With `path`: whether it is a folder (see runnerPathArg). */
+  folder?: boolean;
   filter?: string;
   /** Absolute path of the JSON report file (vitest, jest). */
   reportFile: string;
@@ -140,9 +142,18 @@ export function testNamePattern(kind: TestRunnerKind, filter: string): string {
   return parts.map(escapeRegExp).join("(?: > | )");
 }
 
+/**
+ * vitest takes a path as a pattern: it runs every test file whose path contains it, so `src/util` also
+ * ran `src/utils/`. A folder given with its trailing slash matches that folder only (a folder of the
+ * same name deeper down, `legacy/src/util/`, still matches: vitest has no exact form).
+ */
+function runnerPathArg(kind: TestRunnerKind, input: TestCommandInput & { path: string }): string {
+  return pathArg(kind === "vitest" && input.folder ? `${input.path}/` : input.path);
+}
+
 export function buildTestCommand(runner: DetectedRunner, input: TestCommandInput): TestCommand {
   const filter = input.filter !== undefined ? testNamePattern(runner.kind, input.filter) : undefined;
-  const paths = input.path !== undefined ? [pathArg(input.path)] : [];
+  const paths = input.path !== undefined ? [runnerPathArg(runner.kind, { ...input, path: input.path })] : [];
   // `npx --no`: use the project's own copy, never download one.
   switch (runner.kind) {
     case "vitest":
