@@ -2,7 +2,6 @@
 // the shell would run is judged (see shell-parser.ts); the line is allowed only when each one is a
 // whitelisted program with arguments known in advance, nothing writes through a redirection, and
 // nothing could not be judged. A pure function: the lists come in as arguments.
-import fs from "node:fs";
 import path from "node:path";
 import { matchBlacklist, parseBlacklistEntry, type BlacklistEntry } from "./blacklist.js";
 import { classifyEnvName } from "./env-rules.js";
@@ -14,6 +13,7 @@ import { READ_ONLY_PROGRAMS } from "./read-only-programs.js";
 import { MAX_COMMAND_LENGTH, parseShell } from "./shell-parser.js";
 import { programName } from "./shell-words.js";
 import type { Redirect, ShellContext, SimpleCommand } from "./shell-types.js";
+import { installedBinary } from "../exec/installed-binary.js";
 
 export type Verdict = "allow" | "ask" | "deny";
 
@@ -58,13 +58,6 @@ export interface CommandJudgement {
 /** Package runners that fetch a package from the registry when its binary is not installed. */
 const DOWNLOADING_RUNNERS = new Set(["npx", "pnpx", "bunx", "npm exec", "pnpm dlx", "yarn dlx", "bun x"]);
 
-/** A binary in node_modules/.bin of the project or a folder above it (where npx looks first). */
-function installedBinary(root: string, name: string): boolean {
-  for (let dir = path.resolve(root); ; dir = path.dirname(dir)) {
-    if (fs.existsSync(path.join(dir, "node_modules", ".bin", name))) return true;
-    if (path.dirname(dir) === dir) return false;
-  }
-}
 
 /** Absolute program paths that name the system's own binaries, judged by basename. */
 const TRUSTED_BIN_DIRS = new Set(["/bin", "/usr/bin", "/usr/local/bin", "/sbin", "/usr/sbin", "/usr/local/sbin", "/opt/homebrew/bin"]);

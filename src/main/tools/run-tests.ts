@@ -5,6 +5,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
+import { installedBinary } from "../exec/installed-binary.js";
 import { cleanTerminalOutput, headAndTail } from "../exec/output-text.js";
 import { escapeForDisplay } from "../security/index.js";
 import { defineTool } from "./define-tool.js";
@@ -87,6 +88,15 @@ export const runTests = defineTool({
     const detected = detectTestRunner(ctx.root);
     if (!detected.ok) return { ok: false, code: "NOT_FOUND", message: detected.message };
     const runner = detected.runner;
+    // Run by `npx --no`, a runner that is not installed only fails with npm's "npx canceled due to missing
+    // packages": say what to do instead.
+    if ((runner.kind === "vitest" || runner.kind === "jest" || runner.kind === "mocha") && !installedBinary(ctx.root, runner.kind)) {
+      return {
+        ok: false,
+        code: "NOT_FOUND",
+        message: `${runner.kind} is not installed: there is no node_modules/.bin/${runner.kind} in the project or a folder above it. Install the project's dependencies first (npm install, pnpm install or yarn, as the project uses), then run the tests again.`,
+      };
+    }
 
     const reportDir = fs.mkdtempSync(path.join(os.tmpdir(), "ipuaro-tests-"));
     try {

@@ -86,6 +86,15 @@ describe("run_tests with vitest", () => {
     expect(p.ctx.ports.commandProposals).toHaveLength(0);
   });
 
+  it("says to install the dependencies when vitest is not in node_modules, instead of running npx for nothing", async () => {
+    const p = await fixture(VITEST_PROJECT);
+    const r = await runTests.run("ni", {}, p.ctx);
+    expect(r.success).toBe(false);
+    expect(r.code).toBe("NOT_FOUND");
+    expect(r.error).toMatch(/^vitest is not installed: there is no node_modules\/\.bin\/vitest in the project or a folder above it\. Install the project's dependencies first/);
+    expect(p.ctx.ports.commandProposals).toHaveLength(0);
+  });
+
   it("runs the folder given, not every folder whose name starts like it", async () => {
     const passing = (name: string) => `import { it, expect } from "vitest";\nit("${name}", () => { expect(1).toBe(1); });\n`;
     const p = await fixture(
