@@ -10,8 +10,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { FakeOllama, xmlToolCall as call } from "../../helpers/fake-ollama.js";
 import { buildAcmeShop, openIndexedProject, type IndexedProject } from "../../helpers/indexed-project.js";
 import { useRedisServer } from "../../helpers/redis-server.js";
-import { useHomeAndFakeModel } from "./checkpoint-harness.js";
-import { removeDir, writeTree } from "../../helpers/temp-dir.js";
+import { MONEY, STRINGS, closeAgentProject, scriptTwoEdits, useHomeAndFakeModel } from "./checkpoint-harness.js";
+import { writeTree } from "../../helpers/temp-dir.js";
 import { isSummaryRequest, startAgent, type AgentUnderTest } from "../session/agent-harness.js";
 
 const server = useRedisServer();
@@ -19,8 +19,6 @@ let fake: FakeOllama;
 let project: IndexedProject;
 let agent: AgentUnderTest;
 
-const MONEY = "packages/core/src/money.ts";
-const STRINGS = "packages/core/src/utils/strings.ts";
 const abs = (rel: string) => path.join(project.root, rel);
 const read = (rel: string) => (fs.existsSync(abs(rel)) ? fs.readFileSync(abs(rel), "utf8") : null);
 const nonSystem = (i: number) => fake.chatRequests[i]!.messages.filter((m) => m.role !== "system").map((m) => m.content);
@@ -44,23 +42,7 @@ beforeEach(async () => {
   await project.reindex();
   agent = await startAgent(project, fake, project.config);
 });
-afterEach(async () => {
-  agent.runtime.checkpoints.close();
-  fake.assertAllConsumed();
-  fake.reset();
-  await project.close();
-  removeDir(project.root);
-});
-
-/** Turn 2 of most tests: the model reads both files, edits both, answers. */
-function scriptTwoEdits(): void {
-  fake.reply().text(`${call("get_lines", { path: MONEY, start: 1, end: 12 })}\n${call("get_lines", { path: STRINGS, start: 1, end: 7 })}`);
-  fake.reply().text(
-    `${call("edit_lines", { path: MONEY, start: 8, end: 8, content: "export class Money implements MoneyLike { // renamed" })}\n` +
-      call("edit_lines", { path: STRINGS, start: 2, end: 2, content: "export function slugifyText(input: string): string {" }),
-  );
-  fake.reply().text("Both edited.");
-}
+afterEach(() => closeAgentProject(agent, project, fake));
 
 describe("rewinding a session's code and conversation", () => {
   it("edit two files → rewind both → the files and the conversation are as before, and the model must read them again", async () => {
@@ -68,7 +50,7 @@ describe("rewinding a session's code and conversation", () => {
     const strings = read(STRINGS);
     fake.reply().text("Money is in packages/core/src/money.ts.");
     await agent.turn("Where is Money?");
-    scriptTwoEdits();
+    scriptTwoEdits(fake);
     await agent.turn("Rename both things");
     expect(read(MONEY)).not.toBe(money);
     expect(read(STRINGS)).not.toBe(strings);
@@ -114,7 +96,7 @@ describe("rewinding a session's code and conversation", () => {
   it("conversation only: the files keep their changes and a note tells the model which ones differ", async () => {
     fake.reply().text("Hello.");
     await agent.turn("Hi");
-    scriptTwoEdits();
+    scriptTwoEdits(fake);
     await agent.turn("Rename both things");
     const edited = read(MONEY);
     const result = await agent.runtime.checkpoints.rewind.rewind({ point: 2, mode: "conversation" });
@@ -138,7 +120,7 @@ describe("rewinding a session's code and conversation", () => {
     const money = read(MONEY);
     fake.reply().text("Hello.");
     await agent.turn("Hi");
-    scriptTwoEdits();
+    scriptTwoEdits(fake);
     await agent.turn("Rename both things");
     const before = agent.runtime.session.messages().length;
     const result = await agent.runtime.checkpoints.rewind.rewind({ point: 2, mode: "code" });
@@ -153,7 +135,7 @@ describe("rewinding a session's code and conversation", () => {
   it("a file changed by hand since ipuaro's last write is a conflict: left alone and listed, restored with overwrite", async () => {
     const money = read(MONEY);
     const strings = read(STRINGS);
-    scriptTwoEdits();
+    scriptTwoEdits(fake);
     await agent.turn("Rename both things");
     fs.appendFileSync(abs(MONEY), "// by hand\n");
     const rewind = agent.runtime.checkpoints.rewind;
@@ -170,7 +152,7 @@ describe("rewinding a session's code and conversation", () => {
 
   it("a hand change made before the next turn is taken into that turn's checkpoint: no conflict", async () => {
     const money = read(MONEY);
-    scriptTwoEdits();
+    scriptTwoEdits(fake);
     await agent.turn("Rename both things");
     fs.appendFileSync(abs(MONEY), "// by hand\n");
     const withHandChange = read(MONEY);
@@ -245,7 +227,7 @@ describe("rewinding a session's code and conversation", () => {
   it("after a code rewind, undo goes on with the edits still applied: the rewound ones leave the undo stack", async () => {
     const money = read(MONEY);
     const strings = read(STRINGS);
-    scriptTwoEdits();
+    scriptTwoEdits(fake);
     await agent.turn("Rename both");
     const afterFirst = read(MONEY);
     fake.reply().text(call("edit_lines", { path: MONEY, start: 8, end: 8, content: "export class Money implements MoneyLike { // second" }));
@@ -324,7 +306,7 @@ describe("rewinding a session's code and conversation", () => {
     git("add", "-A");
     git("commit", "-qm", "base");
     const base = git("rev-parse", "HEAD");
-    scriptTwoEdits();
+    scriptTwoEdits(fake);
     await agent.turn("Rename both things");
     git("commit", "-qam", "the model's work");
     const moved = git("rev-parse", "HEAD");

@@ -3,11 +3,10 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { FakeOllama, xmlToolCall as call } from "../../helpers/fake-ollama.js";
+import { FakeOllama } from "../../helpers/fake-ollama.js";
 import { buildAcmeShop, openIndexedProject, type IndexedProject } from "../../helpers/indexed-project.js";
 import { useRedisServer } from "../../helpers/redis-server.js";
-import { useHomeAndFakeModel } from "./checkpoint-harness.js";
-import { removeDir } from "../../helpers/temp-dir.js";
+import { MONEY, STRINGS, closeAgentProject, scriptTwoEdits, useHomeAndFakeModel } from "./checkpoint-harness.js";
 import { startAgent, type AgentUnderTest } from "../session/agent-harness.js";
 
 const server = useRedisServer();
@@ -15,8 +14,6 @@ let fake: FakeOllama;
 let project: IndexedProject;
 let agent: AgentUnderTest;
 
-const MONEY = "packages/core/src/money.ts";
-const STRINGS = "packages/core/src/utils/strings.ts";
 const abs = (rel: string) => path.join(project.root, rel);
 const read = (rel: string) => fs.readFileSync(abs(rel), "utf8");
 
@@ -28,21 +25,10 @@ beforeEach(async () => {
   await project.reindex();
   agent = await startAgent(project, fake, project.config);
 });
-afterEach(async () => {
-  agent.runtime.checkpoints.close();
-  fake.assertAllConsumed();
-  fake.reset();
-  await project.close();
-  removeDir(project.root);
-});
+afterEach(() => closeAgentProject(agent, project, fake));
 
 async function twoEditsTurn(): Promise<void> {
-  fake.reply().text(`${call("get_lines", { path: MONEY, start: 1, end: 12 })}\n${call("get_lines", { path: STRINGS, start: 1, end: 7 })}`);
-  fake.reply().text(
-    `${call("edit_lines", { path: MONEY, start: 8, end: 8, content: "export class Money implements MoneyLike { // renamed" })}\n` +
-      call("edit_lines", { path: STRINGS, start: 2, end: 2, content: "export function slugifyText(input: string): string {" }),
-  );
-  fake.reply().text("Both edited.");
+  scriptTwoEdits(fake);
   await agent.turn("Rename both things");
 }
 

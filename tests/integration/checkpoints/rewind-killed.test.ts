@@ -11,8 +11,7 @@ import { runIpuaro } from "../../helpers/cli.js";
 import { FakeOllama, xmlToolCall as call } from "../../helpers/fake-ollama.js";
 import { buildAcmeShop, openIndexedProject, type IndexedProject } from "../../helpers/indexed-project.js";
 import { useRedisServer } from "../../helpers/redis-server.js";
-import { useHomeAndFakeModel } from "./checkpoint-harness.js";
-import { removeDir } from "../../helpers/temp-dir.js";
+import { MONEY, STRINGS, closeAgentProject, useHomeAndFakeModel } from "./checkpoint-harness.js";
 import { startAgent, type AgentUnderTest } from "../session/agent-harness.js";
 
 const server = useRedisServer();
@@ -22,8 +21,6 @@ let agent: AgentUnderTest;
 let home: string;
 const REPO = path.resolve(import.meta.dirname, "..", "..", "..");
 
-const MONEY = "packages/core/src/money.ts";
-const STRINGS = "packages/core/src/utils/strings.ts";
 const abs = (rel: string) => path.join(project.root, rel);
 const read = (rel: string) => fs.readFileSync(abs(rel), "utf8");
 const cliEnv = () => ({ IPUARO_HOME: home, IPUARO_REDIS_URL: server().url, XDG_CONFIG_HOME: path.join(home, "xdg") });
@@ -37,13 +34,7 @@ beforeEach(async () => {
   await project.reindex();
   agent = await startAgent(project, fake, project.config);
 });
-afterEach(async () => {
-  agent.runtime.checkpoints.close();
-  fake.assertAllConsumed();
-  fake.reset();
-  await project.close();
-  removeDir(project.root);
-});
+afterEach(() => closeAgentProject(agent, project, fake));
 
 function startRewind(args: string[]): ChildProcess {
   return spawn(process.execPath, ["--import", "tsx", path.join(REPO, "src", "main", "cli", "entry.ts"), "rewind", ...args, project.root], {

@@ -11,7 +11,7 @@ import { SessionStore } from "../../../src/main/session/session-store.js";
 import { FakeOllama } from "../../helpers/fake-ollama.js";
 import { buildAcmeShop, openIndexedProject, type IndexedProject } from "../../helpers/indexed-project.js";
 import { useRedisServer } from "../../helpers/redis-server.js";
-import { useHomeAndFakeModel } from "./checkpoint-harness.js";
+import { MONEY, closeAgentProject, useHomeAndFakeModel } from "./checkpoint-harness.js";
 import { makeTempDir, removeDir, writeTree } from "../../helpers/temp-dir.js";
 import { startAgent, type AgentUnderTest } from "../session/agent-harness.js";
 
@@ -21,7 +21,6 @@ let project: IndexedProject;
 let agent: AgentUnderTest;
 let home: string;
 
-const MONEY = "packages/core/src/money.ts";
 const abs = (rel: string) => path.join(project.root, rel);
 const read = (rel: string) => (fs.existsSync(abs(rel)) ? fs.readFileSync(abs(rel), "utf8") : null);
 
@@ -50,13 +49,7 @@ describe("shadow-git checkpoints", () => {
     const config = { ...project.config, checkpoints: { ...project.config.checkpoints, mode: "shadow-git" as const } };
     agent = await startAgent(project, fake, config);
   });
-  afterEach(async () => {
-    agent.runtime.checkpoints.close();
-    fake.assertAllConsumed();
-    fake.reset();
-    await project.close();
-    removeDir(project.root);
-  });
+  afterEach(() => closeAgentProject(agent, project, fake));
 
   it("restore a change made by run_command, files the index does not hold included; ignored files stay as they are", async () => {
     const money = read(MONEY);

@@ -1,42 +1,12 @@
 // The compressor's choices on hand-made histories (no model, no Redis): what is summarised, what is
 // stubbed, what stays.
 import { describe, expect, it } from "vitest";
+import { countTokens, SessionHistory } from "./session-history.js";
 import { compactConversation, type Summariser } from "../../../src/main/context/compression/compact-conversation.js";
-import { formatToolResult } from "../../../src/main/llm/system-prompt.js";
 import { modelView, toLlmMessages } from "../../../src/main/session/session-tree.js";
-import type { ChatMessage, SessionEntry } from "../../../src/main/session/session-types.js";
+import type { SessionEntry } from "../../../src/main/session/session-types.js";
 
-class History {
-  readonly entries: SessionEntry[] = [];
-  private n = 0;
-  private calls = 0;
 
-  private add(message: Omit<ChatMessage, "timestamp">): string {
-    const id = `e${++this.n}`;
-    this.entries.push({ kind: "message", id, parentId: this.entries.at(-1)?.id ?? null, message: { ...message, timestamp: this.n } });
-    return id;
-  }
-
-  user(text: string) {
-    return this.add({ role: "user", content: text });
-  }
-
-  answer(text: string) {
-    return this.add({ role: "assistant", content: text });
-  }
-
-  /** An assistant reading `file` (with `lines` lines of code), then its result. */
-  read(file: string, lines = 20, say = "") {
-    const id = `call_${++this.calls}`;
-    this.add({ role: "assistant", content: `${say}<tool_call name="get_lines"><path>${file}</path></tool_call>`, toolCalls: [{ id, name: "get_lines", parameters: { path: file } }] });
-    const body = Array.from({ length: lines }, (_, i) => `${String(i + 1).padStart(3)}│ const ${file.replace(/\W/g, "_")}_${i} = ${i}; // code of ${file}`).join("\n");
-    return this.add({ role: "tool", content: formatToolResult("get_lines", { callId: id, success: true, data: body }), toolResults: [{ callId: id, name: "get_lines", success: true }] });
-  }
-}
-
-const chars = (h: readonly { content: string }[]) => h.reduce((n, m) => n + m.content.length, 0);
-/** 1 token per 4 characters, plus a fixed part of 100. */
-const countTokens = (h: readonly { content: string }[]) => 100 + Math.ceil(chars(h) / 4);
 
 function summariser(text = "## Goal\nthe goal"): Summariser & { calls: Array<{ transcript: string; focus?: string }> } {
   const calls: Array<{ transcript: string; focus?: string }> = [];
@@ -50,7 +20,7 @@ function summariser(text = "## Goal\nthe goal"): Summariser & { calls: Array<{ t
 
 describe("compactConversation", () => {
   it("summarises before the last user message, keeps results of the last 5 messages and of files they mention", async () => {
-    const h = new History();
+    const h = new SessionHistory();
     h.user("look at a.ts");
     h.read("a.ts");
     h.answer("a.ts is fine");
@@ -83,7 +53,7 @@ describe("compactConversation", () => {
   });
 
   it("goes further when the result would still be too big: stubs every older result, then trims the newest", async () => {
-    const h = new History();
+    const h = new SessionHistory();
     h.user("read everything");
     h.read("a.ts", 200);
     h.read("b.ts", 200);
@@ -105,7 +75,7 @@ describe("compactConversation", () => {
   });
 
   it("returns null when there is nothing left to shrink, and keeps an earlier summary without asking the model again", async () => {
-    const h = new History();
+    const h = new SessionHistory();
     h.user("q1");
     h.answer("a1");
     h.user("q2");
@@ -117,7 +87,7 @@ describe("compactConversation", () => {
   });
 
   it("falls back to a summary built from the messages when the model gives none", async () => {
-    const h = new History();
+    const h = new SessionHistory();
     h.user("rename Money to Cash");
     h.read("money.ts");
     h.answer("Done: Money is now Cash in money.ts.");

@@ -1,43 +1,11 @@
 // A long session compacts more than once. The second compaction sees the first one's summary, not the
 // messages it replaced: the goal, decisions and files touched before it must survive into the new one.
 import { describe, expect, it } from "vitest";
+import { countTokens, SessionHistory } from "./session-history.js";
 import { compactConversation, type Summariser } from "../../../src/main/context/compression/compact-conversation.js";
 import { buildTranscript, filesTouchedInSummary, mergeTouched } from "../../../src/main/context/compression/conversation-summary.js";
-import { formatToolResult } from "../../../src/main/llm/system-prompt.js";
-import type { ChatMessage, CompactionRecord, SessionEntry } from "../../../src/main/session/session-types.js";
 
-class History {
-  readonly entries: SessionEntry[] = [];
-  private n = 0;
-  private calls = 0;
 
-  private add(message: Omit<ChatMessage, "timestamp">): string {
-    const id = `e${++this.n}`;
-    this.entries.push({ kind: "message", id, parentId: this.entries.at(-1)?.id ?? null, message: { ...message, timestamp: this.n } });
-    return id;
-  }
-
-  user(text: string) {
-    return this.add({ role: "user", content: text });
-  }
-
-  answer(text: string) {
-    return this.add({ role: "assistant", content: text });
-  }
-
-  call(tool: string, file: string, lines = 20) {
-    const id = `call_${++this.calls}`;
-    this.add({ role: "assistant", content: `<tool_call name="${tool}"><path>${file}</path></tool_call>`, toolCalls: [{ id, name: tool, parameters: { path: file } }] });
-    const body = Array.from({ length: lines }, (_, i) => `${String(i + 1).padStart(3)}│ const v${i} = ${i}; // code of ${file}`).join("\n");
-    return this.add({ role: "tool", content: formatToolResult(tool, { callId: id, success: true, data: body }), toolResults: [{ callId: id, name: tool, success: true }] });
-  }
-
-  compaction(record: CompactionRecord) {
-    this.entries.push({ kind: "compaction", id: `c${++this.n}`, parentId: this.entries.at(-1)!.id, timestamp: this.n, compaction: record });
-  }
-}
-
-const countTokens = (h: readonly { content: string }[]) => 100 + Math.ceil(h.reduce((n, m) => n + m.content.length, 0) / 4);
 
 function recordingSummariser(text: string): Summariser & { transcripts: string[] } {
   const transcripts: string[] = [];
@@ -50,7 +18,7 @@ function recordingSummariser(text: string): Summariser & { transcripts: string[]
 }
 
 async function twoCompactions(tokensLimit: number) {
-  const h = new History();
+  const h = new SessionHistory();
   h.user("Goal: rename Money to Cash across the repo");
   h.call("get_lines", "src/money.ts");
   h.call("edit_lines", "src/money.ts");
@@ -89,7 +57,7 @@ describe("a second compaction", () => {
   });
 
   it("without the model, keeps the earlier summary's text and one merged file list", async () => {
-    const h = new History();
+    const h = new SessionHistory();
     h.user("Goal: rename Money to Cash");
     h.call("edit_lines", "src/money.ts");
     h.answer("done with money.ts");

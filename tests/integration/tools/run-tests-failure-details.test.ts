@@ -1,37 +1,13 @@
 // What the model needs from a failing run to fix it, with real vitest and node --test runs: the
 // expected/received diff (not `{ id: 1, …(4) }`), the assertion's line, a filter copied from a result
 // name that selects that test, and a run that selected no test never reported as a pass.
-import fs from "node:fs";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { runTests } from "../../../src/main/tools/run-tests.js";
-import { useTempConfigHome } from "../../helpers/config-home.js";
-import { useRedisServer } from "../../helpers/redis-server.js";
-import { makeTempDir, writeTree, type FileTree } from "../../helpers/temp-dir.js";
-import { openProject, type GitProject } from "./git-test-repo.js";
+import type { FileTree } from "../../helpers/temp-dir.js";
+import { useRunTestsFixtures } from "./run-tests-fixture.js";
 
-const REPO_NODE_MODULES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "node_modules");
-const server = useRedisServer();
-let opened: GitProject | null = null;
-
-useTempConfigHome();
-afterEach(async () => {
-  await opened?.close();
-  opened = null;
-});
-
-async function fixture(tree: FileTree, opts: { vitest?: boolean } = {}): Promise<GitProject> {
-  const root = makeTempDir("ipuaro-tests-details-");
-  writeTree(root, tree);
-  if (opts.vitest) {
-    fs.mkdirSync(path.join(root, "node_modules", ".bin"), { recursive: true });
-    fs.symlinkSync(path.join(REPO_NODE_MODULES, "vitest"), path.join(root, "node_modules", "vitest"));
-    fs.symlinkSync("../vitest/vitest.mjs", path.join(root, "node_modules", ".bin", "vitest"));
-  }
-  opened = await openProject(root, server().url);
-  return opened;
-}
+const useFixture = useRunTestsFixtures("ipuaro-tests-details-");
+const fixture = (tree: FileTree, opts: { vitest?: boolean } = {}) => useFixture(tree, {}, opts);
 
 // Objects big enough that the runners shorten them in the one-line message.
 const ACTUAL = '{ id: 1, name: "Alice", roles: ["admin", "user"], address: { city: "Paris", zip: "75001", street: "Rue de Rivoli" }, active: true, tags: ["a", "b", "c", "d"] }';
@@ -95,8 +71,6 @@ describe("run_tests failure details", () => {
     const vr = await runTests.run("d3", { filter: "user > keeps the address" }, v.ctx);
     expect(vr.data!.split("\n")[0]).toMatch(/: 1 failed, 0 passed, 1 skipped · exit code 1/);
     expect(vr.data).toContain("FAIL src/user.test.js:5  user > keeps the address");
-    await opened!.close();
-    opened = null;
     const n = await fixture(NODE_PROJECT);
     const nr = await runTests.run("d4", { filter: "user > keeps the address" }, n.ctx);
     expect(nr.data!.split("\n")[0]).toMatch(/: 1 failed, 0 passed/);
@@ -110,8 +84,6 @@ describe("run_tests failure details", () => {
     expect(vr.data!.split("\n")[0]).toMatch(/: 0 failed, 0 passed, 2 skipped · exit code 0/);
     expect(vr.data).toContain('NO TEST RAN, so nothing was checked: no test name contains "no such test"');
     expect(vr.display.summary).toMatch(/^no test ran/);
-    await opened!.close();
-    opened = null;
     const n = await fixture(NODE_PROJECT);
     const nr = await runTests.run("d6", { filter: "no such test" }, n.ctx);
     expect(nr.data).toContain("NO TEST RAN");

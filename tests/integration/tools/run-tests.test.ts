@@ -1,39 +1,11 @@
 // run_tests on small fixture projects: vitest (this repository's own copy, linked into the fixture's
 // node_modules so `npx --no vitest` finds it offline), node --test (always there) and plain npm test.
-import fs from "node:fs";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { runTests } from "../../../src/main/tools/run-tests.js";
-import { useTempConfigHome } from "../../helpers/config-home.js";
-import { useRedisServer } from "../../helpers/redis-server.js";
-import { makeTempDir, writeTree, type FileTree } from "../../helpers/temp-dir.js";
-import type { PortAnswers } from "../../helpers/tool-context.js";
-import { openProject, type GitProject } from "./git-test-repo.js";
+import type { FileTree } from "../../helpers/temp-dir.js";
+import { useRunTestsFixtures } from "./run-tests-fixture.js";
 
-const REPO_NODE_MODULES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "node_modules");
-const server = useRedisServer();
-let opened: GitProject | null = null;
-
-useTempConfigHome();
-afterEach(async () => {
-  await opened?.close();
-  opened = null;
-});
-
-async function fixture(tree: FileTree, answers: PortAnswers = {}, opts: { vitest?: boolean } = {}): Promise<GitProject> {
-  const root = makeTempDir("ipuaro-tests-fixture-");
-  writeTree(root, tree);
-  if (opts.vitest) {
-    // Only vitest itself is linked: its own dependencies resolve from its real path, and vite's cache
-    // lands in the fixture's node_modules, not in this repository's.
-    fs.mkdirSync(path.join(root, "node_modules", ".bin"), { recursive: true });
-    fs.symlinkSync(path.join(REPO_NODE_MODULES, "vitest"), path.join(root, "node_modules", "vitest"));
-    fs.symlinkSync("../vitest/vitest.mjs", path.join(root, "node_modules", ".bin", "vitest"));
-  }
-  opened = await openProject(root, server().url, answers);
-  return opened;
-}
+const fixture = useRunTestsFixtures("ipuaro-tests-fixture-");
 
 // A project for run_tests to run: one passing, one failing and one deliberately skipped test (the
 // `it.skip` below is fixture text, so the summary's skipped count has something to count).
@@ -207,8 +179,6 @@ describe("run_tests detection and bad input", () => {
     const r = await runTests.run("t13", {}, none.ctx);
     expect(r.code).toBe("NOT_FOUND");
     expect(r.error).toContain("no package.json");
-    await opened!.close();
-    opened = null;
     const placeholder = await fixture({ "package.json": JSON.stringify({ scripts: { test: 'echo "Error: no test specified" && exit 1' } }) });
     const r2 = await runTests.run("t14", {}, placeholder.ctx);
     expect(r2.code).toBe("NOT_FOUND");
