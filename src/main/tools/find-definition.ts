@@ -7,6 +7,7 @@ import { lineText } from "./search-output.js";
 import { didYouMean, suggestSymbols } from "./symbol-suggestions.js";
 import { parseSymbolName } from "./symbol-name.js";
 import type { ToolContext } from "./tool-types.js";
+import { counted } from "../plural.js";
 
 export const MAX_DEFINITIONS = 50;
 
@@ -69,7 +70,7 @@ export const findDefinition = defineTool({
       ok: true,
       llm: `${head}\n${rows.join("\n")}${more}${hint}`,
       data: { symbol: name, definitions: defs.map((d) => ({ name: d.name, path: d.path, line: d.line, kind: d.kind })) },
-      display: { summary: `${defs.length} declaration${defs.length === 1 ? "" : "s"}` },
+      display: { summary: counted(defs.length, "declaration") },
     };
   },
 });

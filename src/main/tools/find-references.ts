@@ -14,6 +14,7 @@ import { CODE_LANGUAGES, findIdentifierOccurrences, identifierPattern, type Refe
 import { didYouMean, suggestSymbols } from "./symbol-suggestions.js";
 import { parseSymbolName } from "./symbol-name.js";
 import { toolPath } from "./tool-paths.js";
+import { counted } from "../plural.js";
 
 /** Reference lines shown to the model; the rest are counted. */
 export const MAX_REFERENCES = 100;
@@ -244,7 +245,7 @@ export const findReferences = defineTool({
         renamedCalls: renamed.shown,
         references: shownFiles.flatMap((f) => byFile.get(f)!.filter((r) => picked.has(r)).map((r) => ({ path: f, line: r.line, roles: [...r.roles], text: r.text }))),
       },
-      display: { summary: `${found} references in ${byFile.size} files${renamed.total ? ` + ${renamed.total} under other names` : ""} (${scanned} parsed)` },
+      display: { summary: `${counted(found, "reference")} in ${counted(byFile.size, "file")}${renamed.total ? ` + ${renamed.total} under other names` : ""} (${scanned} parsed)` },
     };
   },
 });

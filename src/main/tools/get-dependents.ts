@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { defineTool } from "./define-tool.js";
 import { fileFlags, loadFileMeta, MAX_NEIGHBOURS, neighbourLines } from "./graph-neighbours.js";
+import { counted } from "../plural.js";
 
 /** Folders named in a hub's breakdown. */
 const FOLDERS_SHOWN = 12;
@@ -43,7 +44,7 @@ export const getDependents = defineTool({
       ok: true,
       llm: `${head}${spread}${lines.length ? `\n${lines.join("\n")}` : ""}${hint}`,
       data: { path: file.rel, dependents, barrels },
-      display: { summary: `${dependents.length} dependents` },
+      display: { summary: counted(dependents.length, "dependent") },
     };
   },
 });

@@ -9,6 +9,7 @@ import { defineTool } from "./define-tool.js";
 import { buildDirTree, chooseExpanded, DEFAULT_TREE_VIEW, renderTree, shownFiles, type DirNode } from "./structure-tree.js";
 import { IgnoreRules } from "../../pipeline/ignore-rules.js";
 import { toolPath } from "./tool-paths.js";
+import { counted } from "../plural.js";
 
 export const STRUCTURE_MAX_LINES = 300;
 
@@ -148,6 +149,6 @@ export const getStructure = defineTool({
     };
     const rules = new IgnoreRules(ctx.root, ctx.config.project.ignorePatterns);
     const text = renderTree(tree, expanded, label, (node) => notIndexedLine(ctx.root, node, rules), view);
-    return { ok: true, llm: text, display: { summary: `${paths.length} file${paths.length === 1 ? "" : "s"}` } };
+    return { ok: true, llm: text, display: { summary: counted(paths.length, "file") } };
   },
 });

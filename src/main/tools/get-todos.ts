@@ -14,6 +14,7 @@ import { readIndexedTexts } from "../store/index-queries.js";
 import { defineTool } from "./define-tool.js";
 import { lineText, pastBudget } from "./search-output.js";
 import { toolPath } from "./tool-paths.js";
+import { counted } from "../plural.js";
 
 export { TODO_MARKERS, type TodoMarker };
 export const MAX_TODOS = 200;
@@ -150,7 +151,7 @@ export const getTodos = defineTool({
       ok: true,
       llm: `${head}\n${out.join("\n")}${more}`,
       data: { total, approximateMore: approx, todos: files.flatMap((f) => byFile.get(f)!.map((m) => ({ path: f, line: m.line, marker: m.marker, text: m.text }))).slice(0, MAX_TODOS) },
-      display: { summary: `${total} markers` },
+      display: { summary: counted(total, "marker") },
     };
   },
 });

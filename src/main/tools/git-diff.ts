@@ -5,6 +5,7 @@ import type { GitFileStat } from "../git/project-git.js";
 import { defineTool } from "./define-tool.js";
 import { listPaths, withProjectGit } from "./git-status.js";
 import { toolPath } from "./tool-paths.js";
+import { counted } from "../plural.js";
 
 function statLine(f: GitFileStat): string {
   return f.binary ? `  ${f.path} (binary)` : `  ${f.path} +${f.insertions} -${f.deletions}`;
@@ -113,7 +114,7 @@ export const gitDiff = defineTool({
         ok: true,
         llm,
         data: { files: d.files, untracked: d.untracked },
-        display: { summary: `${d.files.length} file${d.files.length === 1 ? "" : "s"}, +${insertions} -${deletions}` },
+        display: { summary: `${counted(d.files.length, "file")}, +${insertions} -${deletions}` },
       };
     });
   },

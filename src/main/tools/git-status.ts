@@ -88,7 +88,7 @@ export const gitStatus = defineTool({
         ok: true,
         llm: formatStatus(s, where),
         data: s,
-        display: { summary: changed === 0 ? "clean" : `${changed} changed file${changed === 1 ? "" : "s"} on ${s.branch ?? "HEAD"}` },
+        display: { summary: changed === 0 ? "clean" : `${counted(changed, "changed file")} on ${s.branch ?? "HEAD"}` },
       };
     });
   },

@@ -90,6 +90,13 @@ describe("get_dependents", () => {
   it("says so for a file nothing imports", async () => {
     expect(await ok(getDependents, { path: "apps/api/src/main.ts" })).toBe("apps/api/src/main.ts [entry] is imported by no project file (an entry point).");
   });
+
+  it("counts them in the chat line in words people read", async () => {
+    const summary = async (path: string) => (await run(getDependents, { path })).display?.summary;
+    expect(await summary("apps/api/src/orders/order.controller.ts")).toBe("1 dependent");
+    expect(await summary("packages/core/src/money.ts")).toBe("2 dependents");
+    expect(await summary("apps/api/src/main.ts")).toBe("0 dependents");
+  });
 });
 
 describe("get_dependencies / get_dependents errors", () => {
