@@ -191,7 +191,7 @@ async function prepare(ctx: PrepareContext): Promise<RuntimeBackend | null> {
   } catch (error) {
     app.notice("warn", `The file watcher stopped: ${errorMessage(error)}`);
   }
-  const { session, repairedCalls, lease, lastOpenElsewhere } = await openSession({ redis: p.opened.redis, projectName: p.opened.store.projectName, root: p.root, config: p.config, choice, lease: "the UI" });
+  const { session, repairedCalls, lease, lastOpenElsewhere } = await openSession({ redis: p.opened.redis, projectName: p.opened.store.projectName, root: p.root, config: p.config, choice, lease: "the UI", earlierInputs: true });
   app.showProgress(null);
   if (lastOpenElsewhere) app.notice("info", `The project's last session (${lastOpenElsewhere.id}) is open in another ipuaro, ${describeHolder(lastOpenElsewhere.holder)}: this is a new session.`);
   if (repairedCalls) app.notice("info", `${repairedCalls} call(s) the last run left unfinished were marked cancelled.`);

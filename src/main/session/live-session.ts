@@ -12,7 +12,7 @@ import { draftOutcome, type ChatMessage, type CompactionRecord, type SessionEntr
 import { textOf, undoLastEdit, type UndoOutcome } from "./undo-edit.js";
 import type { UndoStack } from "./undo-stack.js";
 
-/** ↑/↓ history kept per session. */
+/** ↑/↓ history kept per session, and the most the UI walks through (with other sessions' prompts). */
 export const INPUT_HISTORY_LIMIT = 500;
 
 export interface IndexServices {
@@ -29,6 +29,8 @@ export class LiveSession {
    */
   readonly toolState: ToolSessionState = newToolSessionState();
   private callSeq: number;
+  /** Prompts of the project's other recent sessions, oldest first (see inputs). */
+  private earlier: string[] = [];
 
   constructor(
     readonly store: SessionStore,
@@ -205,6 +207,23 @@ export class LiveSession {
       await this.updateMessage(entry.id, { ...entry.message, outcome: draftOutcome(draft.text) });
     }
     await this.saveDraft(null);
+  }
+
+  /**
+   * The ↑/↓ history the UI walks: the prompts of the project's other recent sessions (loadEarlierInputs),
+   * then this session's own. A prompt typed here again is shown only at its place here.
+   */
+  inputs(): string[] {
+    const own = this.state.inputHistory;
+    if (this.earlier.length === 0) return [...own];
+    const here = new Set(own);
+    return [...this.earlier.filter((t) => !here.has(t)), ...own].slice(-INPUT_HISTORY_LIMIT);
+  }
+
+  /** Reads the prompts of the project's other recent sessions (see inputs); none when history is not saved. */
+  async loadEarlierInputs(): Promise<void> {
+    if (this.opts.saveInputHistory === false) return;
+    this.earlier = await this.store.earlierInputs(this.id, INPUT_HISTORY_LIMIT);
   }
 
   /** Adds a typed prompt to the ↑/↓ history (consecutive repeats kept once). */

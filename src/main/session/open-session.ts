@@ -28,6 +28,8 @@ export interface OpenSessionOptions {
   lease?: string;
   /** With `lease`, when the project's last session is open elsewhere: start a new one (default) or refuse. */
   ifLastOpenElsewhere?: "new" | "refuse";
+  /** Also read the prompts of the project's other recent sessions, for ↑ (LiveSession.inputs). */
+  earlierInputs?: boolean;
 }
 
 export interface OpenedSession {
@@ -73,7 +75,11 @@ export async function findSession(opts: Omit<OpenSessionOptions, "choice"> & { i
 
 export async function openSession(opts: OpenSessionOptions): Promise<OpenedSession> {
   const store = sessionStoreFor(opts.redis, opts.projectName, opts.config);
-  const live = (state: SessionState) => liveSession(store, opts, state);
+  const live = async (state: SessionState) => {
+    const session = liveSession(store, opts, state);
+    if (opts.earlierInputs) await session.loadEarlierInputs();
+    return session;
+  };
   const take = async (id: string) => (opts.lease === undefined ? { lease: null } : SessionLease.acquire(opts.redis, id, opts.lease));
 
   let id: string | null = null;
@@ -92,7 +98,7 @@ export async function openSession(opts: OpenSessionOptions): Promise<OpenedSessi
         lastOpenElsewhere = { id, holder: taken.heldBy };
       } else {
         try {
-          const session = live(state);
+          const session = await live(state);
           const repairedCalls = await session.repair();
           return { session, created: false, repairedCalls, lease: taken.lease };
         } catch (error) {
@@ -104,5 +110,5 @@ export async function openSession(opts: OpenSessionOptions): Promise<OpenedSessi
   }
   const state = await store.create(opts.root);
   const taken = await take(state.meta.id);
-  return { session: live(state), created: true, repairedCalls: 0, lease: "lease" in taken ? taken.lease : null, ...(lastOpenElsewhere ? { lastOpenElsewhere } : {}) };
+  return { session: await live(state), created: true, repairedCalls: 0, lease: "lease" in taken ? taken.lease : null, ...(lastOpenElsewhere ? { lastOpenElsewhere } : {}) };
 }

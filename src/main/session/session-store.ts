@@ -53,6 +53,9 @@ export function newEntryId(): string {
   return randomBytes(5).toString("hex");
 }
 
+/** How many of the project's latest sessions lend their prompts to ↑ in another one. */
+const RECENT_INPUT_SESSIONS = 20;
+
 export class SessionStore {
   readonly sessionsKey: string;
 
@@ -206,11 +209,52 @@ export class SessionStore {
     );
   }
 
+  /**
+   * What was typed in the project's other recent sessions (the RECENT_INPUT_SESSIONS last started), for ↑
+   * to reach past a new session's first prompt: oldest first, each prompt once (at its latest use), at
+   * most `limit`. Read, not copied: deleting a session takes its prompts with it.
+   */
+  async earlierInputs(excludeId: string, limit: number): Promise<string[]> {
+    return this.op(`reading the input history of ${this.projectName}`, async () => {
+      // Oldest started first, so sessions last active at the same moment keep the order they were started in.
+      const ids = (await this.redis.zrevrange(this.sessionsKey, 0, RECENT_INPUT_SESSIONS)).filter((id) => id !== excludeId).reverse();
+      if (ids.length === 0) return [];
+      const pipe = this.redis.pipeline();
+      for (const id of ids) pipe.hmget(sessionDataKey(id), "input", "lastActivityAt");
+      const sessions: { last: number; inputs: unknown }[] = [];
+      for (const [err, value] of (await pipe.exec()) ?? []) {
+        const [input, last] = (err ? [] : value) as Array<string | null>;
+        if (!input) continue;
+        try {
+          sessions.push({ last: Number(last) || 0, inputs: JSON.parse(input) });
+        } catch {
+          // A damaged history only loses its prompts here; opening that session says what is wrong.
+        }
+      }
+      sessions.sort((a, b) => a.last - b.last);
+      const typed = sessions.flatMap((s) => (Array.isArray(s.inputs) ? s.inputs.filter((t): t is string => typeof t === "string" && t.trim() !== "") : []));
+      return latestOccurrences(typed).slice(-limit);
+    });
+  }
+
   async saveInputHistory(state: SessionState): Promise<void> {
     await this.op(`saving the input history of ${state.meta.id}`, () =>
       this.redis.hset(sessionDataKey(state.meta.id), "input", JSON.stringify(state.inputHistory)),
     );
   }
+}
+
+/** Each entry once, where it last appears (as a shell's erasedups keeps history). */
+export function latestOccurrences(entries: readonly string[]): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const t = entries[i] as string;
+    if (seen.has(t)) continue;
+    seen.add(t);
+    out.push(t);
+  }
+  return out.reverse();
 }
 
 async function execOrThrow(pipe: { exec(): Promise<Array<[Error | null, unknown]> | null> }): Promise<void> {

@@ -47,7 +47,7 @@ export interface SlashCommand {
 export const KEY_HELP: ReadonlyArray<[string, string]> = [
   ["Enter", "send (while the agent works: queue the message, sent when it is done)"],
   ["Alt+Enter, Ctrl+J, trailing \\", "new line (Shift+Enter where the terminal reports it)"],
-  ["↑/↓", "input history (of this session)"],
+  ["↑/↓", "input history (this session, then the project's recent ones)"],
   ["Tab", "complete paths, symbols, commands and @file mentions (by path or file name)"],
   ["Ctrl+C", "interrupt the answer or command; twice within 2 s: exit"],
   ["Ctrl+D", "exit (the session is saved)"],

@@ -152,7 +152,7 @@ export class RuntimeBackend implements TuiBackend {
       id: s.id,
       createdAt: s.state.meta.createdAt,
       messages: () => s.messages(),
-      inputHistory: () => [...s.state.inputHistory],
+      inputHistory: () => s.inputs(),
       contextPercent: () => (s.state.context.tokensLimit > 0 && s.state.context.tokensUsed > 0 ? (s.state.context.tokensUsed / s.state.context.tokensLimit) * 100 : null),
     };
   }
@@ -187,7 +187,7 @@ export class RuntimeBackend implements TuiBackend {
 
   private async switchTo(choice: SessionChoice): Promise<void> {
     // A session open in another ipuaro is refused with who has it (openSession says).
-    const { session, lease } = await openSession({ redis: this.opts.opened.redis, projectName: this.projectName, root: this.root, config: this.opts.config, choice, lease: "the UI" });
+    const { session, lease } = await openSession({ redis: this.opts.opened.redis, projectName: this.projectName, root: this.root, config: this.opts.config, choice, lease: "the UI", earlierInputs: true });
     await this.runtime.session.saveState().catch(() => {});
     this.replaceRuntime(session);
     const old = this.lease;

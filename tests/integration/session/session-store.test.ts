@@ -126,6 +126,38 @@ describe("session store", () => {
     expect(loaded.inputHistory).toEqual(["one", "two", "three"]);
   });
 
+  it("lets ↑ reach the prompts of the project's other sessions: older first, each once, gone with its session", async () => {
+    const { session: a } = await open({ kind: "new" });
+    for (const t of ["почини тест 🧪", "run the tests"]) await a.addInput(t);
+    const { session: b } = await open({ kind: "new" });
+    for (const t of ["run the tests", "rename Money"]) await b.addInput(t);
+    const { session: elsewhere } = await open({ kind: "new" }, "other-app");
+    await elsewhere.addInput("not this project");
+
+    const { session: c } = await openSession({ redis, projectName: "work-app", root, config, choice: { kind: "new" }, earlierInputs: true });
+    expect(c.inputs()).toEqual(["почини тест 🧪", "run the tests", "rename Money"]);
+    await c.addInput("почини тест 🧪");
+    expect(c.inputs()).toEqual(["run the tests", "rename Money", "почини тест 🧪"]);
+    // Only this session's own prompts are stored with it.
+    expect((await new SessionStore(redis, "work-app").load(c.id))!.inputHistory).toEqual(["почини тест 🧪"]);
+
+    await new SessionStore(redis, "work-app").delete(b.id);
+    const { session: d } = await openSession({ redis, projectName: "work-app", root, config, choice: { kind: "new" }, earlierInputs: true });
+    expect(d.inputs()).toEqual(["run the tests", "почини тест 🧪"]);
+    // Without the option (ipuaro run, tool): this session's prompts only.
+    expect((await open({ kind: "id", id: c.id })).session.inputs()).toEqual(["почини тест 🧪"]);
+  });
+
+  it("shares no prompts when the input history is not saved", async () => {
+    const { session: a } = await open({ kind: "new" });
+    await a.addInput("first");
+    const quiet = { ...config, session: { ...config.session, saveInputHistory: false } };
+    const { session: b } = await openSession({ redis, projectName: "work-app", root, config: quiet, choice: { kind: "new" }, earlierInputs: true });
+    expect(b.inputs()).toEqual([]);
+    await b.addInput("second");
+    expect(b.inputs()).toEqual([]);
+  });
+
   it("deletes a session with its undo stack and removes it from the list", async () => {
     const { session } = await open({ kind: "new" });
     await session.undoStack.push({ filePath: "a.ts", previousContent: ["a"], newContent: ["b"], description: "x", tool: "edit_lines" });
