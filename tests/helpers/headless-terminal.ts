@@ -36,6 +36,7 @@ export const KEYS = {
   ctrlC: "\x03",
   ctrlD: "\x04",
   ctrlO: "\x0f",
+  ctrlR: "\x12",
   ctrlS: "\x13",
   ctrlW: "\x17",
   ctrlZ: "\x1a",

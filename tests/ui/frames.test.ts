@@ -336,6 +336,54 @@ describe("typing", () => {
     await h.t.waitForText("> черновик");
   });
 
+  it("finds an earlier prompt with Ctrl+R: newest first, Ctrl+R again goes older, Enter takes it without sending", async () => {
+    h = await startUi({ backend: new ScriptedBackend({ history: ["git статус", "run the tests 🧪", "rename Money", "run the linter"] }) });
+    h.t.type("черновик", KEYS.ctrlR);
+    await h.t.waitForText("search history (type to search)");
+    expect(promptRow(h)).toBe("черновик");
+    h.t.type("run");
+    await h.t.waitForText("> run the linter");
+    await h.t.waitForText('search history: "run"');
+    h.t.type(KEYS.ctrlR);
+    await h.t.waitForText("> run the tests 🧪");
+    h.t.type(KEYS.ctrlR);
+    await h.t.waitForText('nothing older contains "run"');
+    expect(promptRow(h)).toBe("run the tests 🧪");
+    h.t.type(KEYS.enter);
+    await h.t.waitForNoText("search history");
+    expect(promptRow(h)).toBe("run the tests 🧪");
+    expect(h.backend.sent).toEqual([]);
+    h.t.type(" again", KEYS.enter);
+    await h.t.waitFor(() => h!.backend.sent.length === 1, "the message sent");
+    expect(h.backend.sent).toEqual(["run the tests 🧪 again"]);
+  });
+
+  it("searches Ctrl+R case-insensitively, widens on Backspace and gives the draft back on Esc or Ctrl+C", async () => {
+    h = await startUi({ backend: new ScriptedBackend({ history: ["git Статус", "rename Money", "run the linter"] }) });
+    h.t.type("черновик", KEYS.ctrlR, "MONEY");
+    await h.t.waitForText("> rename Money");
+    h.t.type("x");
+    await h.t.waitForText('nothing older contains "MONEYx"');
+    expect(promptRow(h)).toBe("rename Money");
+    h.t.type(KEYS.backspace);
+    await h.t.waitForText('search history: "MONEY"');
+    h.t.type(KEYS.escape);
+    await h.t.waitForNoText("search history");
+    expect(promptRow(h)).toBe("черновик");
+
+    h.t.type(KEYS.ctrlR, "статус");
+    await h.t.waitForText("> git Статус");
+    h.t.type(KEYS.ctrlC);
+    await h.t.waitForNoText("search history");
+    expect(promptRow(h)).toBe("черновик");
+    // Ctrl+C only left the search: it did not arm the exit or clear the prompt.
+    await h.t.waitForNoText("Ctrl+C again");
+
+    h.t.type(KEYS.ctrlR, "lint", KEYS.home, "X");
+    await h.t.waitForText("> Xrun the linter");
+    expect(h.backend.sent).toEqual([]);
+  });
+
   it("completes paths one folder at a time and symbols from the index with Tab", async () => {
     h = await startUi();
     h.t.type("open pack", KEYS.tab);

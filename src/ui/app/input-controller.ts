@@ -8,6 +8,7 @@
 import type { TurnEvent } from "../../main/agent/orchestrator.js";
 import { isIpuaroError } from "../../main/errors.js";
 import { complete } from "../input/completion.js";
+import { HistorySearch } from "../input/history-search.js";
 import type { CommandKey, KeyAction } from "../input/keymap.js";
 import type { LineEditor } from "../input/line-editor.js";
 import { Transcript, type AgentEntry } from "../chat/transcript.js";
@@ -77,6 +78,8 @@ export class InputController {
   private cancelledEmpty = false;
   /** A message sent while the agent worked: it goes when the turn ends (back to the input if it is stopped). */
   private queued: string | null = null;
+  /** Ctrl+R's search through the input history, while it is open. */
+  private search: HistorySearch | null = null;
 
   private readonly bellOnComplete: boolean;
   private readonly typeAheadGuardMs: number;
@@ -168,6 +171,11 @@ export class InputController {
   private interrupt(): void {
     const t = this.now();
     const running = this.turn !== null || this.work.size > 0;
+    if (this.search) {
+      // As in a shell, Ctrl+C leaves the search with what was typed before it (and stops a turn as ever).
+      this.endSearch(false);
+      if (!running) return this.app.requestRender();
+    }
     // Nothing running, a dialog open (/sessions, /rewind): Ctrl+C closes it, as Esc does.
     if (!running && this.app.topModal) {
       this.app.dismissModals();
@@ -207,8 +215,12 @@ export class InputController {
   }
 
   private onPromptKey(action: KeyAction): void {
+    if (this.search && this.searchKey(this.search, action)) return;
     if (action.type !== "complete" && action.type !== "escape") this.hint(null);
     switch (action.type) {
+      case "searchHistory":
+        this.search = new HistorySearch(this.app.input.history, { text: this.editor.text, cursor: this.editor.cursor });
+        return this.showSearch(this.search);
       case "insert":
         this.editor.insert(action.text);
         return;
@@ -252,6 +264,54 @@ export class InputController {
         if (edit) edit(this.editor);
       }
     }
+  }
+
+  /**
+   * A key while Ctrl+R searches: text narrows it, Ctrl+R goes older, Enter or Tab takes the match into
+   * the prompt (not sent, so it can be edited), Esc goes back to the draft. Other keys take the match and
+   * then act on it (← → Home End …), as in a shell. Returns whether the key was used up.
+   */
+  private searchKey(search: HistorySearch, action: KeyAction): boolean {
+    switch (action.type) {
+      case "searchHistory":
+        search.older();
+        break;
+      case "insert":
+        search.type(action.text);
+        break;
+      case "backspace":
+        search.erase();
+        break;
+      case "escape":
+        this.endSearch(false);
+        return true;
+      case "submit":
+      case "complete":
+        this.endSearch(true);
+        return true;
+      default:
+        this.endSearch(true);
+        return false;
+    }
+    this.showSearch(search);
+    return true;
+  }
+
+  private showSearch(search: HistorySearch): void {
+    const { query, match, failed } = search.state;
+    this.editor.set(match ?? search.draft.text);
+    const keys = "Ctrl+R older · Enter takes it · Esc cancels";
+    if (failed) this.hint(`search history: nothing${match === null ? "" : " older"} contains "${query}" · ${keys}`, "warn");
+    else this.hint(`search history${query ? `: "${query}"` : " (type to search)"} · ${keys}`);
+  }
+
+  /** Leaves the search with the match in the prompt (`keep`) or with what was typed before it. */
+  private endSearch(keep: boolean): void {
+    const search = this.search;
+    if (!search) return;
+    this.search = null;
+    this.hint(null);
+    if (!keep) this.editor.set(search.draft.text, search.draft.cursor);
   }
 
   private escape(): void {

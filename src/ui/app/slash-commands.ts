@@ -48,6 +48,7 @@ export const KEY_HELP: ReadonlyArray<[string, string]> = [
   ["Enter", "send (while the agent works: queue the message, sent when it is done)"],
   ["Alt+Enter, Ctrl+J, trailing \\", "new line (Shift+Enter where the terminal reports it)"],
   ["↑/↓", "input history (this session, then the project's recent ones)"],
+  ["Ctrl+R", "search the input history (again: an older match; Enter takes it, Esc cancels)"],
   ["Tab", "complete paths, symbols, commands and @file mentions (by path or file name)"],
   ["Ctrl+C", "interrupt the answer or command; twice within 2 s: exit"],
   ["Ctrl+D", "exit (the session is saved)"],

@@ -42,6 +42,19 @@ export class InputHistory {
     return this.shown();
   }
 
+  /**
+   * The newest entry at or before `from` that contains `query` (case does not matter), skipping entries
+   * equal to `skip` (a prompt typed in several sessions is found once); null when none does.
+   */
+  find(query: string, from = this.entries.length - 1, skip?: string): { index: number; text: string } | null {
+    const q = query.toLocaleLowerCase();
+    for (let i = Math.min(from, this.entries.length - 1); i >= 0; i--) {
+      const text = this.entries[i] as string;
+      if (text !== skip && text.toLocaleLowerCase().includes(q)) return { index: i, text };
+    }
+    return null;
+  }
+
   get size(): number {
     return this.entries.length;
   }

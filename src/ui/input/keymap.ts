@@ -29,7 +29,8 @@ export type CommandKey =
   | "pageDown"
   | "redraw"
   | "showOutput"
-  | "save";
+  | "save"
+  | "searchHistory";
 
 /** What blessed passes with a keypress (the fields ipuaro reads). */
 export interface BlessedKey {
@@ -77,6 +78,7 @@ const CTRL: Record<string, CommandKey> = {
   n: "down",
   s: "save",
   o: "showOutput",
+  r: "searchHistory",
 };
 
 const META: Record<string, CommandKey> = {
