@@ -7,6 +7,7 @@ import path from "node:path";
 import { z } from "zod";
 import { installedBinary } from "../exec/installed-binary.js";
 import { cleanTerminalOutput, headAndTail } from "../exec/output-text.js";
+import { counted } from "../plural.js";
 import { escapeForDisplay } from "../security/index.js";
 import { defineTool } from "./define-tool.js";
 import { approveCommand, exitDescription, formatDuration, interruptedOutcome, runApprovedCommand } from "./run-command.js";
@@ -20,7 +21,13 @@ export const MAX_FAILURES_LISTED = 25;
 /** Output tail shown when there is no report, or the run failed without a failing test. */
 export const TEST_OUTPUT_TAIL = 4_000;
 
-function readReport(kind: TestRunnerKind, output: string, reportFile: string, root: string): TestSummary | null {
+/** Whether a test file is in what was asked for: the file itself, or a file below the folder. */
+function inTarget(target: { path: string; folder: boolean } | null): ((rel: string) => boolean) | undefined {
+  if (!target) return undefined;
+  return target.folder ? (rel) => rel.startsWith(`${target.path}/`) : (rel) => rel === target.path;
+}
+
+function readReport(kind: TestRunnerKind, output: string, reportFile: string, root: string, target: { path: string; folder: boolean } | null): TestSummary | null {
   if (kind === "vitest" || kind === "jest") {
     let text: string;
     try {
@@ -28,7 +35,7 @@ function readReport(kind: TestRunnerKind, output: string, reportFile: string, ro
     } catch {
       return null;
     }
-    return parseJestLikeReport(text, root, kind === "vitest" ? vitestFailureDiffs(output) : undefined);
+    return parseJestLikeReport(text, root, kind === "vitest" ? vitestFailureDiffs(output) : undefined, inTarget(target));
   }
   if (kind === "mocha") return parseMochaReport(output, root);
   if (kind === "node") return parseTapReport(output, root);
@@ -111,14 +118,18 @@ export const runTests = defineTool({
       if (interrupted) return interrupted;
 
       const output = cleanTerminalOutput(r.output).trimEnd();
-      const report = readReport(runner.kind, r.output, reportFile, ctx.root);
+      const report = readReport(runner.kind, r.output, reportFile, ctx.root, rel !== undefined ? { path: rel, folder } : null);
       const summary = report ?? parseTextSummary(r.output);
       const header = `${runner.kind} (${runner.why}): ${summary ? countsLine(summary) : "no test counts found"} · ${exitDescription(r)} · ${formatDuration(r.durationMs)}`;
       const lines = [header, `$ ${escapeForDisplay(built.command)}`];
       if (built.ignored.length) lines.push(`note: npm test runs the script as it is; ${built.ignored.join(" and ")} not applied`);
       if (!report && runner.kind !== "npm") lines.push("note: the runner wrote no machine-readable report (it crashed or did not start); see the output below");
+      const extra = report?.outOfScope;
+      if (extra) lines.push(`note: ${runner.kind} matches paths as text, so it also ran ${counted(extra.files.length, "test file")} outside ${escapeForDisplay(rel ?? "")} (${extra.files.slice(0, 3).map(escapeForDisplay).join(", ")}${extra.files.length > 3 ? ", …" : ""}); their results are left out${extra.failed ? ", and their failures are what the exit code reports" : ""}`);
       if (report) lines.push(...formatFailures(report));
-      const failedSilently = r.exitCode !== 0 && (!report || report.failures.length === 0);
+      // A failure outside the path asked for sets the exit code; it says nothing about the tests asked for.
+      const exitCode = extra?.failed && r.exitCode !== 0 ? 0 : r.exitCode;
+      const failedSilently = exitCode !== 0 && (!report || report.failures.length === 0);
       if (!report || failedSilently) {
         const tail = headAndTail(output, TEST_OUTPUT_TAIL).text;
         lines.push(failedSilently && report ? "the run failed without a failing test; its output:" : "output:", tail || "(no output)");
@@ -127,8 +138,8 @@ export const runTests = defineTool({
       // model that took "0 failed" for success would think its fix worked.
       const ranNothing = summary !== null && summary.passed + summary.failed === 0 && summary.failedFiles === 0;
       if (ranNothing) lines.push(noTestRanNote(args, runner.kind));
-      const passed = r.exitCode === 0 && (summary?.failed ?? 0) === 0 && !ranNothing;
-      if (!passed && !(ranNothing && r.exitCode === 0)) await ctx.services.analytics?.commandFailed({ sessionId: ctx.sessionId ?? null, source: "run_tests", command: built.command, output: r.output, ...(report ? { failures: report.failures } : {}) });
+      const passed = exitCode === 0 && (summary?.failed ?? 0) === 0 && (summary?.failedFiles ?? 0) === 0 && !ranNothing;
+      if (!passed && !(ranNothing && exitCode === 0)) await ctx.services.analytics?.commandFailed({ sessionId: ctx.sessionId ?? null, source: "run_tests", command: built.command, output: r.output, ...(report ? { failures: report.failures } : {}) });
       return {
         ok: true,
         llm: lines.join("\n"),

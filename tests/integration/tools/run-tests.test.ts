@@ -79,6 +79,34 @@ describe("run_tests with vitest", () => {
     expect(folder.data!.split("\n")[1]).toMatch(/ src\/util\/$/);
   });
 
+  it("leaves out what vitest ran beyond the path asked for: a same-named folder deeper down, a longer file name", async () => {
+    const passing = (name: string) => `import { it, expect } from "vitest";\nit("${name}", () => { expect(1).toBe(1); });\n`;
+    const failing = (name: string) => `import { it, expect } from "vitest";\nit("${name}", () => { expect(1).toBe(2); });\n`;
+    const p = await fixture(
+      { ...VITEST_PROJECT, "src/util/a.test.js": passing("a"), "legacy/src/util/c.test.js": failing("c"), "legacy/src/other.test.js": failing("o"), "src/other.test.jsx": failing("x") },
+      {},
+      { vitest: true },
+    );
+    const folder = await runTests.run("s1", { path: "src/util" }, p.ctx);
+    const lines = folder.data!.split("\n");
+    expect(lines[0]).toMatch(/: 0 failed, 1 passed · exit code 1 \(failed\) · /);
+    expect(lines[2]).toBe("note: vitest matches paths as text, so it also ran 1 test file outside src/util (legacy/src/util/c.test.js); their results are left out, and their failures are what the exit code reports");
+    expect(folder.data).not.toContain("FAIL legacy");
+    expect(folder.display.summary).toBe("passed: 0 failed, 1 passed");
+    expect((folder as unknown as { success: boolean; data: string }).success).toBe(true);
+
+    const file = await runTests.run("s2", { path: "src/other.test.js" }, p.ctx);
+    expect(file.data!.split("\n")[0]).toMatch(/: 0 failed, 1 passed · exit code 1 \(failed\) · /);
+    expect(file.data).toContain("also ran 2 test files outside src/other.test.js (");
+    expect(file.display.summary).toBe("passed: 0 failed, 1 passed");
+
+    // A failure inside the path still fails the run.
+    const all = await runTests.run("s3", { path: "src" }, p.ctx);
+    expect(all.data!.split("\n")[0]).toMatch(/: 2 failed, 3 passed, 1 skipped · exit code 1/);
+    expect(all.data).toContain("also ran 2 test files outside src (legacy/src/");
+    expect(all.display.summary).toBe("FAILED: 2 failed, 3 passed, 1 skipped");
+  });
+
   it("runs one file, and only the tests whose name matches the filter", async () => {
     const p = await fixture(VITEST_PROJECT, {}, { vitest: true });
     const one = await runTests.run("t2", { path: "src/other.test.js" }, p.ctx);

@@ -145,7 +145,8 @@ export function testNamePattern(kind: TestRunnerKind, filter: string): string {
 /**
  * vitest takes a path as a pattern: it runs every test file whose path contains it, so `src/util` also
  * ran `src/utils/`. A folder given with its trailing slash matches that folder only (a folder of the
- * same name deeper down, `legacy/src/util/`, still matches: vitest has no exact form).
+ * same name deeper down, `legacy/src/util/`, still matches: vitest has no exact form, so run_tests leaves
+ * such files' results out of its report).
  */
 function runnerPathArg(kind: TestRunnerKind, input: TestCommandInput & { path: string }): string {
   return pathArg(kind === "vitest" && input.folder ? `${input.path}/` : input.path);

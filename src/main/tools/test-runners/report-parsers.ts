@@ -22,6 +22,11 @@ export interface TestSummary {
   /** Test files that failed as a whole (did not load, threw outside a test). */
   failedFiles: number;
   failures: TestFailure[];
+  /**
+   * Test files the runner ran beyond the path asked for (vitest and jest match paths as text: `src/util`
+   * also runs `legacy/src/util/`), left out of everything above; `failed`: whether any of them failed.
+   */
+  outOfScope?: { files: string[]; failed: boolean };
 }
 
 export const MESSAGE_LINES = 6;
@@ -124,11 +129,16 @@ interface JestReport {
   testResults?: JestFileResult[];
 }
 
+/** A test's status in the report as the summary counts it. */
+const COUNTED_AS: Record<string, "passed" | "failed" | "skipped" | "todo"> = { passed: "passed", failed: "failed", pending: "skipped", skipped: "skipped", disabled: "skipped", todo: "todo" };
+
 /**
  * Parses vitest's json reporter or jest's `--json` output; null when it is not such a report.
  * `diffs` (from vitestFailureDiffs) adds each failure's expected/received diff to its message.
+ * `inScope` (project-relative path → whether it was asked for): files outside it are left out and the
+ * counts are made from the files kept (see TestSummary.outOfScope).
  */
-export function parseJestLikeReport(text: string, root: string, diffs: ReadonlyMap<string, string> = new Map()): TestSummary | null {
+export function parseJestLikeReport(text: string, root: string, diffs: ReadonlyMap<string, string> = new Map(), inScope?: (rel: string) => boolean): TestSummary | null {
   let report: JestReport;
   try {
     report = JSON.parse(text) as JestReport;
@@ -141,7 +151,19 @@ export function parseJestLikeReport(text: string, root: string, diffs: ReadonlyM
   summary.failed = report.numFailedTests ?? 0;
   summary.skipped = report.numPendingTests ?? 0;
   summary.todo = report.numTodoTests ?? 0;
-  for (const file of report.testResults) {
+  const kept = inScope ? report.testResults.filter((file) => !file.name || inScope(relFile(root, file.name))) : report.testResults;
+  if (kept.length < report.testResults.length) {
+    const dropped = report.testResults.filter((file) => !kept.includes(file));
+    summary.outOfScope = { files: dropped.map((file) => relFile(root, file.name!)), failed: dropped.some((file) => file.status === "failed") };
+    summary.passed = summary.failed = summary.skipped = summary.todo = 0;
+    for (const file of kept) {
+      for (const a of file.assertionResults ?? []) {
+        const as = COUNTED_AS[a.status ?? ""];
+        if (as) summary[as]++;
+      }
+    }
+  }
+  for (const file of kept) {
     const abs = file.name ?? "";
     const rel = abs ? relFile(root, abs) : null;
     const assertions = file.assertionResults ?? [];
