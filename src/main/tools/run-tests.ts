@@ -108,7 +108,7 @@ export const runTests = defineTool({
     const reportDir = fs.mkdtempSync(path.join(os.tmpdir(), "ipuaro-tests-"));
     try {
       const reportFile = path.join(reportDir, "report.json");
-      const target = rel !== undefined ? { path: rel, folder } : {};
+      const target = rel !== undefined ? { path: rel, folder, root: fs.realpathSync(ctx.root) } : {};
       const built = buildTestCommand(runner, { ...target, ...(args.filter !== undefined ? { filter: args.filter } : {}), reportFile });
       // The report folder is ours: naming it is not the command reaching outside the project.
       const approval = await approveCommand(built.command, ctx, [reportDir]);

@@ -1,5 +1,5 @@
 // Fixture projects for run_tests: a temp project opened on a real Redis (closed after each test), with
-// this repository's own vitest linked into its node_modules so `npx --no vitest` finds it offline.
+// this repository's own vitest linked into its node_modules so `npx --no -- vitest` finds it offline.
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";

@@ -1,5 +1,5 @@
 // run_tests on small fixture projects: vitest (this repository's own copy, linked into the fixture's
-// node_modules so `npx --no vitest` finds it offline), node --test (always there) and plain npm test.
+// node_modules so `npx --no -- vitest` finds it offline), node --test (always there) and plain npm test.
 import { describe, expect, it } from "vitest";
 import { runTests } from "../../../src/main/tools/run-tests.js";
 import type { FileTree } from "../../helpers/temp-dir.js";
@@ -49,7 +49,7 @@ describe("run_tests with vitest", () => {
     expect(r.success, r.error).toBe(true);
     const lines = r.data!.split("\n");
     expect(lines[0]).toMatch(/^vitest \(the test script runs vitest\): 1 failed, 2 passed, 1 skipped · exit code 1 \(failed\) · /);
-    expect(lines[1]).toMatch(/^\$ npx --no vitest run --reporter=default --reporter=json --outputFile\.json=\/.*\/report\.json$/);
+    expect(lines[1]).toMatch(/^\$ npx --no -- vitest run --reporter=default --reporter=json --outputFile\.json=\/.*\/report\.json$/);
     expect(lines[2]).toBe("FAIL src/math.test.js:5  math > subtracts wrongly");
     expect(lines[3]).toBe("  AssertionError: expected 2 to be 3 // Object.is equality");
     expect(r.data).not.toContain("at file://");
@@ -140,7 +140,7 @@ describe("run_tests with vitest", () => {
     const r = await runTests.run("t6", {}, p.ctx);
     expect(r.code).toBe("REJECTED");
     const [proposal] = p.ctx.ports.commandProposals;
-    expect(proposal!.command).toMatch(/^npx --no vitest run /);
+    expect(proposal!.command).toMatch(/^npx --no -- vitest run /);
     expect(proposal!.reason).toContain("this session changed `vitest.config.ts`");
   });
 });

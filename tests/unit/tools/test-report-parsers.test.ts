@@ -326,17 +326,34 @@ describe("buildTestCommand", () => {
 
   it("builds each runner's command with a machine-readable reporter, quoting path and filter", () => {
     expect(buildTestCommand({ kind: "vitest", why: "" }, { path: "src/a b.test.ts", filter: "adds (twice)", reportFile }).command).toBe(
-      "npx --no vitest run --reporter=default --reporter=json --outputFile.json=/tmp/ipuaro-tests-x/report.json -t 'adds \\(twice\\)' 'src/a b.test.ts'",
+      "npx --no -- vitest run --reporter=default --reporter=json --outputFile.json=/tmp/ipuaro-tests-x/report.json -t 'adds \\(twice\\)' 'src/a b.test.ts'",
     );
     expect(buildTestCommand({ kind: "jest", why: "" }, { filter: "x", reportFile }).command).toBe(
-      "npx --no jest --json --outputFile=/tmp/ipuaro-tests-x/report.json --testLocationInResults -t x",
+      "npx --no -- jest --json --outputFile=/tmp/ipuaro-tests-x/report.json --testLocationInResults -t x",
     );
-    expect(buildTestCommand({ kind: "mocha", why: "" }, { path: "-odd.js", reportFile }).command).toBe("npx --no mocha --reporter=json ./-odd.js");
+    expect(buildTestCommand({ kind: "mocha", why: "" }, { path: "-odd.js", reportFile }).command).toBe("npx --no -- mocha --reporter=json ./-odd.js");
     expect(buildTestCommand({ kind: "node", why: "", nodeOptions: ["--import", "tsx"], scriptPaths: ["test/"] }, { filter: "a.b", reportFile }).command).toBe(
       "node --import tsx --test --test-reporter=tap '--test-name-pattern=a\\.b' test/",
     );
     const npm = buildTestCommand({ kind: "npm", why: "" }, { path: "a", filter: "b", reportFile });
     expect(npm).toEqual({ command: "npm test", report: "none", ignored: ["path a", "filter b"] });
+  });
+
+  it("gives jest a path as an escaped regex anchored at the project's root: jest tests it on absolute paths", () => {
+    const pattern = (path: string, folder: boolean) => {
+      const command = buildTestCommand({ kind: "jest", why: "" }, { path, folder, root: "/work/my app (2)/", reportFile }).command;
+      const quoted = /'(\^[^']*)'$/.exec(command);
+      expect(quoted, command).not.toBeNull();
+      return new RegExp(quoted![1]!, "i"); // as jest builds it
+    };
+    const route = pattern("app/[id]/page.test.tsx", false);
+    expect(route.test("/work/my app (2)/app/[id]/page.test.tsx")).toBe(true);
+    expect(route.test("/work/my app (2)/app/i/page.test.tsx")).toBe(false);
+    expect(route.test("/work/my app (2)/app/[id]/page.test.tsx.snap")).toBe(false);
+    const folder = pattern("src/util", true);
+    expect(folder.test("/work/my app (2)/src/util/a.test.ts")).toBe(true);
+    expect(folder.test("/work/my app (2)/src/utils/b.test.ts")).toBe(false);
+    expect(folder.test("/work/my app (2)/legacy/src/util/c.test.ts")).toBe(false);
   });
 
   it("parseNodeTestScript keeps node options and paths, drops reporter options, gives up on shell syntax", () => {

@@ -116,6 +116,8 @@ export interface TestCommandInput {
   path?: string;
   /** With `path`: whether it is a folder (see runnerPathArg). */
   folder?: boolean;
+  /** The project's real path (jest matches paths as regexes on absolute paths: see runnerPathArg). */
+  root?: string;
   filter?: string;
   /** Absolute path of the JSON report file (vitest, jest). */
   reportFile: string;
@@ -149,28 +151,40 @@ export function testNamePattern(kind: TestRunnerKind, filter: string): string {
  * such files' results out of its report).
  */
 function runnerPathArg(kind: TestRunnerKind, input: TestCommandInput & { path: string }): string {
+  if (kind === "jest" && input.root !== undefined) return jestPathPattern(input.root, input.path, input.folder === true);
   return pathArg(kind === "vitest" && input.folder ? `${input.path}/` : input.path);
+}
+
+/**
+ * jest takes a path as a regex tested on each test file's absolute path: `app/[id]/page.test.tsx` (a
+ * Next.js route) matched nothing, and `src/util` also ran `src/utils/` and `legacy/src/util/`. The
+ * path is escaped and anchored at the project's root instead (jest resolves its root with realpath).
+ */
+function jestPathPattern(root: string, rel: string, folder: boolean): string {
+  const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return `^${literal(`${root.replace(/\/+$/, "")}/${rel}`)}${folder ? "/" : "$"}`;
 }
 
 export function buildTestCommand(runner: DetectedRunner, input: TestCommandInput): TestCommand {
   const filter = input.filter !== undefined ? testNamePattern(runner.kind, input.filter) : undefined;
   const paths = input.path !== undefined ? [runnerPathArg(runner.kind, { ...input, path: input.path })] : [];
-  // `npx --no`: use the project's own copy, never download one.
+  // `npx --no`: use the project's own copy, never download one. `--`: the rest is the runner's; without
+  // it npx (npm 10-11) took `--json`, `--outputFile`… after `--no` as npm options, so jest wrote no report.
   switch (runner.kind) {
     case "vitest":
       return {
-        command: shellJoin(["npx", "--no", "vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${input.reportFile}`, ...(filter ? ["-t", filter] : []), ...paths]),
+        command: shellJoin(["npx", "--no", "--", "vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${input.reportFile}`, ...(filter ? ["-t", filter] : []), ...paths]),
         report: "file",
         ignored: [],
       };
     case "jest":
       return {
-        command: shellJoin(["npx", "--no", "jest", "--json", `--outputFile=${input.reportFile}`, "--testLocationInResults", ...(filter ? ["-t", filter] : []), ...paths]),
+        command: shellJoin(["npx", "--no", "--", "jest", "--json", `--outputFile=${input.reportFile}`, "--testLocationInResults", ...(filter ? ["-t", filter] : []), ...paths]),
         report: "file",
         ignored: [],
       };
     case "mocha":
-      return { command: shellJoin(["npx", "--no", "mocha", "--reporter=json", ...(filter ? ["--grep", filter] : []), ...paths]), report: "stdout", ignored: [] };
+      return { command: shellJoin(["npx", "--no", "--", "mocha", "--reporter=json", ...(filter ? ["--grep", filter] : []), ...paths]), report: "stdout", ignored: [] };
     case "node":
       return {
         command: shellJoin([
