@@ -203,7 +203,25 @@ describe("parseMochaReport", () => {
   it("finds the JSON after test output and reads failures with file:line", () => {
     const s = parseMochaReport(MOCHA_STDOUT, ROOT)!;
     expect([s.passed, s.failed, s.skipped]).toEqual([1, 1, 1]);
-    expect(s.failures).toEqual([{ name: "dates parses dates", file: "test/dates.spec.js", line: 9, message: "expected '2020' to equal '2021'" }]);
+    expect(s.failures).toEqual([{ name: "dates > parses dates", file: "test/dates.spec.js", line: 9, message: "expected '2020' to equal '2021'" }]);
+  });
+
+  it("reads the line from mocha 11's frames, which name the file relative to the working folder", () => {
+    const failure = {
+      title: "subtracts wrongly",
+      fullTitle: "math ops subtracts wrongly",
+      file: `${ROOT}/test/math.test.js`,
+      err: {
+        stack: "AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:\n\n2 !== 3\n\n    at Context.<anonymous> (test/math.test.js:5:12)\n    at process.processImmediate (node:internal/timers:483:21)",
+        message: "Expected values to be strictly equal:\n\n2 !== 3\n",
+      },
+    };
+    const stdout = `${JSON.stringify({ stats: { suites: 1, tests: 2, passes: 1, pending: 0, failures: 1 }, tests: [], pending: [], failures: [failure], passes: [] }, null, 2)}\n`;
+    const s = parseMochaReport(stdout, ROOT)!;
+    expect(s.failures).toEqual([{ name: "math ops > subtracts wrongly", file: "test/math.test.js", line: 5, message: "Expected values to be strictly equal:\n2 !== 3" }]);
+    // Only a frame that starts with the relative path counts: another folder's test/math.test.js is not it.
+    const elsewhere = stdout.replace("(test/math.test.js:5:12)", "(vendor/test/math.test.js:5:12)");
+    expect(parseMochaReport(elsewhere, ROOT)!.failures[0]!.line).toBeNull();
   });
 
   it("returns null without a report", () => {
@@ -332,6 +350,7 @@ describe("buildTestCommand", () => {
       "npx --no -- jest --json --outputFile=/tmp/ipuaro-tests-x/report.json --testLocationInResults -t x",
     );
     expect(buildTestCommand({ kind: "mocha", why: "" }, { path: "-odd.js", reportFile }).command).toBe("npx --no -- mocha --reporter=json ./-odd.js");
+    expect(buildTestCommand({ kind: "mocha", why: "" }, { path: "test", folder: true, reportFile }).command).toBe("npx --no -- mocha --reporter=json --recursive test");
     expect(buildTestCommand({ kind: "node", why: "", nodeOptions: ["--import", "tsx"], scriptPaths: ["test/"] }, { filter: "a.b", reportFile }).command).toBe(
       "node --import tsx --test --test-reporter=tap '--test-name-pattern=a\\.b' test/",
     );

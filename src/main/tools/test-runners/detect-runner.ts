@@ -184,7 +184,8 @@ export function buildTestCommand(runner: DetectedRunner, input: TestCommandInput
         ignored: [],
       };
     case "mocha":
-      return { command: shellJoin(["npx", "--no", "--", "mocha", "--reporter=json", ...(filter ? ["--grep", filter] : []), ...paths]), report: "stdout", ignored: [] };
+      // A folder is read one level deep unless --recursive: tests in its subfolders were left out.
+      return { command: shellJoin(["npx", "--no", "--", "mocha", "--reporter=json", ...(input.folder && paths.length ? ["--recursive"] : []), ...(filter ? ["--grep", filter] : []), ...paths]), report: "stdout", ignored: [] };
     case "node":
       return {
         command: shellJoin([

@@ -3,6 +3,7 @@
 // there is none (a crash, a syntax error, plain `npm test`), counts are taken from the text summary.
 import path from "node:path";
 import { cleanTerminalOutput } from "../../exec/output-text.js";
+import { TEST_NAME_SEPARATOR } from "./detect-runner.js";
 
 export interface TestFailure {
   /** Full name: describe blocks and the test, joined with ` > `. */
@@ -91,15 +92,18 @@ export function firstLines(message: string, max = MESSAGE_LINES): string {
  * The line in `file` where a stack trace points, i.e. where the failing assertion is. Frames look like
  * `at /abs/a.test.ts:5:19`, `at fn (file:///abs/a.test.ts:5:19)` or node's `fn (file:///abs/a.test.ts:6:12)`.
  */
-export function lineFromStack(stack: string, file: string): number | null {
-  for (const candidate of [file, `file://${file}`]) {
+export function lineFromStack(stack: string, file: string, relative?: string): number | null {
+  for (const candidate of [file, `file://${file}`, ...(relative ? [relative] : [])]) {
     let from = 0;
     for (;;) {
       const at = stack.indexOf(candidate, from);
       if (at < 0) break;
+      from = at + candidate.length;
+      // A relative path (mocha shortens frames to the working folder) must start the frame's location,
+      // not end a longer path.
+      if (candidate === relative && at > 0 && !/[\s(]/.test(stack[at - 1]!)) continue;
       const rest = /^:(\d+):\d+/.exec(stack.slice(at + candidate.length));
       if (rest) return Number(rest[1]);
-      from = at + candidate.length;
     }
   }
   return null;
@@ -171,7 +175,7 @@ export function parseJestLikeReport(text: string, root: string, diffs: ReadonlyM
       if (a.status !== "failed") continue;
       const messages = (a.failureMessages ?? []).join("\n");
       const line = (abs ? lineFromStack(cleanTerminalOutput(messages), abs) : null) ?? a.location?.line ?? null;
-      const name = [...(a.ancestorTitles ?? []), a.title ?? a.fullName ?? "(unnamed test)"].join(" > ");
+      const name = [...(a.ancestorTitles ?? []), a.title ?? a.fullName ?? "(unnamed test)"].join(TEST_NAME_SEPARATOR);
       const diff = rel !== null ? diffs.get(`${rel} > ${name}`) : undefined;
       // jest's messages carry their diff already.
       const withDiff = diff && !/^\s*- Expected/m.test(cleanTerminalOutput(messages)) ? `${messages}\n${diff}` : messages;
@@ -254,6 +258,17 @@ interface MochaReport {
 }
 
 /** Finds mocha's JSON report in stdout (tests may print before it); null when there is none. */
+/**
+ * `suite > test`, as the other runners' results name tests (and as a filter copied from it matches):
+ * mocha gives the test's own title and the full title, joined with spaces.
+ */
+function mochaTestName(t: { title?: string; fullTitle?: string }): string {
+  const { title, fullTitle } = t;
+  if (title === undefined) return fullTitle ?? "(unnamed test)";
+  if (fullTitle === undefined || !fullTitle.endsWith(` ${title}`)) return fullTitle ?? title;
+  return `${fullTitle.slice(0, -title.length - 1)}${TEST_NAME_SEPARATOR}${title}`;
+}
+
 export function parseMochaReport(stdout: string, root: string): TestSummary | null {
   const start = stdout.search(/^\{\s*\n\s*"stats": \{/m);
   if (start < 0) return null;
@@ -270,8 +285,9 @@ export function parseMochaReport(stdout: string, root: string): TestSummary | nu
   for (const t of report.failures ?? []) {
     const stack = t.err?.stack ?? "";
     const message = t.err?.message ?? stack;
-    const line = t.file ? lineFromStack(stack, t.file) : null;
-    summary.failures.push({ name: t.fullTitle ?? t.title ?? "(unnamed test)", file: t.file ? relFile(root, t.file) : null, line, message: firstLines(message) });
+    const rel = t.file ? relFile(root, t.file) : null;
+    const line = t.file ? lineFromStack(stack, t.file, rel ?? undefined) : null;
+    summary.failures.push({ name: mochaTestName(t), file: rel, line, message: firstLines(message) });
   }
   return summary;
 }
@@ -380,7 +396,7 @@ export function parseTapReport(text: string, root: string): TestSummary | null {
     const isFile = absFile !== null && tap.name === absFile;
     if (isFile) summary.failedFiles++;
     summary.failures.push({
-      name: isFile ? "(the test file failed to run)" : [...ancestors, tap.name].join(" > "),
+      name: isFile ? "(the test file failed to run)" : [...ancestors, tap.name].join(TEST_NAME_SEPARATOR),
       file: absFile ? relFile(root, absFile) : null,
       line: stackLine ?? (locMatch && !isFile ? Number(locMatch[2]) : (lineFromDiagnostics(tap.diagnostics, absFile) ?? null)),
       message: firstLines(message),
