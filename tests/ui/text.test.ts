@@ -67,6 +67,17 @@ describe("cell widths", () => {
     expect(graphemes("a👍🏽🇷🇺é")).toEqual(["a", "👍🏽", "🇷🇺", "é"]);
   });
 
+  it("segments a long text in pieces exactly as Intl.Segmenter does in one", () => {
+    // Pieces are cut only where a cluster surely starts: never inside a flag run, a ZWJ family, a
+    // letter with combining marks, CRLF or Hangul jamo, however long the run.
+    const parts = ["abc ", "e\u0301", "👨\u200d👩\u200d👧", "🇷🇺🇺🇦🇯🇵", "\r\n", "привет", "世界你好", "\u1100\u1161\u11a8", "z\u0301\u0302\u0303", "x", "\n"];
+    let text = "";
+    for (let i = 0; text.length < 12_000; i++) text += parts[(i * 7) % parts.length]!;
+    text += "🇷🇺".repeat(3000) + "中".repeat(5000) + "e\u0301".repeat(3000);
+    const whole = Array.from(new Intl.Segmenter(undefined, { granularity: "grapheme" }).segment(text), (s) => s.segment);
+    expect(graphemes(text)).toEqual(whole);
+  });
+
   it("wraps by words and breaks long words, never splitting a wide character", () => {
     expect(wrapText("привет мир и ещё", 8)).toEqual(["привет ", "мир и ", "ещё"]);
     expect(wrapText("世界世界世", 5)).toEqual(["世界", "世界", "世"]);
@@ -110,6 +121,13 @@ describe("line editor", () => {
     e.home();
     e.wordRight();
     expect(e.cursor).toBe("найди".length);
+    // An emoji is a word of its own.
+    e.set("abc 👋");
+    e.deleteWordBefore();
+    expect(e.text).toBe("abc ");
+    e.set("abc 👍🏽 ");
+    e.deleteWordBefore();
+    expect(e.text).toBe("abc ");
   });
 
   it("moves between lines at the same column and lays rows out with the cursor", () => {
@@ -144,6 +162,31 @@ describe("line editor", () => {
     expect(e.layout(10, 2).rows).toEqual(["世界 ", "你好世界", "你好"]);
     e.set("世界 你好世界");
     expect(e.layout(10, 2)).toMatchObject({ rows: ["世界 ", "你好世界", ""], cursorRow: 2, cursorCol: 2 });
+  });
+
+  it("steps, deletes and jumps words by grapheme deep inside a long paste, as in a short prompt", () => {
+    const e = new LineEditor();
+    const before = "лог ".repeat(20_000);
+    const word = "ж".repeat(500);
+    e.set(`${before}x👨\u200d👩\u200d👧e\u0301 ${word} tail`, before.length + "x👨\u200d👩\u200d👧e\u0301".length);
+    e.left();
+    expect(e.text.slice(e.cursor, e.cursor + 2)).toBe("e\u0301");
+    e.left();
+    expect(e.text.slice(e.cursor).startsWith("👨\u200d👩\u200d👧")).toBe(true);
+    e.right();
+    e.backspace();
+    expect(e.text.slice(before.length, before.length + 4)).toBe("xe\u0301 ");
+    // A word longer than the part looked at first still moves as one.
+    e.set(e.text, e.text.length - " tail".length);
+    e.wordLeft();
+    expect(e.cursor).toBe(e.text.length - ` tail`.length - word.length);
+    e.wordRight();
+    expect(e.cursor).toBe(e.text.length - " tail".length);
+    e.deleteWordBefore();
+    expect(e.text.endsWith("e\u0301  tail")).toBe(true);
+    // A cursor set inside a cluster goes to its start.
+    e.set("ab👨\u200d👩\u200d👧cd", 4);
+    expect(e.cursor).toBe(2);
   });
 
   it("kills to the end and the start of the line", () => {

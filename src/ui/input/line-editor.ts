@@ -1,9 +1,12 @@
 // The prompt's text and cursor, without any terminal: every edit moves by grapheme cluster (an emoji or
 // a letter with its accent is one step, one Backspace), words are Unicode letters and digits, and the
 // text may hold several lines. layout() maps it to terminal rows for a given width.
-import { graphemeWidth, graphemes, stringWidth } from "../text/text-width.js";
+import { graphemeBoundaries, graphemeWidth, graphemes, stringWidth } from "../text/text-width.js";
 
-const WORD = /[\p{L}\p{N}_]/u;
+// An emoji counts as a word: Ctrl+W after "see 👋" took "see" along with it.
+const WORD = /[\p{L}\p{N}_\p{Extended_Pictographic}]/u;
+/** Characters around the cursor segmented for a step; doubled while a word runs past them. */
+const NEAR = 64;
 const TAB_AS_SPACES = "    ";
 
 export interface EditorLayout {
@@ -17,6 +20,8 @@ export class LineEditor {
   private value = "";
   /** UTF-16 offset, always on a grapheme boundary. */
   private pos = 0;
+  /** The last layout and what it was made for. */
+  private laidOut: { value: string; key: string; layout: EditorLayout } | null = null;
 
   get text(): string {
     return this.value;
@@ -41,29 +46,28 @@ export class LineEditor {
     this.pos += t.length;
   }
 
-  /** Boundaries of graphemes in the whole text (recomputed per edit: prompts are short). */
-  private bounds(): number[] {
-    const out = [0];
-    let at = 0;
-    for (const g of graphemes(this.value)) out.push((at += g.length));
-    return out;
+  /**
+   * Grapheme boundaries from `from` to `to` (widened to where a cluster surely starts). Only the part
+   * near the cursor is segmented: a pasted log of 300K characters made every key segment all of it.
+   */
+  private bounds(from: number, to: number): number[] {
+    return graphemeBoundaries(this.value, from, to);
   }
 
   private snap(offset: number): number {
-    const b = this.bounds();
     let best = 0;
-    for (const x of b) if (x <= offset) best = x;
+    for (const x of this.bounds(offset - 1, offset + 1)) if (x <= offset) best = x;
     return best;
   }
 
   private prevBoundary(): number {
-    const b = this.bounds();
+    const b = this.bounds(this.pos - 1, this.pos);
     for (let i = b.length - 1; i >= 0; i--) if (b[i]! < this.pos) return b[i]!;
     return 0;
   }
 
   private nextBoundary(): number {
-    for (const x of this.bounds()) if (x > this.pos) return x;
+    for (const x of this.bounds(this.pos, this.pos + 1)) if (x > this.pos) return x;
     return this.value.length;
   }
 
@@ -112,20 +116,27 @@ export class LineEditor {
 
   /** Start of the word before the cursor (Ctrl+Left, Alt+B). */
   private wordStartBefore(): number {
-    const b = this.bounds().filter((x) => x < this.pos);
-    let i = b.length - 1;
-    while (i >= 0 && !this.isWordAt(b[i]!)) i--;
-    while (i > 0 && this.isWordAt(b[i - 1]!)) i--;
-    return i >= 0 ? b[i]! : 0;
+    for (let near = NEAR; ; near *= 2) {
+      const b = this.bounds(this.pos - near, this.pos).filter((x) => x < this.pos);
+      let i = b.length - 1;
+      while (i >= 0 && !this.isWordAt(b[i]!)) i--;
+      while (i > 0 && this.isWordAt(b[i - 1]!)) i--;
+      // The word (or the gap before it) may go on before what was segmented.
+      if (i <= 0 && b.length > 0 && b[0]! > 0) continue;
+      return i >= 0 ? b[i]! : 0;
+    }
   }
 
   /** End of the word after the cursor (Ctrl+Right, Alt+F). */
   private wordEndAfter(): number {
-    const b = this.bounds().filter((x) => x >= this.pos);
-    let i = 0;
-    while (i < b.length - 1 && !this.isWordAt(b[i]!)) i++;
-    while (i < b.length - 1 && this.isWordAt(b[i]!)) i++;
-    return b[i] ?? this.value.length;
+    for (let near = NEAR; ; near *= 2) {
+      const b = this.bounds(this.pos, this.pos + near).filter((x) => x >= this.pos);
+      let i = 0;
+      while (i < b.length - 1 && !this.isWordAt(b[i]!)) i++;
+      while (i < b.length - 1 && this.isWordAt(b[i]!)) i++;
+      if (i >= b.length - 1 && b[b.length - 1]! < this.value.length) continue;
+      return b[i] ?? this.value.length;
+    }
   }
 
   wordLeft(): void {
@@ -201,6 +212,15 @@ export class LineEditor {
    * a row (as a text field does), else by grapheme; the cursor sits on the row it will type into.
    */
   layout(width: number, firstIndent: number, indent = firstIndent): EditorLayout {
+    // Asked for twice a frame and on every frame of a spinner: a long paste took 50-160 ms to lay out.
+    const key = `${width},${firstIndent},${indent},${this.pos}`;
+    if (this.laidOut?.value === this.value && this.laidOut.key === key) return this.laidOut.layout;
+    const layout = this.computeLayout(width, firstIndent, indent);
+    this.laidOut = { value: this.value, key, layout };
+    return layout;
+  }
+
+  private computeLayout(width: number, firstIndent: number, indent: number): EditorLayout {
     type Cell = { g: string; w: number; offset: number };
     const rows: Cell[][] = [];
     /** Each logical line's rows: [first, last] indices into `rows`. */
