@@ -17,11 +17,11 @@ const LINES = Array.from({ length: 60 }, (_, i) => `строка ${i + 1}`);
 const CONTENT = `${LINES.join("\n")}\n`;
 
 /** Returns the decision wrapped: an async function would otherwise wait for the promise it returns. */
-async function openInlineEditor(ui: UiHarness): Promise<{ answer: Promise<EditDecision> }> {
+async function openInlineEditor(ui: UiHarness, content = CONTENT): Promise<{ answer: Promise<EditDecision> }> {
   await ui.t.waitFor(() => /[✓✗]\s*$/.test(ui.t.lines()[0]!), "the agent to be idle");
   const answer = new Promise<EditDecision>((resolve) => {
     ui.backend.turns.push(async function* ({ ui: port }) {
-      resolve(await port.confirmEdit({ tool: "edit_lines", path: "a.ts", diff: "--- a/a.ts\n+++ b/a.ts\n@@ -1 +1 @@\n-a\n+строка 1\n", range: { start: 1, end: 1 }, newContent: CONTENT }));
+      resolve(await port.confirmEdit({ tool: "edit_lines", path: "a.ts", diff: "--- a/a.ts\n+++ b/a.ts\n@@ -1 +1 @@\n-a\n+строка 1\n", range: { start: 1, end: 1 }, newContent: content }));
       yield { type: "finished", reason: "answer", text: "done", stats: stats() };
     });
   });
@@ -52,5 +52,19 @@ describe("the inline editor's PgUp/PgDn", () => {
     const decision = await answer;
     expect(decision.action).toBe("apply-edited");
     expect(decision.action === "apply-edited" && decision.content.split("\n")[n - 1]).toBe(`Жстрока ${n}`);
+  });
+});
+
+describe("the inline editor and tabs", () => {
+  it("gives back a tab-indented file byte for byte, draws tabs to their stops and indents with a tab", async () => {
+    const tabbed = "export function tabbed(x: number): number {\n\tif (x > 0) {\n\t\treturn x * 3;\n\t}\n\treturn 0;\n}\n";
+    h = await startUi({ cols: 80, rows: 24, env: { EDITOR: "", VISUAL: "" } });
+    const { answer } = await openInlineEditor(h, tabbed);
+    await h.t.waitForText("        return x * 3;");
+    h.t.type(KEYS.down, KEYS.tab, "y");
+    await h.t.waitForText("    y   if (x > 0) {");
+    h.t.type(KEYS.ctrlS);
+    const decision = await answer;
+    expect(decision.action === "apply-edited" && decision.content).toBe(tabbed.replace("\tif", "\ty\tif"));
   });
 });

@@ -11,7 +11,7 @@ import { diffSummary, markInlineChanges, parseUnifiedDiff, renderDiff } from "..
 import { highlightLines, languageOf } from "../../src/ui/text/highlight.js";
 import { renderMarkdown } from "../../src/ui/text/markdown-render.js";
 import { lineText, lineWidth, span, truncateStyled, wrapStyled } from "../../src/ui/text/styled-text.js";
-import { codePointWidth, graphemeWidth, graphemes, stringWidth, truncateToWidth, wrapText } from "../../src/ui/text/text-width.js";
+import { codePointWidth, expandTabs, graphemeWidth, graphemes, stringWidth, truncateToWidth, wrapText } from "../../src/ui/text/text-width.js";
 import { EventEmitter } from "node:events";
 
 describe("cell widths", () => {
@@ -83,6 +83,19 @@ describe("cell widths", () => {
     expect(wrapText("世界世界世", 5)).toEqual(["世界", "世界", "世"]);
     expect(wrapText("averyveryverylongword", 8)).toEqual(["averyver", "yverylon", "gword"]);
     expect(truncateToWidth("привет мир", 6)).toBe("приве…");
+  });
+
+  it("draws tabs to their stops and measures control characters as the one cell they are drawn in", () => {
+    expect(expandTabs("\tx\ty")).toBe("    x   y");
+    expect(expandTabs("ab\tc", 1)).toBe("ab c");
+    const words = Array.from({ length: 12 }, (_, i) => `word${String(i).padStart(2, "0")}`).join(" ");
+    const rows = wrapStyled([span("\t\t", "muted"), span(`return ${words} TAILMARK`, "agent")], 30, [span("  ")]);
+    expect(rows.every((r) => lineWidth(r) <= 30)).toBe(true);
+    // Nothing lost at the row edges: the rows put back together are the text with its tabs expanded.
+    expect(rows.map(lineText).join(" ").replace(/\s+/g, " ").trim()).toBe(`return ${words} TAILMARK`);
+    expect(lineText(rows[0]!).startsWith("        return")).toBe(true);
+    expect(stringWidth("a\u0007b")).toBe(3);
+    expect(codePointWidth(0x9b)).toBe(1);
   });
 
   it("wraps styled spans keeping their styles, with a hanging indent", () => {

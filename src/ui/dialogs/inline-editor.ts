@@ -12,6 +12,8 @@ export function editInline(host: ModalHost, content: string, title: string): Pro
   return new Promise<string | null>((resolve) => {
     const editor = new LineEditor();
     editor.set(content, 0);
+    // Tab indents as the file does.
+    const indentUnit = /^\t/m.test(content) ? "\t" : "  ";
     let cursorOffset = 0;
     let cursorCol = 0;
     let bodyWidth = 1;
@@ -44,7 +46,7 @@ export function editInline(host: ModalHost, content: string, title: string): Pro
           editor.insert("\n");
           return true;
         case "complete":
-          editor.insert("  ");
+          editor.insert(indentUnit);
           return true;
         case "backspace":
           editor.backspace();

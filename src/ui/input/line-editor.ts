@@ -1,13 +1,12 @@
 // The prompt's text and cursor, without any terminal: every edit moves by grapheme cluster (an emoji or
 // a letter with its accent is one step, one Backspace), words are Unicode letters and digits, and the
 // text may hold several lines. layout() maps it to terminal rows for a given width.
-import { graphemeBoundaries, graphemeWidth, graphemes, stringWidth } from "../text/text-width.js";
+import { graphemeBoundaries, graphemeWidth, graphemes, TAB_STOP } from "../text/text-width.js";
 
 // An emoji counts as a word: Ctrl+W after "see 👋" took "see" along with it.
 const WORD = /[\p{L}\p{N}_\p{Extended_Pictographic}]/u;
 /** Characters around the cursor segmented for a step; doubled while a word runs past them. */
 const NEAR = 64;
-const TAB_AS_SPACES = "    ";
 
 export interface EditorLayout {
   /** Terminal rows, each at most `width` cells. */
@@ -176,7 +175,7 @@ export class LineEditor {
   /** Moves to the previous/next line at the same column; false when there is none (history takes over). */
   lineUp(): boolean {
     if (this.onFirstLine) return false;
-    const col = stringWidth(this.value.slice(this.lineStart(), this.pos));
+    const col = lineWidth(this.value.slice(this.lineStart(), this.pos));
     this.pos = this.lineStart() - 1;
     this.pos = this.atColumn(this.lineStart(), col);
     return true;
@@ -184,7 +183,7 @@ export class LineEditor {
 
   lineDown(): boolean {
     if (this.onLastLine) return false;
-    const col = stringWidth(this.value.slice(this.lineStart(), this.pos));
+    const col = lineWidth(this.value.slice(this.lineStart(), this.pos));
     this.pos = this.lineEnd() + 1;
     this.pos = this.atColumn(this.pos, col);
     return true;
@@ -197,7 +196,7 @@ export class LineEditor {
     let offset = start;
     let before = "";
     for (const g of graphemes(line)) {
-      const w = graphemeWidth(g, before);
+      const w = cellWidth(g, before, used);
       before = g;
       if (used + w > col) break;
       used += w;
@@ -231,9 +230,12 @@ export class LineEditor {
       const first = rows.length;
       let row: Cell[] = [];
       let used = lead(rows.length);
+      /** Cells since the line began (tab stops count from there). */
+      let lineCol = 0;
       let before = "";
       for (const g of graphemes(line)) {
-        const w = graphemeWidth(g, before);
+        const w = cellWidth(g, before, lineCol);
+        lineCol += w;
         before = g;
         if (used + w > width && row.length > 0) {
           // Carry the word being typed to the next row, when it fits on one.
@@ -291,10 +293,31 @@ export class LineEditor {
         start = end + 1;
       }
     }
-    return { rows: rows.map((r) => r.map((c) => c.g).join("")), cursorRow, cursorCol };
+    // A tab is drawn as the spaces up to its stop: the terminal would move the cursor, not paint cells.
+    return { rows: rows.map((r) => r.map((c) => (c.g === "\t" ? " ".repeat(c.w) : c.g)).join("")), cursorRow, cursorCol };
   }
 }
 
+/**
+ * Line breaks become `\n`; tabs are kept (they were turned into spaces once, and a file edited with [E]
+ * came back indented with spaces on every line).
+ */
 function normalise(text: string): string {
-  return text.replace(/\r\n?/g, "\n").replace(/\t/g, TAB_AS_SPACES);
+  return text.replace(/\r\n?/g, "\n");
+}
+
+/** Cells a grapheme takes `col` cells into its line: a tab reaches the next stop. */
+function cellWidth(g: string, before: string, col: number): number {
+  return g === "\t" ? TAB_STOP - (col % TAB_STOP) : graphemeWidth(g, before);
+}
+
+/** Cells of a line's text (no line breaks in it). */
+function lineWidth(text: string): number {
+  let col = 0;
+  let before = "";
+  for (const g of graphemes(text)) {
+    col += cellWidth(g, before, col);
+    before = g;
+  }
+  return col;
 }

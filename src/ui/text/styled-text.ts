@@ -1,7 +1,7 @@
 // Text with styles, as the widgets paint it: a line is a list of spans, each with a theme role and
 // attributes. Wrapping works on grapheme clusters and cell widths, so styles survive a break and wide
 // characters never straddle the edge.
-import { graphemeWidth, graphemes, stringWidth } from "./text-width.js";
+import { expandTabs, graphemeWidth, graphemes, stringWidth } from "./text-width.js";
 import type { Role } from "../theme.js";
 
 export interface Span {
@@ -51,6 +51,16 @@ interface Cell {
   style: Span;
 }
 
+/** Tabs turned into spaces up to their stops, counted across the spans of the line. */
+function expandStyledTabs(line: StyledLine): StyledLine {
+  let col = 0;
+  return line.map((s) => {
+    const text = expandTabs(s.text, col);
+    col += stringWidth(text);
+    return text === s.text ? s : { ...s, text };
+  });
+}
+
 function toCells(line: StyledLine): Cell[] {
   const cells: Cell[] = [];
   let before = "";
@@ -72,6 +82,7 @@ function fromCells(cells: Cell[]): StyledLine {
  */
 export function wrapStyled(line: StyledLine, width: number, indent: StyledLine = []): StyledLine[] {
   if (line.some((s) => s.text.includes("\n"))) return splitLines(line).flatMap((l) => wrapStyled(l, width, indent));
+  if (line.some((s) => s.text.includes("\t"))) line = expandStyledTabs(line);
   const indentWidth = lineWidth(indent);
   const cells = toCells(line);
   if (cells.reduce((n, c) => n + c.w, 0) <= width) return [compactLine(line)];

@@ -53,10 +53,16 @@ function inWideRange(cp: number): boolean {
   return false;
 }
 
-/** Cells one code point takes: 0 (control, combining, format), 1 or 2. */
+/** A control character: the painter draws it as a space (it would move the terminal's cursor). */
+export function isControl(cp: number): boolean {
+  return cp < 0x20 || (cp >= 0x7f && cp < 0xa0);
+}
+
+/** Cells one code point takes: 0 (combining, format), 1 (a control character too: see isControl) or 2. */
 export function codePointWidth(cp: number): 0 | 1 | 2 {
-  if (cp === 0) return 0;
-  if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0)) return 0;
+  // Measured as drawn: as 0 cells, a tab in an answer made the row one cell wider than measured, and
+  // the character at its edge was lost.
+  if (isControl(cp)) return 1;
   if (cp < 0x300) return 1; // Latin, fast path
   if (cp >= 0x1160 && cp <= 0x11ff) return 0; // Hangul medial vowels and final consonants join the syllable
   const ch = String.fromCodePoint(cp);
@@ -283,9 +289,32 @@ export function truncateToWidth(text: string, width: number): string {
  * Wraps plain text to `width` cells: breaks after spaces when a word fits on the next row, else inside
  * the word (long paths, CJK). Newlines in the text start new rows. Returns at least one row.
  */
+/** Tab stops in shown text (code in answers and diffs), every this many cells. */
+export const TAB_STOP = 4;
+
+/** The line with each tab turned into the spaces up to its stop; `col`: the cells before the line. */
+export function expandTabs(line: string, col = 0): string {
+  if (!line.includes("\t")) return line;
+  let out = "";
+  let at = col;
+  let before = "";
+  for (const g of graphemes(line)) {
+    if (g === "\t") {
+      const n = TAB_STOP - (at % TAB_STOP);
+      out += " ".repeat(n);
+      at += n;
+    } else {
+      out += g;
+      at += graphemeWidth(g, before);
+    }
+    before = g;
+  }
+  return out;
+}
+
 export function wrapText(text: string, width: number): string[] {
   const rows: string[] = [];
-  for (const line of text.split("\n")) rows.push(...wrapLine(line, Math.max(1, width)));
+  for (const line of text.split("\n")) rows.push(...wrapLine(expandTabs(line), Math.max(1, width)));
   return rows;
 }
 

@@ -10,7 +10,7 @@
 // cursor is where blessed thinks it is.
 import blessed from "blessed";
 import type { Widgets } from "blessed";
-import { graphemes, terminalCells, ZWJ } from "../text/text-width.js";
+import { graphemes, isControl, terminalCells, ZWJ } from "../text/text-width.js";
 import type { Span, StyledLine } from "../text/styled-text.js";
 import type { Role, RoleStyle, Theme } from "../theme.js";
 
@@ -80,7 +80,7 @@ export class Painter {
         const attr = this.attr(s, base);
         for (const raw of graphemes(s.text)) {
           // Control characters would move the real cursor: they are shown as a space.
-          const g = raw.charCodeAt(0) < 0x20 || raw === "\x7f" ? " " : raw;
+          const g = isControl(raw.charCodeAt(0)) ? " " : raw;
           for (const cell of terminalCells(g, before)) {
             if (cell.width === 0) {
               // A stray combining mark, or a character joined by a ZWJ: drawn in the previous cell.
