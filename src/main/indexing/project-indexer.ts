@@ -1,6 +1,9 @@
 // One project's indexing service: owns the ignore rules and the worker pool, and runs scans and index
 // runs against a store port. The CLI, the TUI and the watcher all drive indexing through it.
+import fs from "node:fs";
+import path from "node:path";
 import type { IpuaroConfig } from "../config/schema.js";
+import { entryKindOf, isIndexedEntry } from "../../pipeline/file-kinds.js";
 import { IgnoreRules } from "../../pipeline/ignore-rules.js";
 import { RunDeclined, runIndex, type IndexProgress, type IndexStats } from "../../pipeline/index-pipeline.js";
 import type { IndexStorePort } from "../../pipeline/index-store-port.js";
@@ -39,6 +42,21 @@ export class ProjectIndexer {
   ) {
     this.rules = new IgnoreRules(root, config.project.ignorePatterns);
     this.binaryExtensions = config.project.binaryExtensions.map((e) => e.toLowerCase());
+  }
+
+  /**
+   * Whether the index holds an entry at `rel` (relative to the root), or would once a change there is
+   * taken in, by the rules the scan and the watcher apply. A path with nothing on it is judged as the
+   * file it was: a deleted notes.md never was indexed, a deleted money.ts was.
+   */
+  tracks(rel: string): boolean {
+    let st: fs.Stats | null = null;
+    try {
+      st = fs.lstatSync(path.join(this.root, rel));
+    } catch {
+      // Nothing there (deleted, or never written).
+    }
+    return isIndexedEntry(rel, st ? entryKindOf(st) : "file", this.rules, new Set(this.binaryExtensions));
   }
 
   get pool(): IndexWorkerPool {

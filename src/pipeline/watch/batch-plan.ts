@@ -4,7 +4,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { KnownFileState } from "../../workers/protocol.js";
-import { classifyPath } from "../file-kinds.js";
+import { entryKindOf, isIndexedEntry } from "../file-kinds.js";
 import type { IgnoreRules } from "../ignore-rules.js";
 import type { PendingChange } from "./event-coalescer.js";
 import { hasSubfolders, walkFolder } from "./tree-walk.js";
@@ -144,8 +144,8 @@ export async function planBatch(ctx: PlanContext, changes: ReadonlyMap<string, P
     if (known.has(p)) {
       if (rules.isIgnored(p, false)) plan.drop.set(p, "ignored");
       else plan.check.add(p);
-    } else if (st && !st.isDirectory() && (st.isSymbolicLink() || classifyPath(p, ctx.binaryExtensions) !== "unsupported")) {
-      if (!rules.isIgnored(p, false)) plan.check.add(p);
+    } else if (st && isIndexedEntry(p, entryKindOf(st), rules, ctx.binaryExtensions)) {
+      plan.check.add(p);
     }
     if (st?.isFile() && st.size >= LARGE_FILE_BYTES && plan.check.has(p)) plan.large.add(p);
   }

@@ -1,6 +1,7 @@
 // Keeps Redis in step with ipuaro's own writes while the TUI runs. With the watcher live, a write is
 // registered as ipuaro's and refreshIndex waits for the watcher to report those paths (no second index
-// run racing it); without a watcher, or when it stays silent, a warm re-index does the work.
+// run racing it); without a watcher, or when it stays silent, a warm re-index does the work. Paths the
+// index does not track are not waited for: the watcher says nothing about them.
 import type { IndexServices } from "../../main/session/live-session.js";
 import type { ProjectIndexer } from "../../main/indexing/project-indexer.js";
 import type { ProjectWatchEvent, ProjectWatcher } from "../../main/indexing/project-watcher.js";
@@ -25,9 +26,13 @@ export function liveIndexServices(indexer: ProjectIndexer, watcher: () => Projec
       watcher()?.ownWrites.register(path, hash);
     },
     async refreshIndex(paths) {
+      // A path the index leaves out (notes.md, a file in an ignored folder, a folder) is never reported
+      // by the watcher and changes nothing a re-index stores: waiting for it only ran into the timeout.
+      const tracked = paths.filter((p) => indexer.tracks(p));
+      if (!tracked.length) return;
       const w = watcher();
       if (!w?.running) return warm();
-      const waiting = new Set(paths);
+      const waiting = new Set(tracked);
       const seen = await new Promise<boolean>((resolve) => {
         const timer = setTimeout(() => {
           off();
