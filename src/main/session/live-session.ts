@@ -31,6 +31,8 @@ export class LiveSession {
   private callSeq: number;
   /** Prompts of the project's other recent sessions, oldest first (see inputs). */
   private earlier: string[] = [];
+  /** The last undo asked for: the next one starts when it has settled. */
+  private undoing: Promise<unknown> = Promise.resolve();
 
   constructor(
     readonly store: SessionStore,
@@ -250,8 +252,19 @@ export class LiveSession {
     };
   }
 
-  /** `/undo`: takes back the newest edit of this session and records it in the stats. */
-  async undo(index: Pick<IndexServices, "refreshIndex"> & Partial<Pick<IndexServices, "registerOwnWrite">>): Promise<UndoOutcome> {
+  /**
+   * `/undo`: takes back the newest edit of this session and records it in the stats. Requests queue:
+   * Ctrl+Z pressed again while one runs waits for it. Side by side, both took the same entry (it leaves
+   * the stack only after the write), the second found the file already put back and refused, and the
+   * edit before it stayed; their notices also came out of order.
+   */
+  undo(index: Pick<IndexServices, "refreshIndex"> & Partial<Pick<IndexServices, "registerOwnWrite">>): Promise<UndoOutcome> {
+    const next = this.undoing.then(() => this.undoNewest(index));
+    this.undoing = next.catch(() => {}); // a failed undo is its caller's to report; the queue goes on
+    return next;
+  }
+
+  private async undoNewest(index: Pick<IndexServices, "refreshIndex"> & Partial<Pick<IndexServices, "registerOwnWrite">>): Promise<UndoOutcome> {
     const outcome = await undoLastEdit({
       stack: this.undoStack,
       root: this.root,

@@ -139,6 +139,20 @@ describe("undo stack", () => {
     expect((await session.undo(index)).status).toBe("empty");
   });
 
+  it("undo requests made at once (Ctrl+Z pressed quickly) run one after another, each taking back its own edit", async () => {
+    const first = "packages/core/src/first.ts";
+    const second = "packages/core/src/second.ts";
+    await run(createFile, { path: first, content: "export const first = 1;\n" });
+    await run(createFile, { path: second, content: "export const second = 2;\n" });
+    const outcomes = await Promise.all([session.undo(index), session.undo(index), session.undo(index)]);
+    // Side by side, the later two took the entry the first was taking back and refused it: the file was gone.
+    expect(outcomes.map((o) => o.status)).toEqual(["undone", "undone", "empty"]);
+    expect(outcomes.map((o) => ("entry" in o ? o.entry.filePath : null))).toEqual([second, first, null]);
+    expect([read(first), read(second)]).toEqual([null, null]);
+    expect(refreshed.slice(-2)).toEqual([[second], [first]]);
+    expect(session.state.stats.undos).toBe(2);
+  });
+
   it("keeps at most undo.stackSize entries, newest first", async () => {
     const small = await openSession({
       redis: project.redis,
