@@ -243,5 +243,12 @@ describe("sessions from the command line", () => {
     expect(ids).toContain(first);
     const again = await cli("sessions", "delete", second, root);
     expect(again.code).toBe(1);
+    // An id no session can have is just not there: no stack trace from the lock's key check.
+    for (const id of ["x y", "*", ""]) {
+      const odd = await cli("sessions", "delete", id, root);
+      expect(odd.code, id).toBe(1);
+      expect(odd.stderr).toContain(`no session ${id} in project`);
+      expect(odd.stderr).not.toContain("    at ");
+    }
   });
 });

@@ -43,7 +43,8 @@ function readJson(file: string, missingOk: boolean): unknown {
     throw new FatalError(`cannot read command list ${file}: ${(err as Error).message}`, CONFIG_EXIT_CODE);
   }
   try {
-    return JSON.parse(text);
+    // A BOM (Windows editors add one) is no JSON error.
+    return JSON.parse(text.replace(/^\uFEFF/, ""));
   } catch (err) {
     throw new FatalError(`command list ${file} is not valid JSON: ${(err as Error).message}`, CONFIG_EXIT_CODE);
   }

@@ -53,7 +53,8 @@ function readJsonLayer(file: string): Json | null {
   }
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
+    // A BOM (Windows editors add one) is no JSON error.
+    parsed = JSON.parse(text.replace(/^\uFEFF/, ""));
   } catch (err) {
     throw new FatalError(`config ${file} is not valid JSON: ${(err as Error).message}`, CONFIG_EXIT_CODE);
   }

@@ -127,7 +127,11 @@ export const getStructure = defineTool({
     const all = await ctx.store.listPaths();
     const paths = base ? all.filter((p) => p.startsWith(`${base}/`)) : all;
     if (!paths.length) {
-      return { ok: false, code: "NOT_FOUND", message: base ? `nothing indexed under ${base}` : "the index is empty; run `ipuaro index` first" };
+      if (base) return { ok: false, code: "NOT_FOUND", message: `nothing indexed under ${base}` };
+      // Indexed, and nothing found: running the index again would not help.
+      const indexedAt = await ctx.store.getConfigField("last_indexed");
+      if (indexedAt) return { ok: false, code: "NOT_FOUND", message: `the project holds no files the index keeps (indexed ${indexedAt}: source, JSON and YAML files that no ignore rule leaves out); create files first` };
+      return { ok: false, code: "NOT_FOUND", message: "the index is empty; run `ipuaro index` first" };
     }
     const tree = buildDirTree(paths, base);
     const entries = tree.dirs.size + tree.files.length;

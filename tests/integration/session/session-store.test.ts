@@ -127,12 +127,16 @@ describe("session store", () => {
   });
 
   it("lets ↑ reach the prompts of the project's other sessions: older first, each once, gone with its session", async () => {
+    // Sessions started in one millisecond have no order (their ids differ only in a random part).
+    const nextMs = () => new Promise((r) => setTimeout(r, 3));
     const { session: a } = await open({ kind: "new" });
     for (const t of ["почини тест 🧪", "run the tests"]) await a.addInput(t);
+    await nextMs();
     const { session: b } = await open({ kind: "new" });
     for (const t of ["run the tests", "rename Money"]) await b.addInput(t);
     const { session: elsewhere } = await open({ kind: "new" }, "other-app");
     await elsewhere.addInput("not this project");
+    await nextMs();
 
     const { session: c } = await openSession({ redis, projectName: "work-app", root, config, choice: { kind: "new" }, earlierInputs: true });
     expect(c.inputs()).toEqual(["почини тест 🧪", "run the tests", "rename Money"]);
@@ -142,6 +146,7 @@ describe("session store", () => {
     expect((await new SessionStore(redis, "work-app").load(c.id))!.inputHistory).toEqual(["почини тест 🧪"]);
 
     await new SessionStore(redis, "work-app").delete(b.id);
+    await nextMs();
     const { session: d } = await openSession({ redis, projectName: "work-app", root, config, choice: { kind: "new" }, earlierInputs: true });
     expect(d.inputs()).toEqual(["run the tests", "почини тест 🧪"]);
     // Without the option (ipuaro run, tool): this session's prompts only.

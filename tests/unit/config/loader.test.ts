@@ -86,6 +86,11 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ env })).toThrow(/config\.json is not valid JSON/);
   });
 
+  it("reads a file saved with a BOM", () => {
+    writeTree(dir, { "xdg/ipuaro/config.json": `\uFEFF${JSON.stringify({ llm: { temperature: 0.3 } })}` });
+    expect(loadConfig({ env }).config.llm.temperature).toBe(0.3);
+  });
+
   it("ignores a missing user or project file", () => {
     expect(() => loadConfig({ projectRoot: path.join(dir, "nowhere"), env })).not.toThrow();
     expect(fs.existsSync(path.join(dir, "xdg"))).toBe(false);

@@ -8,7 +8,7 @@ import { counted } from "../../plural.js";
 import { loadConfig } from "../../config/loader.js";
 import { sessionNotFound, sessionStoreFor } from "../../session/open-session.js";
 import { formatSession, formatSessionList, sessionJson } from "../../session/session-report.js";
-import type { SessionStore } from "../../session/session-store.js";
+import { isValidSessionId, type SessionStore } from "../../session/session-store.js";
 import { UndoStack } from "../../session/undo-stack.js";
 import { openProjectStore, type OpenedProjectStore } from "../../store/open-project-store.js";
 import { resolveProjectRoot } from "../project-root.js";
@@ -82,6 +82,8 @@ export function registerSessionsCommand(program: Command): void {
     .option("--json", 'print {"deleted": id}')
     .action(async (id: string, target: string, opts: JsonOption) => {
       await withSessions(target, async (store, opened, _config, root) => {
+        // An id no session can have ("x y", "*") is not one to lock, only one that is not there.
+        if (!isValidSessionId(id)) throw sessionNotFound(id, store.projectName);
         const lease = await leaseForChange(opened.redis, id, "ipuaro sessions delete", "Close it there first.");
         try {
           if (!(await store.delete(id))) throw sessionNotFound(id, store.projectName);
