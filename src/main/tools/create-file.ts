@@ -2,6 +2,7 @@
 // replaces a file: an existing path is edit_lines' job, so nothing the model has not read is overwritten.
 // No prior read is needed (there is nothing to read); if the file appears meanwhile, the write fails.
 import fs from "node:fs";
+import path from "node:path";
 import { z } from "zod";
 import { defineTool } from "./define-tool.js";
 import { confirmAndWrite, withRiskNote, resolveWriteTarget, showLines } from "./edit-support.js";
@@ -30,8 +31,12 @@ export const createFile = defineTool({
     let existing: fs.Stats | null = null;
     try {
       existing = fs.lstatSync(target.abs);
-    } catch {
-      // Does not exist: the normal case.
+    } catch (error) {
+      // Does not exist: the normal case. A file where a folder of the path should be is not.
+      if ((error as NodeJS.ErrnoException).code === "ENOTDIR") {
+        const file = fileOnTheWay(target.rel, ctx.root);
+        return { ok: false, code: "PATH_INVALID", message: `${file ?? "a part of the path"} is a file, so ${target.rel} cannot be created under it; choose another path` };
+      }
     }
     if (existing) {
       return {
@@ -62,3 +67,17 @@ export const createFile = defineTool({
     });
   },
 });
+
+/** The first folder of `rel`'s path that is a file on disk (why the path cannot be created), if any. */
+function fileOnTheWay(rel: string, root: string): string | null {
+  const parts = rel.split("/");
+  for (let i = 1; i < parts.length; i++) {
+    const prefix = parts.slice(0, i).join("/");
+    try {
+      if (!fs.lstatSync(path.join(root, prefix)).isDirectory()) return prefix;
+    } catch {
+      return null;
+    }
+  }
+  return null;
+}

@@ -83,7 +83,7 @@ export async function readDiskText(target: WriteTarget): Promise<DiskText | Tool
   let bytes: Buffer;
   try {
     const st = await fsp.lstat(target.abs);
-    if (st.isDirectory()) return fail("NOT_TEXT", `${target.rel} is a folder, not a file`);
+    if (st.isDirectory()) return fail("PATH_INVALID", `${target.rel} is a folder, not a file`);
     if (!st.isFile()) return fail("NOT_TEXT", `${target.rel} is not a regular file`);
     bytes = await fsp.readFile(target.abs);
   } catch (error) {

@@ -87,6 +87,7 @@ describe("create_file", () => {
       ["../escape.ts", "PATH_OUTSIDE_ROOT", /climbs out/],
       ["/tmp/escape.ts", "PATH_OUTSIDE_ROOT", /outside/],
       ["new\0.ts", "PATH_INVALID", /NUL/],
+      ["packages/core/src/money.ts/inner.ts", "PATH_INVALID", /^packages\/core\/src\/money\.ts is a file, so packages\/core\/src\/money\.ts\/inner\.ts cannot be created under it/],
     ];
     for (const [p, code, message] of cases) {
       const r = await createFile.run("t", { path: p, content: "export {};" }, h.ctx);

@@ -90,7 +90,7 @@ describe("delete_file", () => {
       ["packages/core/src/legacy-cp1251.ts", "NOT_TEXT", /not UTF-8/],
       ["money-link.ts", "NOT_TEXT", /symlink/],
       ["packages/loop", "NOT_TEXT", /symlink/],
-      ["packages/core", "NOT_TEXT", /folder/],
+      ["packages/core", "PATH_INVALID", /folder/],
       ["packages/core/src/gone.ts", "FILE_NOT_FOUND", /does not exist/],
       [".git/config", "PATH_FORBIDDEN", /git or to ipuaro/],
       ["../x.ts", "PATH_OUTSIDE_ROOT", /climbs out/],

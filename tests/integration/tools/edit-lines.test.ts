@@ -315,7 +315,7 @@ describe("edit_lines", () => {
       ["packages/core/src/legacy-cp1251.ts", "NOT_TEXT", /not UTF-8/],
       ["money-link.ts", "NOT_TEXT", /symlink to packages\/core\/src\/money\.ts.*edit packages\/core\/src\/money\.ts instead/],
       ["packages/loop/core/src/money.ts", "PATH_INVALID", /symlinked folder; use the real path packages\/core\/src\/money\.ts/],
-      ["packages/core/src", "NOT_TEXT", /folder/],
+      ["packages/core/src", "PATH_INVALID", /folder/],
       ["packages/core/src/missing.ts", "FILE_NOT_FOUND", /does not exist/],
       [".", "PATH_INVALID", /project root/],
       [".git/config", "PATH_FORBIDDEN", /git or to ipuaro/],
