@@ -4,11 +4,19 @@
 /** `input`: what the user asked for does not exist (no such session, no rewind point N). */
 export type IpuaroErrorType = "redis" | "parse" | "llm" | "file" | "command" | "conflict" | "config" | "input";
 
+/**
+ * What a caller must tell apart beyond the type. `MESSAGE_TOO_LARGE`: the user's message cannot fit in any
+ * request, so it was refused before it was stored (the UI gives it back); `REQUEST_TOO_LARGE`: a request
+ * of the turn was still too large after compression, and was not sent.
+ */
+export type IpuaroErrorCode = "MESSAGE_TOO_LARGE" | "REQUEST_TOO_LARGE";
+
 export interface IpuaroErrorOptions {
   /** Retrying can help (a server that may come back, a file that may be fixed). Default true. */
   recoverable?: boolean;
   /** One sentence telling the user what to do about it. */
   suggestion?: string;
+  code?: IpuaroErrorCode;
   cause?: unknown;
 }
 
@@ -17,12 +25,14 @@ export class IpuaroError extends Error {
   readonly type: IpuaroErrorType;
   readonly recoverable: boolean;
   readonly suggestion?: string;
+  readonly code?: IpuaroErrorCode;
 
   constructor(type: IpuaroErrorType, message: string, opts: IpuaroErrorOptions = {}) {
     super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
     this.type = type;
     this.recoverable = opts.recoverable ?? true;
     if (opts.suggestion !== undefined) this.suggestion = opts.suggestion;
+    if (opts.code !== undefined) this.code = opts.code;
   }
 }
 

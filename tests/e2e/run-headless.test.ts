@@ -85,9 +85,10 @@ describe("ipuaro run (headless) against a fake Ollama", () => {
     const pasted = Array.from({ length: 600 }, (_, i) => `line ${i}: const value${i} = compute(${i}, "some text to make it long");`).join("\n");
     fs.writeFileSync(path.join(root, ".ipuaro.json"), JSON.stringify({ context: { maxContextUsage: 0.3 } }));
     try {
-      const refused = await runIpuaro(["run", root], { env: env(fake.url), input: `What is wrong here?\n${pasted}` });
+      const refused = await runIpuaro(["run", "-p", `What is wrong here?\n${pasted}`, root], { env: env(fake.url) });
       expect(refused.code).toBe(1);
-      expect(refused.stderr).toMatch(/This request would be about [\d,]+ tokens, more than the 9,830 \(30% of the 32,768-token context window\) a request may fill/);
+      expect(refused.stderr).toMatch(/Your message is about [\d,]+ tokens: .* more than the 9,830 \(30% of the 32,768-token context window\) a request may fill/);
+      expect(refused.stderr).toContain("raise context.maxContextUsage");
       expect(fake.chatRequests).toHaveLength(0);
     } finally {
       fs.rmSync(path.join(root, ".ipuaro.json"), { force: true });
@@ -104,8 +105,12 @@ describe("ipuaro run (headless) against a fake Ollama", () => {
     const pasted = Array.from({ length: 4000 }, (_, i) => `line ${i}: const value${i} = compute(${i}, "some text to make it long");`).join("\n");
     const r = await runIpuaro(["run", root], { env: env(fake.url), input: `What is wrong here?\n${pasted}` });
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/This request would be about [\d,]+ tokens, more than the context window of 32,768/);
-    expect(r.stderr).toContain("name files instead of pasting them");
+    expect(r.stderr).toMatch(/Your message is about [\d,]+ tokens: .* more than the context window of 32,768/);
+    expect(r.stderr).toContain("name a file with @path instead of pasting it");
+    expect(fake.chatRequests).toHaveLength(0);
+    const json = await runIpuaro(["run", root, "--json"], { env: env(fake.url), input: `What is wrong here?\n${pasted}` });
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stdout)).toMatchObject({ reason: "error", error: { type: "llm", code: "MESSAGE_TOO_LARGE", message: expect.stringContaining("was not sent") } });
     expect(fake.chatRequests).toHaveLength(0);
   });
 
@@ -187,6 +192,23 @@ describe("ipuaro run (headless) against a fake Ollama", () => {
     const fourth = fake.chatRequests[3]!.messages.at(-1)!.content;
     expect(fourth).toContain("2│ export function slugify(input: string): string {");
     expect(r.stdout).toContain("slugify is on line 2.");
+    // The call that could not be read is on stderr like the others, with the reason, and counted.
+    expect(r.stderr).toContain("[get_lines]\n  ✗ incomplete call: the reply ended in the middle of the call's JSON\n");
+    expect(r.stderr).toMatch(/│ 3 tool calls/);
+  });
+
+  it("shows a call the reply cut off, or to a tool that does not exist, and starts the next reply on its own line", async () => {
+    await startFake();
+    fake.reply().text('Let me check <tool_call name="get_lines"><path>packages/core/src/money.ts</path><start>abc</start>');
+    fake.reply().text('Or this.\n<tool_call name="frobnicate"><target>all</target></tool_call>');
+    fake.reply().text("Next");
+    const r = await runIpuaro(["run", "-p", "what does money.ts start with?", root], { env: env(fake.url) });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^Let me check *\nOr this\.\n+Next\n$/);
+    expect(r.stderr).toContain("[get_lines]\n  ✗ incomplete call: the reply ended before </tool_call>\n");
+    expect(r.stderr).toContain("[frobnicate]\n  ✗ unknown tool\n");
+    expect(r.stderr).toMatch(/│ 2 tool calls/);
+    expect(fake.chatRequests[1]!.messages.at(-1)!.content).toContain("The tool call is incomplete");
   });
 
   it("answers a native call to a tool that does not exist with the list of tools, and the turn goes on", async () => {

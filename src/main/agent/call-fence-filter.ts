@@ -85,6 +85,16 @@ export class CallFenceFilter {
   }
 
   private decide(block: string): string {
-    return this.isCall(block) ? "" : block;
+    return isEmptied(block) || this.isCall(block) ? "" : block;
   }
+}
+
+/**
+ * A block with nothing between its ``` lines. It is what is left of a ```xml fence around an XML call once
+ * VisibleTextFilter took the call out (qwen2.5-coder wraps real calls that way; the parser runs them), and
+ * shown it was an empty box above the call's own line. The parser's text drops such fences too (cleanText).
+ */
+function isEmptied(block: string): boolean {
+  const body = block.replace(/^[^\n]*\n?/, "").replace(/\n?[ \t]*`*[ \t]*\n?$/, "");
+  return body.trim() === "";
 }

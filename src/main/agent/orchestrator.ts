@@ -16,6 +16,8 @@ import { describeLoop, DoomLoopDetector } from "./loop-guards.js";
 import type { UiPort } from "./ports.js";
 import { VisibleTextFilter } from "./visible-text.js";
 import { CallFenceFilter } from "./call-fence-filter.js";
+import { reportUnreadable, unreadableCallName } from "./unreadable-call.js";
+import { oversizedMessageError, oversizedRequestError } from "./oversized-request.js";
 
 export interface OrchestratorOptions {
   llm: LlmClient;
@@ -147,6 +149,18 @@ export class Orchestrator {
       await recorder?.turnFinished({ reason, timeMs: stats.timeMs, ...(reason !== "answer" ? { text } : {}) });
       await onTurnEnd?.(turnTools());
     }
+    // The first request's fixed part, built before the message is stored: it sizes the message.
+    let firstSystem: string | null = await this.opts.systemPrompt(userText, [...this.history, { role: "user", content: userText }]);
+    const fit = recorder?.measureMessage({ system: firstSystem, text: userText });
+    if (fit && !fit.fits) {
+      // Nothing could ever make room for it: refused before it is stored, anything is compressed or a
+      // request is made. Not a turn of the conversation, so none of a turn's bookkeeping either.
+      const error = oversizedMessageError(fit);
+      yield { type: "error", error, choice: "abort" };
+      stats.timeMs = performance.now() - started;
+      yield { type: "finished", reason: "error", text: error.message, stats };
+      return stats;
+    }
     // Persist-before-act: the message is stored before any request is made for it.
     await recorder?.userMessage(userText, opts);
     await this.opts.onTurnStart?.();
@@ -159,22 +173,14 @@ export class Orchestrator {
     let closing: GuardStop | null = null;
 
     for (let round = 0; ; round++) {
-      const system = await this.opts.systemPrompt(userText, this.history);
+      const system = firstSystem ?? (await this.opts.systemPrompt(userText, this.history));
+      firstSystem = null;
       if (recorder) {
         const prepared = await recorder.beforeRequest({ system, history: this.history, ...(signal ? { signal } : {}) });
         if (prepared.history) this.replaceHistory(prepared.history);
         yield* prepared.events;
         if (prepared.overflow) {
-          const { tokens, limit, window, share } = prepared.overflow;
-          const n = (x: number) => x.toLocaleString("en-US");
-          const message =
-            tokens > window
-              ? `This request would be about ${n(tokens)} tokens, more than the context window of ${n(window)}, and compression cannot make room: Ollama would silently drop its start, the instructions included. It was not sent.`
-              : `This request would be about ${n(tokens)} tokens, more than the ${n(limit)} (${Math.round(share * 100)}% of the ${n(window)}-token context window) a request may fill, and compression cannot make room: the rest is kept for the answer (context.maxContextUsage). It was not sent.`;
-          const error = new IpuaroError("llm", message, {
-            recoverable: false,
-            suggestion: "Send a shorter message (name files instead of pasting them: the model reads them with its tools), start a new session, or raise llm.contextWindow if the model takes more.",
-          });
+          const error = oversizedRequestError(prepared.overflow);
           yield { type: "error", error, choice: "abort" };
           yield* finish("error", error.message);
           return stats;
@@ -212,7 +218,7 @@ export class Orchestrator {
         content: outcome.text,
         nativeToolCalls: outcome.native,
         calls: items.map(({ id, call, error }) =>
-          call ? { id, name: call.name, parameters: call.arguments } : { id, name: error.name ?? "tool_call", parameters: {}, malformed: true },
+          call ? { id, name: call.name, parameters: call.arguments } : { id, name: unreadableCallName(error), parameters: {}, malformed: true, reason: error.summary },
         ),
         stats: { ...replyStats, toolCalls: parsed.calls.length },
       });
@@ -233,7 +239,7 @@ export class Orchestrator {
       let loop: GuardStop | null = null;
       const reply = newReplyId();
       for (const { id, call, error } of items) {
-        const name = call ? call.name : (error.name ?? "tool_call");
+        const name = call ? call.name : unreadableCallName(error);
         if (aborted || loop) {
           // Every call gets a result, so the history stays well-formed for the next request.
           await record(id, name, { success: false, error: "not run: the turn was stopped before this call", code: "CANCELLED" });
@@ -246,6 +252,7 @@ export class Orchestrator {
           yield { type: "loop-detected", reason };
           const stopped = "Stopped: this call repeats earlier ones without progress. Answer with what you have.";
           if (call) yield* this.reportUnrun(id, call, stopped);
+          else yield* reportUnreadable(id, error, stopped);
           await record(id, name, { success: false, error: stopped, code: "CANCELLED" });
           loop = {
             reason: "doom-loop",
@@ -255,6 +262,9 @@ export class Orchestrator {
           continue;
         }
         if (!call) {
+          // Shown and counted like a call that failed (the reason in a few words; the model reads it in full).
+          yield* reportUnreadable(id, error);
+          stats.toolCalls++;
           await record(id, name, { success: false, error: error.message, code: "INVALID_ARGS" });
           continue;
         }

@@ -25,6 +25,8 @@ export interface ToolCallParseError {
   raw: string;
   /** For the model: what went wrong and the form to use instead. */
   message: string;
+  /** For the user, in a few words ("incomplete call: …", "unknown tool"): the chat shows it beside the call. */
+  summary: string;
 }
 
 /** One call attempt of a reply: a call to run, or one that failed to parse. */
@@ -303,9 +305,8 @@ class ParseContext {
       const bodyEnd = close && close.index < seg.end ? close.index : -1;
       if (bodyEnd === -1) {
         const body = r.slice(bodyStart, seg.end);
-        if (FENCE_LANGS.has(lang) && this.mentionsKnownCall(body)) {
-          out.push(this.fail(m.index, seg.end, "truncated", "the reply ended inside the ``` block of a tool call"));
-        }
+        const name = FENCE_LANGS.has(lang) ? this.knownCallName(body) : undefined;
+        if (name) out.push(this.fail(m.index, seg.end, "truncated", "the reply ended inside the ``` block of a tool call", name));
         break;
       }
       const end = bodyEnd + close![0].length;
@@ -338,9 +339,8 @@ class ParseContext {
       if (code.some((b) => m!.index >= b.start && m!.index < b.end)) continue;
       const end = scanJsonEnd(r, m.index);
       if (end === -1 || end > seg.end) {
-        if (this.mentionsKnownCall(r.slice(m.index, seg.end))) {
-          out.push(this.fail(m.index, seg.end, "truncated", "the reply ended in the middle of the call's JSON"));
-        }
+        const name = this.knownCallName(r.slice(m.index, seg.end));
+        if (name) out.push(this.fail(m.index, seg.end, "truncated", "the reply ended in the middle of the call's JSON", name));
         break;
       }
       const f = this.readJsonCandidate(m.index, end, r.slice(m.index, end), "bare-json", false);
@@ -359,7 +359,8 @@ class ParseContext {
   private readJsonCandidate(start: number, end: number, json: string, format: ToolCallFormat, strict: boolean): Found | null {
     const parsed = parseTolerantJson(json);
     if (!parsed.ok) {
-      return this.mentionsKnownCall(json) ? this.fail(start, end, "malformed", `its JSON could not be read (${parsed.error})`) : null;
+      const name = this.knownCallName(json);
+      return name ? this.fail(start, end, "malformed", `its JSON could not be read (${parsed.error})`, name) : null;
     }
     const names = topLevelNames(json);
     const items = Array.isArray(parsed.value) ? parsed.value : [parsed.value];
@@ -410,7 +411,7 @@ class ParseContext {
 
   unknownTool(name: string, raw: string): ToolCallParseError {
     const list = typeof this.known === "function" ? "" : ` Available tools: ${[...this.known].join(", ")}.`;
-    return { kind: "unknown-tool", name, raw: preview(raw), message: `There is no tool named "${name}".${list} Call one as: ${this.form(undefined)}` };
+    return { kind: "unknown-tool", name, raw: preview(raw), message: `There is no tool named "${name}".${list} Call one as: ${this.form(undefined)}`, summary: "unknown tool" };
   }
 
   private fail(start: number, end: number, kind: ToolCallParseError["kind"], why: string, name?: string): Found {
@@ -419,7 +420,8 @@ class ParseContext {
     // A long value (a whole file in one edit) is what usually cuts a call off.
     const hint = kind === "truncated" ? " If a value is long, make smaller changes in several calls." : "";
     const message = `${lead}: ${why}. Send the whole call again in this form: ${this.form(name)}${hint}`;
-    return { start, end, error: { kind, ...(name ? { name } : {}), raw: preview(raw), message } };
+    const summary = `${kind === "truncated" ? "incomplete call" : "unreadable call"}: ${withoutDetail(why)}`;
+    return { start, end, error: { kind, ...(name ? { name } : {}), raw: preview(raw), message, summary } };
   }
 
   /** The form to show: that of the tool the call was for, when it is a registered one. */
@@ -429,10 +431,13 @@ class ParseContext {
     return example ?? GENERIC_CALL_FORM;
   }
 
-  /** Whether text looks like an attempt to call a registered tool (for unreadable JSON). */
-  private mentionsKnownCall(text: string): boolean {
+  /**
+   * The registered tool text names, when it looks like an attempt to call one (for unreadable JSON): the
+   * error then shows that tool's form, and the user sees which tool the call was for.
+   */
+  private knownCallName(text: string): string | undefined {
     const m = /["']?name["']?\s*:\s*["']([\w.-]+)["']/.exec(text);
-    return m !== null && this.isKnown(m[1]!);
+    return m !== null && this.isKnown(m[1]!) ? m[1]! : undefined;
   }
 }
 
@@ -475,6 +480,8 @@ function codeBlocks(reply: string): Segment[] {
     const c = close.exec(reply);
     const end = c ? c.index + c[0].length : reply.length;
     const lang = m[1]!.toLowerCase();
+    // Not ```xml: qwen2.5-coder wraps its real XML calls in one. A call written there only as an example
+    // runs too (nothing tells the two apart); the user sees it run as any call, and the fence is not shown.
     if (!FENCE_LANGS.has(lang) && lang !== "xml") blocks.push({ start: m.index, end });
     re.lastIndex = end;
   }
@@ -499,6 +506,20 @@ function callKey(call: ParsedCall): string {
 function skipSpace(text: string, i: number): number {
   while (i < text.length && /\s/.test(text[i]!)) i++;
   return i;
+}
+
+/**
+ * A reason without its closing parenthesis, which is for the model (the JSON parser's own message, the form
+ * to write): "its JSON could not be read (Unexpected token …)" → "its JSON could not be read".
+ */
+function withoutDetail(why: string): string {
+  if (!why.endsWith(")")) return why;
+  let depth = 0;
+  for (let i = why.length - 1; i >= 0; i--) {
+    if (why[i] === ")") depth++;
+    else if (why[i] === "(" && --depth === 0) return why.slice(0, i).trimEnd() || why;
+  }
+  return why;
 }
 
 function preview(raw: string): string {

@@ -43,13 +43,28 @@ export interface TurnOutcome {
   text?: string;
 }
 
+/** The most a request may fill: `share` (context.maxContextUsage, or 1 without compression) of the `window`. */
+export interface RequestLimit {
+  limit: number;
+  window: number;
+  share: number;
+}
+
 export interface PreparedRequest {
   /** Replaces the orchestrator's history when the context was compressed. */
   history: LlmMessage[] | null;
   events: ContextEvent[];
-  /** Set when the request is still larger than the context window after compression (not sent). */
-  /** The request fills more than `share` (context.maxContextUsage) of the `window`: `limit` tokens. */
-  overflow?: { tokens: number; limit: number; window: number; share: number };
+  /** Set when the request still fills more than the limit after compression (it is not sent). */
+  overflow?: { tokens: number } & RequestLimit;
+}
+
+/** The smallest request a new message could ever go in: the fixed part and the message, no history. */
+export interface MessageFit extends RequestLimit {
+  /** The message alone. */
+  messageTokens: number;
+  /** The fixed part (system prompt: instructions, tools, project map) with the message. */
+  minimumTokens: number;
+  fits: boolean;
 }
 
 export interface ConversationRecorder {
@@ -66,6 +81,12 @@ export interface ConversationRecorder {
    */
   response(stats: ResponseStats, fallback: { promptTokens: number; completionTokens: number }, historyLength: number): ContextMeasure;
   turnFinished(outcome: TurnOutcome): Promise<void>;
+  /**
+   * Sizes `text` as the next user message before anything is stored or compressed: compression never
+   * shortens the message or the fixed part, so when those two alone are past the limit nothing can make
+   * room, and the message is refused at once. Changes nothing.
+   */
+  measureMessage(input: { system: string; text: string }): MessageFit;
   /** Called with what is about to be sent; compresses when the context is past context.autoCompressAt. */
   beforeRequest(input: { system: string; history: readonly LlmMessage[]; signal?: AbortSignal }): Promise<PreparedRequest>;
 }

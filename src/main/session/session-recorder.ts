@@ -14,7 +14,9 @@ import type {
   AssistantReplyRecord,
   ContextMeasure,
   ConversationRecorder,
+  MessageFit,
   PreparedRequest,
+  RequestLimit,
   ToolResultRecord,
   TurnOutcome,
 } from "./conversation-recorder.js";
@@ -194,6 +196,21 @@ export class SessionRecorder implements ConversationRecorder {
     return view.slice(0, Math.max(0, lastUser)).some((m) => m.entryId !== null);
   }
 
+  /** The most a request may fill (see sizeRequest). */
+  private requestLimit(): RequestLimit {
+    const window = this.opts.llm.contextWindow;
+    // With compression turned off (autoCompressAt null) nothing could make room: only the window binds.
+    const share = this.opts.context.autoCompressAt === null ? 1 : this.opts.context.maxContextUsage;
+    return { limit: Math.floor(window * share), window, share };
+  }
+
+  measureMessage(input: { system: string; text: string }): MessageFit {
+    const bound = this.requestLimit();
+    const messageTokens = this.opts.estimator.estimateMessages([{ content: input.text }]);
+    const minimumTokens = this.countTokens(input.system, [{ role: "user", content: input.text }]);
+    return { ...bound, messageTokens, minimumTokens, fits: bound.window <= 0 || minimumTokens <= bound.limit };
+  }
+
   async beforeRequest(input: { system: string; history: readonly LlmMessage[]; signal?: AbortSignal }): Promise<PreparedRequest> {
     const threshold = this.opts.context.autoCompressAt;
     const limit = this.opts.llm.contextWindow;
@@ -218,10 +235,7 @@ export class SessionRecorder implements ConversationRecorder {
    * interrupted before any answer left the status bar at `[ctx: –]`.
    */
   private sizeRequest(input: { system: string; history: readonly LlmMessage[] }, prepared: PreparedRequest): PreparedRequest {
-    const window = this.opts.llm.contextWindow;
-    // With compression turned off (autoCompressAt null) nothing could make room: only the window binds.
-    const share = this.opts.context.autoCompressAt === null ? 1 : this.opts.context.maxContextUsage;
-    const limit = Math.floor(window * share);
+    const { limit, window, share } = this.requestLimit();
     const tokens = this.nextRequestTokens(input.system, prepared.history ?? input.history);
     const context = this.session.state.context;
     if (context.measuredMessages === undefined && window > 0) {

@@ -46,6 +46,8 @@ export interface SessionToolCall {
   name: string;
   parameters: Record<string, unknown>;
   malformed?: boolean;
+  /** A malformed call's reason as the chat shows it ("incomplete call: …", "unknown tool"), for replaying it. */
+  reason?: string;
 }
 
 /** What came back for one call (seed `ToolResult`; the data itself is the block in the message content). */

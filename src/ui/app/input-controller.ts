@@ -6,7 +6,7 @@
 // input.multiline: "auto" — Enter sends, Shift+Enter / Alt+Enter / Ctrl+J break the line; "always" —
 // the other way round; "never" — one line: line-break keys do nothing and pasted line breaks become spaces.
 import type { TurnEvent } from "../../main/agent/orchestrator.js";
-import { isIpuaroError } from "../../main/errors.js";
+import { isIpuaroError, type IpuaroError } from "../../main/errors.js";
 import { complete } from "../input/completion.js";
 import { HistorySearch } from "../input/history-search.js";
 import type { CommandKey, KeyAction } from "../input/keymap.js";
@@ -381,6 +381,19 @@ export class InputController {
     }
   }
 
+  /**
+   * A message refused before it was taken into the conversation (too large for any request): it leaves
+   * the chat, the reason stays as a notice, and the text goes back to the input (unless the user typed
+   * meanwhile: then ↑ has it), so nothing typed is lost.
+   */
+  private giveBackRefused(userText: string, error: IpuaroError): void {
+    this.app.transcript.remove(new Set([this.turnEntries.userId, this.turnEntries.agent?.id].filter((x): x is number => x !== null && x !== undefined)));
+    this.app.notice("error", `${error.message}${error.suggestion ? `\n${error.suggestion}` : ""}`);
+    if (userText.startsWith("/")) return;
+    if (!this.editor.text) this.editor.set(userText);
+    this.hint(this.editor.text === userText ? "Not sent: the message is back in the input." : "Not sent: ↑ brings the message back.", "warn");
+  }
+
   private command(line: string): void {
     if (!this.app.hasBackend) return this.hint("The project is still being prepared…", "warn");
     void this.app.runCommand(line).then(() => this.app.requestRender());
@@ -456,6 +469,7 @@ export class InputController {
     this.app.transcript.addUser(userText);
     this.turnEntries = { userId: this.app.transcript.last?.id ?? null, agent: null };
     this.app.chat.follow();
+    let refused: IpuaroError | undefined;
     try {
       let stream: AsyncIterable<TurnEvent>;
       try {
@@ -471,10 +485,16 @@ export class InputController {
         changed: () => this.app.requestRender(),
         started: (entry) => (this.turnEntries.agent = entry),
       });
+      refused = outcome.refused;
       if (this.bellOnComplete && outcome.reason === "answer" && outcome.timeMs >= BELL_AFTER_MS) this.app.bell();
     } finally {
       this.turn = null;
       this.app.requestRender();
+    }
+    if (refused) {
+      // Never stored: there is nothing for restoreCancelled to take back, even if Esc came meanwhile.
+      this.cancelledEmpty = false;
+      this.giveBackRefused(userText, refused);
     }
     if (this.cancelledEmpty) {
       await this.restoreCancelled(userText);

@@ -2,11 +2,11 @@
 // the stats line, context fill for the status bar, errors and retries as notices. A thrown error (the
 // model unreachable, Redis gone) ends the turn with an error entry instead of taking the UI down.
 import type { TurnEvent } from "../../main/agent/orchestrator.js";
-import { isIpuaroError } from "../../main/errors.js";
+import { isIpuaroError, type IpuaroError } from "../../main/errors.js";
 import { compactionWhat } from "../../main/context/compression/compact-conversation.js";
-import { firstSentence } from "./slash-commands.js";
 import type { FinishReason } from "../../main/agent/events.js";
 import { Transcript, type AgentEntry } from "../chat/transcript.js";
+import { shownError } from "../chat/shown-error.js";
 import type { Activity } from "../widgets/status-bar.js";
 
 export interface TurnSink {
@@ -21,6 +21,11 @@ export interface TurnSink {
 export interface TurnOutcome {
   reason: FinishReason | "failed";
   timeMs: number;
+  /**
+   * The message was refused before it was taken into the conversation (MESSAGE_TOO_LARGE: it cannot
+   * fit in any request): nothing of it is stored, so the input gives it back.
+   */
+  refused?: IpuaroError;
 }
 
 export async function playTurn(events: AsyncIterable<TurnEvent>, sink: TurnSink): Promise<TurnOutcome> {
@@ -39,6 +44,7 @@ export async function playTurn(events: AsyncIterable<TurnEvent>, sink: TurnSink)
   let timeMs: number | null = null;
   /** The last error shown as a notice (with its suggestion): a turn it ended need not repeat it. */
   let errorShown: string | null = null;
+  let refused: IpuaroError | undefined;
   try {
     for await (const e of events) {
       switch (e.type) {
@@ -68,6 +74,7 @@ export async function playTurn(events: AsyncIterable<TurnEvent>, sink: TurnSink)
         case "error":
           t.noticeIn(entry, "error", `${e.error.type} error: ${e.error.message}${e.error.suggestion ? `\n${e.error.suggestion}` : ""} → ${e.choice}`);
           errorShown = e.error.message;
+          if (e.error.code === "MESSAGE_TOO_LARGE") refused = e.error;
           break;
         case "context":
           if (e.tokensLimit > 0) sink.setContextPercent((e.tokensUsed / e.tokensLimit) * 100);
@@ -104,17 +111,7 @@ export async function playTurn(events: AsyncIterable<TurnEvent>, sink: TurnSink)
   sink.setActivity(reason === "failed" || reason === "error" ? "error" : "ready");
   sink.changed();
   // The turn's own measure when it reported one (the time the user waited for the answer).
-  return { reason, timeMs: timeMs ?? performance.now() - started };
-}
-
-/**
- * A failed call's error as the user reads it: what happened (its first sentence, first line), without
- * what it goes on to tell the model to do ("Do not repeat the same change; ask the user …").
- */
-function shownError(text: string | undefined): string | undefined {
-  if (!text) return text;
-  const head = firstSentence(text.split("\n", 1)[0]!.trim());
-  return head.replace(/;\s*(do not|don't|never)\b.*$/i, "").trim() || text;
+  return { reason, timeMs: timeMs ?? performance.now() - started, ...(refused ? { refused } : {}) };
 }
 
 /**

@@ -57,6 +57,15 @@ describe("fenced calls in the streamed text", () => {
     expect(stream("```\nnot a call, just text").all).toBe("```\nnot a call, just text");
   });
 
+  it("drops a ```xml fence left empty once VisibleTextFilter took the call in it out (it was an empty box)", () => {
+    // What reaches this filter of 'Look.\n```xml\n<tool_call name="git_status"/>\n```\nDone.'
+    expect(stream("Look.\n```xml\n\n```\nDone.").all).toBe("Look.\nDone.");
+    expect(stream("Look.\n```xml\n\n```", 1).all).toBe("Look.\n");
+    // An xml block with anything else in it is shown.
+    const data = "Config:\n```xml\n<project><name>a</name></project>\n```\n";
+    expect(stream(data).all).toBe(data);
+  });
+
   it("keeps inline backticks and a fence that is not at a line start", () => {
     const text = "Use `git status` or ``` inline ``` here.\n";
     expect(stream(text).all).toBe(text);

@@ -233,9 +233,9 @@ const cases: Case[] = [
     errors: [["malformed", "get_lines"]],
   },
   {
-    name: "error: truncated call in a json fence",
+    name: "error: truncated call in a json fence (the tool it names is known)",
     reply: '```json\n{"name": "get_lines", "arguments": {"path": "a',
-    errors: [["truncated"]],
+    errors: [["truncated", "get_lines"]],
   },
   {
     name: "a tag quoted in inline code is prose about calls, not a call",
@@ -282,6 +282,18 @@ describe("parseToolCalls", () => {
     expect(errors[0]!.message).toContain('There is no tool named "read_file"');
     expect(errors[0]!.message).toContain("get_lines, get_structure");
     expect(errors[0]!.message).toContain(example);
+  });
+
+  it.each([
+    ['Reading <tool_call name="get_lines"><path>a.ts</path><start>1</start>', "incomplete call: the reply ended before </tool_call>"],
+    ['Reading <tool_call name="get_lines"><path>a.ts</path><start>1', "incomplete call: the reply ended before a parameter was closed"],
+    ['<tool_call>{"name": "get_lines", "arguments": {"path": a.ts/b}}</tool_call>', "unreadable call: its JSON could not be read"],
+    ['<tool_call>{"name": "get_lines", "arguments": "{path"}</tool_call>', 'unreadable call: its "arguments" string is not JSON'],
+    ["<tool_call><path>a.ts</path></tool_call>", "unreadable call: the tool call has no name"],
+    ['<tool_call name="read_file"><path>a</path></tool_call>', "unknown tool"],
+  ])("sums a failed call up for the user in a few words, without what only the model needs: %s", (reply, summary) => {
+    const { errors } = parseToolCalls(reply, KNOWN);
+    expect(errors.map((e) => e.summary)).toEqual([summary]);
   });
 
   it("accepts a predicate for the known tools", () => {

@@ -123,7 +123,7 @@ export async function runAction(target: string, opts: RunOptions, choice: Sessio
         compactions,
         warnings,
         // What ended a turn without an answer (null otherwise), with the fix when there is one.
-        error: final.reason !== "answer" && lastError ? { type: lastError.type, message: lastError.message, ...(lastError.suggestion ? { suggestion: lastError.suggestion } : {}) } : null,
+        error: final.reason !== "answer" && lastError ? { type: lastError.type, ...(lastError.code ? { code: lastError.code } : {}), message: lastError.message, ...(lastError.suggestion ? { suggestion: lastError.suggestion } : {}) } : null,
       };
       process.stdout.write(`${JSON.stringify(out)}\n`);
     } else {
