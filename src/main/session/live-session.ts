@@ -14,6 +14,8 @@ import type { UndoStack } from "./undo-stack.js";
 
 /** ↑/↓ history kept per session, and the most the UI walks through (with other sessions' prompts). */
 export const INPUT_HISTORY_LIMIT = 500;
+/** The longest prompt kept in the saved history. */
+export const INPUT_HISTORY_MAX_CHARS = 10_000;
 
 export interface IndexServices {
   refreshIndex(paths: string[]): Promise<void>;
@@ -228,9 +230,12 @@ export class LiveSession {
     this.earlier = await this.store.earlierInputs(this.id, INPUT_HISTORY_LIMIT);
   }
 
-  /** Adds a typed prompt to the ↑/↓ history (consecutive repeats kept once). */
+  /**
+   * Adds a typed prompt to the ↑/↓ history (consecutive repeats kept once). A long paste is not kept: it
+   * would come back in every later session's ↑ (it stays in this run's history in the UI).
+   */
   async addInput(text: string): Promise<void> {
-    if (this.opts.saveInputHistory === false || !text.trim()) return;
+    if (this.opts.saveInputHistory === false || !text.trim() || text.length > INPUT_HISTORY_MAX_CHARS) return;
     const h = this.state.inputHistory;
     if (h[h.length - 1] === text) return;
     h.push(text);

@@ -119,9 +119,9 @@ describe("session store", () => {
     await expect(findSession({ redis, projectName: "work-app", root, config, id: null })).resolves.toBeNull();
   });
 
-  it("keeps the input history in the session, without consecutive repeats", async () => {
+  it("keeps the input history in the session, without consecutive repeats or long pastes", async () => {
     const { session } = await open({ kind: "new" });
-    for (const t of ["one", "two", "two", "three"]) await session.addInput(t);
+    for (const t of ["one", "two", "two", "three", "a long paste ".repeat(1000)]) await session.addInput(t);
     const loaded = (await new SessionStore(redis, "work-app").load(session.id))!;
     expect(loaded.inputHistory).toEqual(["one", "two", "three"]);
   });
