@@ -398,6 +398,24 @@ describe("keys", () => {
     expect(h.backend.sent).toEqual(["первый"]);
   });
 
+  it("a stopped turn's queued message comes back before what was typed since", async () => {
+    h = await startUi();
+    h.backend.turns.push(async function* ({ signal }) {
+      yield { type: "text", text: "начало ответа" };
+      await new Promise<void>((r) => signal.addEventListener("abort", () => r()));
+      yield { type: "finished", reason: "aborted", text: "начало ответа", stats: stats() };
+    });
+    h.t.type("первый", KEYS.enter);
+    await h.t.waitForText("начало ответа");
+    h.t.type("queued second", KEYS.enter);
+    await h.t.waitForText("Queued");
+    h.t.type("typed third", KEYS.enter);
+    await h.t.waitForText("One message is already queued");
+    h.t.type(KEYS.escape);
+    await h.t.waitForText("your queued message is back in the input");
+    expect(h.app.input.editor.text).toBe("queued second\ntyped third");
+  });
+
   it("rings the bell when a long answer completes, not after a short one", async () => {
     h = await startUi();
     let bells = 0;

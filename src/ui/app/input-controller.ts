@@ -437,7 +437,8 @@ export class InputController {
     // The "Queued: …" note is out of date once the message has gone (it stayed under the next answer).
     if (this.app.input.hint === this.queuedHint) this.hint(null);
     if (!stopped) return this.send(next);
-    if (this.editor.text.trim()) this.editor.set(`${this.editor.text}\n${next}`);
+    // The queued message was written first, so it comes first; what was typed since follows it.
+    if (this.editor.text.trim()) this.editor.set(`${next}\n${this.editor.text}`);
     else this.editor.set(next);
     this.hint(`${why}: your queued message is back in the input.`, "warn");
   }
