@@ -1,9 +1,11 @@
 // Opens ioredis connections that fail fast and never crash the process: every client gets an `error`
-// listener, a retry strategy that gives up after a few seconds, and every failure reaching callers is
-// an IpuaroError('redis') naming the server that was tried.
+// listener, a retry strategy that gives up after a few seconds, a bound on how long a server may stay
+// silent (silent-server.ts), and every failure reaching callers is an IpuaroError('redis') naming the
+// server that was tried.
 import { Redis } from "ioredis";
 import { errorMessage, IpuaroError } from "../errors.js";
 import { resolveRedisTarget, type RedisTarget } from "./redis-target.js";
+import { ANSWER_TIMEOUT_MS, isSilenceError, seconds, silentServerSuggestion, whileConnecting } from "./silent-server.js";
 
 export { resolveRedisTarget, type RedisTarget, type ResolvedTarget } from "./redis-target.js";
 
@@ -25,6 +27,8 @@ interface ConnectionState {
   description: string;
   socketPath: string | null;
   lastError: Error | null;
+  /** lastError is the server's silence: the bound (ms) it outlasted. */
+  silentMs: number | null;
   managedLogFile?: string;
   /** ipuaro's own server: starts it again if it is gone, before a reconnect (see setRevive). */
   revive?: () => Promise<void>;
@@ -51,6 +55,12 @@ export function toRedisError(err: unknown, redis: Redis | null, action: string):
   if (err instanceof IpuaroError) return err;
   const state = redis ? states.get(redis) : undefined;
   const where = state?.description ?? "Redis";
+  if (state?.silentMs && !isReplyError(err)) {
+    return new IpuaroError("redis", `Redis at ${where} stopped answering while ${action}: no reply within ${seconds(state.silentMs)}`, {
+      cause: err,
+      suggestion: silentServerSuggestion(state),
+    });
+  }
   if (isReplyError(err)) {
     const msg = err.message;
     let suggestion: string | undefined;
@@ -98,6 +108,12 @@ export function describeRedis(redis: Redis): string {
 }
 
 function connectFailure(state: ConnectionState, err: unknown): IpuaroError {
+  if (state.silentMs) {
+    return new IpuaroError("redis", `Redis at ${state.description} accepted the connection but did not answer within ${seconds(state.silentMs)}`, {
+      cause: state.lastError ?? err,
+      suggestion: silentServerSuggestion(state),
+    });
+  }
   if (isReplyError(err)) {
     return new IpuaroError("redis", `Redis at ${state.description} rejected the connection: ${err.message}`, {
       cause: err,
@@ -118,38 +134,48 @@ function connectFailure(state: ConnectionState, err: unknown): IpuaroError {
 /** Connects and PINGs; rejects with IpuaroError('redis') naming the target when it is not reachable. */
 export async function connectRedis(opts: ConnectOptions): Promise<Redis> {
   const resolved = resolveRedisTarget(opts);
-  const redis = new Redis({
-    ...resolved.options,
-    lazyConnect: true,
-    connectTimeout: opts.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
-    // Commands issued during a short reconnect wait for it; after two failed attempts they reject.
-    enableOfflineQueue: true,
-    maxRetriesPerRequest: 1,
-    retryStrategy: (times) => (times > RECONNECT_ATTEMPTS ? null : Math.min(times * 100, 500)),
-    ...(opts.commandTimeoutMs ? { commandTimeout: opts.commandTimeoutMs } : {}),
-    ...(opts.connectionName ? { connectionName: opts.connectionName } : {}),
-  });
   const state: ConnectionState = {
     description: resolved.description,
     socketPath: resolved.socketPath,
     lastError: null,
+    silentMs: null,
     ...(opts.managedLogFile ? { managedLogFile: opts.managedLogFile } : {}),
   };
+  const redis = new Redis({
+    ...resolved.options,
+    lazyConnect: true,
+    connectTimeout: opts.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+    socketTimeout: ANSWER_TIMEOUT_MS,
+    // Commands issued during a short reconnect wait for it; after two failed attempts they reject.
+    enableOfflineQueue: true,
+    maxRetriesPerRequest: 1,
+    // A server that went silent is not reconnected to: the reconnect would be accepted and then hang in
+    // its handshake, and ioredis keeps the commands that were owed replies aside for a reconnect that never
+    // becomes ready — they would wait forever. Ending here rejects them at once, and toRedisError says why.
+    retryStrategy: (times) => (times > RECONNECT_ATTEMPTS || state.silentMs !== null ? null : Math.min(times * 100, 500)),
+    ...(opts.commandTimeoutMs ? { commandTimeout: opts.commandTimeoutMs } : {}),
+    ...(opts.connectionName ? { connectionName: opts.connectionName } : {}),
+  });
   states.set(redis, state);
   // Without a listener an unreachable server would be an unhandled 'error' event and kill the process.
   redis.on("error", (err: Error) => {
     state.lastError = err;
+    // Emitted before the socket's close, so the retry strategy above already sees it.
+    state.silentMs = isSilenceError(err) ? (redis.options.socketTimeout ?? null) : null;
   });
   redis.on("ready", () => {
     state.lastError = null;
+    state.silentMs = null;
   });
   try {
-    await redis.connect();
-    await redis.ping();
-    // ioredis selects the db on connect but only reports a refused SELECT as an 'error' event, and then
-    // goes on in db 0: asked again here, a db the server does not have stops the command instead.
-    const db = resolved.options.db ?? 0;
-    if (db !== 0) await redis.select(db);
+    await whileConnecting(redis, async () => {
+      await redis.connect();
+      await redis.ping();
+      // ioredis selects the db on connect but only reports a refused SELECT as an 'error' event, and then
+      // goes on in db 0: asked again here, a db the server does not have stops the command instead.
+      const db = resolved.options.db ?? 0;
+      if (db !== 0) await redis.select(db);
+    });
   } catch (err) {
     redis.disconnect();
     throw connectFailure(state, err);
@@ -186,7 +212,7 @@ function settled(redis: Redis, ms: number): Promise<void> {
 
 /** For a "Retry" after the client gave up: reconnects a client whose status is `end`. */
 export async function reconnectRedis(redis: Redis): Promise<void> {
-  const state = states.get(redis) ?? { description: "Redis", socketPath: null, lastError: null };
+  const state = states.get(redis) ?? { description: "Redis", socketPath: null, lastError: null, silentMs: null };
   if (redis.status === "ready") return;
   try {
     if (state.revive) {
@@ -195,9 +221,13 @@ export async function reconnectRedis(redis: Redis): Promise<void> {
       const status: string = redis.status; // changed while revive() ran
       if (status !== "ready" && status !== "wait" && status !== "end") await settled(redis, REVIVE_WAIT_MS);
     }
-    if (redis.status === "end" || redis.status === "wait") await redis.connect();
-    await redis.ping();
+    await whileConnecting(redis, async () => {
+      if (redis.status === "end" || redis.status === "wait") await redis.connect();
+      await redis.ping();
+    });
   } catch (err) {
+    // revive()'s own verdict (a server that does not answer and did not stop) says more than the socket.
+    if (err instanceof IpuaroError) throw err;
     throw connectFailure(state, err);
   }
 }
