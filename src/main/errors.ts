@@ -7,9 +7,10 @@ export type IpuaroErrorType = "redis" | "parse" | "llm" | "file" | "command" | "
 /**
  * What a caller must tell apart beyond the type. `MESSAGE_TOO_LARGE`: the user's message cannot fit in any
  * request, so it was refused before it was stored (the UI gives it back); `REQUEST_TOO_LARGE`: a request
- * of the turn was still too large after compression, and was not sent.
+ * of the turn was still too large after compression, and was not sent; `NO_ANSWER`: something accepted the
+ * connection at Ollama's address and did not answer the model check in time (a hung server, or not Ollama).
  */
-export type IpuaroErrorCode = "MESSAGE_TOO_LARGE" | "REQUEST_TOO_LARGE";
+export type IpuaroErrorCode = "MESSAGE_TOO_LARGE" | "REQUEST_TOO_LARGE" | "NO_ANSWER";
 
 export interface IpuaroErrorOptions {
   /** Retrying can help (a server that may come back, a file that may be fixed). Default true. */

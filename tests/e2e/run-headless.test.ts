@@ -277,6 +277,28 @@ describe("ipuaro run (headless) against a fake Ollama", () => {
     expect(text).toMatch(/── \(no answer: .*the runner crashed/);
   });
 
+  it("a connection lost mid-answer keeps the streamed part: plain mode ends its line, --json has it, the error and the request", async () => {
+    await startFake({ chunkSize: 4 });
+    fake.reply().text("Hello this is cut").disconnectMidStream(3);
+    const plain = await runIpuaro(["run", "-p", "hi", root], { env: env(fake.url) });
+    expect(plain.code).toBe(1);
+    expect(plain.stdout).toBe("Hello this i\n");
+    expect(plain.stderr).toContain("The connection to Ollama");
+
+    fake.reply().text("Hello this is cut").disconnectMidStream(3);
+    const j = await runIpuaro(["run", "-p", "hi", root, "--json"], { env: env(fake.url) });
+    expect(j.code).toBe(1);
+    const out = JSON.parse(j.stdout);
+    expect(out).toMatchObject({ answer: "Hello this i", cutOff: true, reason: "aborted", error: { type: "llm", message: expect.stringContaining("The connection to Ollama") } });
+    expect(out.stats.requests).toBe(1);
+    expect(out.stats.tokens).toBeGreaterThan(0);
+    // A failure before any text: no answer, nothing cut off, the error alone.
+    fake.reply().httpError(500, "runner crashed");
+    const none = JSON.parse((await runIpuaro(["run", "-p", "hi", root, "--json"], { env: env(fake.url) })).stdout);
+    expect(none).toMatchObject({ answer: "", reason: "aborted", error: { message: expect.stringContaining("runner crashed") } });
+    expect(none.cutOff).toBeUndefined();
+  });
+
   it("a request Ollama refuses outright (HTTP 400) is said with its reason, and --json carries it", async () => {
     await startFake();
     fake.reply().httpError(400, "invalid options: num_ctx must be positive");

@@ -11,7 +11,7 @@ import { UndoStack } from "../../src/main/session/undo-stack.js";
 import { FakeOllama } from "../helpers/fake-ollama.js";
 import { buildAcmeShop } from "../helpers/indexed-project.js";
 import { useRedisServer } from "../helpers/redis-server.js";
-import { removeDir } from "../helpers/temp-dir.js";
+import { makeTempDir, removeDir, writeTree } from "../helpers/temp-dir.js";
 import { runCli } from "../integration/session/session-cli.js";
 
 const server = useRedisServer();
@@ -233,6 +233,50 @@ describe("sessions from the command line", () => {
     } finally {
       ui.kill();
       await redis.del(sessionLeaseKey((await json("sessions", "list", root)).sessions[0].id));
+    }
+  });
+
+  it("a session held elsewhere is refused with a fix run accepts (no --new, which run does not have)", async () => {
+    const ui = spawn("sleep", ["60"], { stdio: "ignore" });
+    const last = (await json("sessions", "list", root)).sessions[0].id as string;
+    try {
+      await redis.set(sessionLeaseKey(last), JSON.stringify({ pid: ui.pid, host: os.hostname(), since: Date.now(), what: "ipuaro run", token: "run" }), "PX", 30_000);
+      const byId = await cli("run", "--session", last, "-p", "more", root);
+      expect(byId.code).toBe(1);
+      expect(byId.stderr).toContain(`session ${last} is open in another ipuaro`);
+      expect(byId.stderr).toContain("leave out --session to start a new session");
+      expect(byId.stderr).not.toContain("--new");
+      const evalLast = await cli("run", "--eval", root);
+      expect(evalLast.code).toBe(1);
+      expect(evalLast.stderr).not.toMatch(/--new|leave out --continue/);
+      expect(evalLast.stderr).toContain("--eval --session");
+    } finally {
+      ui.kill();
+      await redis.del(sessionLeaseKey(last));
+    }
+  });
+
+  it("--eval where there is nothing to check is an input error, and creates no session", async () => {
+    const empty = makeTempDir("ipuaro-eval-empty-");
+    try {
+      writeTree(empty, { "src/a.ts": "export const a = 1;\n" });
+      const none = await cli("run", "--eval", empty);
+      expect(none.code).toBe(1);
+      expect(none.stderr).toContain("has no session with an answer to check");
+      expect(none.stderr).not.toContain("config error");
+      expect(none.stderr).not.toContain("(new");
+      expect((await json("sessions", "list", empty)).sessions).toEqual([]);
+      // A session whose only turn got no answer (the model failed) has nothing to check either.
+      fake.reply().httpError(400, "bad request");
+      expect((await cli("run", "-p", "hi", empty)).code).toBe(1);
+      const [only] = (await json("sessions", "list", empty)).sessions as Array<{ id: string }>;
+      const unanswered = await cli("run", "--eval", empty);
+      expect(unanswered.code).toBe(1);
+      expect(unanswered.stderr).toContain(`session ${only!.id} has no answer to check yet`);
+      expect(unanswered.stderr).not.toContain("config error");
+      expect((await json("sessions", "list", empty)).sessions).toHaveLength(1);
+    } finally {
+      removeDir(empty);
     }
   });
 

@@ -67,6 +67,36 @@ describe("commands", () => {
     await h.t.waitForText("> старый вопрос");
   });
 
+  it("/sessions: the title counts the rows left after a delete", async () => {
+    const backend = new ScriptedBackend();
+    const now = Date.now();
+    backend.sessions.push({ id: "20240101-090000-bbbb", createdAt: now, lastActivityAt: now, input: [], messages: [] });
+    h = await startUi({ backend, cols: 100 });
+    await command(h, "/sessions");
+    await h.t.waitForText("Sessions (2)");
+    h.t.type(KEYS.down, "d");
+    await h.t.waitForText("Delete session 20240101-090000-bbbb?");
+    h.t.type("y");
+    await h.t.waitForText("Deleted 20240101-090000-bbbb.");
+    await h.t.waitForText("Sessions (1)");
+    expect(h.t.text()).not.toContain("Sessions (2)");
+  });
+
+  it("/sessions: the refusal to delete the current session is not left under the next delete question", async () => {
+    const backend = new ScriptedBackend();
+    const now = Date.now();
+    backend.sessions.push({ id: "20230101-090000-cccc", createdAt: now, lastActivityAt: now, input: [], messages: [] });
+    h = await startUi({ backend, cols: 100 });
+    await command(h, "/sessions");
+    await h.t.waitForText("Sessions (2)");
+    h.t.type("d");
+    await h.t.waitForText("The current session cannot be deleted");
+    h.t.type(KEYS.down, "d");
+    await h.t.waitForText("Delete session 20230101-090000-cccc?");
+    expect(h.t.text()).not.toContain("The current session cannot be deleted");
+    expect(h.t.text()).not.toContain("Deleted");
+  });
+
   it("the current session cannot be deleted from the picker; Esc closes it", async () => {
     h = await startUi();
     await command(h, "/sessions");
@@ -91,7 +121,8 @@ describe("commands", () => {
     await h.t.waitFor(() => /predict_change FILE +what changing FILE may break/.test(h!.t.text()), "the query list");
     await command(h, "/analyze knowledge_search retry policy");
     await h.t.waitForText("src/a.ts  0.91");
-    expect(h.backend.analyzed).toEqual([["knowledge_search", "retry policy", 80 - 8 - 2]]);
+    // The width a notice's code block really has: the chat keeps its last column free (80 − 1 − label 8 − gutter 2).
+    expect(h.backend.analyzed).toEqual([[{ query: "knowledge_search", target: "retry policy" }, 80 - 1 - 8 - 2]]);
   });
 
   it("Ctrl+Z undoes the last edit and shows what happened", async () => {

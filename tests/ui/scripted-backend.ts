@@ -3,11 +3,13 @@
 // Sessions, history and undo are kept in memory so commands have something real to show.
 import type { TurnEvent } from "../../src/main/agent/orchestrator.js";
 import type { TurnStats } from "../../src/main/agent/events.js";
+import type { CompactionRun } from "../../src/main/context/compression/compact-conversation.js";
 import type { UiPort } from "../../src/main/agent/ports.js";
 import type { ChatMessage } from "../../src/main/session/session-types.js";
 import type { SessionSummary } from "../../src/main/session/session-store.js";
 import type { UndoOutcome } from "../../src/main/session/undo-edit.js";
 import type { ToolResult } from "../../src/main/tools/tool-types.js";
+import type { AnalyzeRequest } from "../../src/ui/app/analyze-command.js";
 import type { IndexState, ReindexProgress, SessionView, StatusReport, TuiBackend } from "../../src/ui/app/tui-backend.js";
 
 export type TurnScript = (ctx: { ui: UiPort; signal: AbortSignal; text: string }) => AsyncGenerator<TurnEvent, void>;
@@ -101,12 +103,14 @@ export class ScriptedBackend implements TuiBackend {
 
   /** What /compact waits on (a slow summary): resolve it, or let the signal stop it. */
   compactGate: Promise<void> | null = null;
+  /** What /compact reports (null: nothing to compress). */
+  compactReport: CompactionRun | null = null;
 
-  async compact(_focus: string | undefined, signal: AbortSignal): Promise<null> {
+  async compact(_focus: string | undefined, signal: AbortSignal): Promise<CompactionRun | null> {
     if (this.compactGate) {
       await Promise.race([this.compactGate, new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }))]);
     }
-    return null;
+    return this.compactReport;
   }
 
   async addInput(text: string): Promise<void> {
@@ -144,10 +148,12 @@ export class ScriptedBackend implements TuiBackend {
     return "indexed 2 files";
   }
 
-  readonly analyzed: Array<[string, string | undefined, number | undefined]> = [];
-  async analyze(query: string, target: string | undefined, width?: number): Promise<string> {
-    this.analyzed.push([query, target, width]);
-    return `FILE      SCORE\nsrc/a.ts  0.91`;
+  readonly analyzed: Array<[AnalyzeRequest, number | undefined]> = [];
+  /** What /analyze shows for a request at a width (default: a two-row table). */
+  analyzeText: (request: AnalyzeRequest, width: number | undefined) => string = () => `FILE      SCORE\nsrc/a.ts  0.91`;
+  async analyze(request: AnalyzeRequest, width?: number): Promise<string> {
+    this.analyzed.push([request, width]);
+    return this.analyzeText(request, width);
   }
 
   async status(): Promise<StatusReport> {

@@ -3,7 +3,7 @@
 // and the TUI both start from here.
 import type { IpuaroConfig } from "../config/schema.js";
 import { createSessionCheckpoints, type SessionCheckpoints } from "../checkpoints/index.js";
-import type { CompactionReport } from "../context/compression/compact-conversation.js";
+import type { CompactionRun } from "../context/compression/compact-conversation.js";
 import { summariseWithModel } from "../context/compression/conversation-summary.js";
 import { buildInitialContext } from "../context/initial-context.js";
 import type { LlmClient, LlmMessage } from "../llm/ollama-client.js";
@@ -59,8 +59,11 @@ export interface AgentRuntime {
   recorder: SessionRecorder;
   /** The last system prompt sent, for `/status` and tests. */
   lastSystemPrompt(): string;
-  /** `/compact [focus]`: compresses the context now. null when there was nothing to compress. */
-  compact(opts?: { focus?: string; signal?: AbortSignal }): Promise<(CompactionReport & { summaryError?: string }) | null>;
+  /**
+   * `/compact [focus]`: compresses the context now. null when there was nothing to compress; a report
+   * with `skipped` when the compaction would not have made the context smaller (it was not applied).
+   */
+  compact(opts?: { focus?: string; signal?: AbortSignal }): Promise<CompactionRun | null>;
   /** `/eval`: a turn in which the model re-checks its last answer against the code. */
   evaluate(signal?: AbortSignal): AsyncGenerator<TurnEvent, TurnStats>;
   /** `/undo`: takes back the session's newest edit. */
@@ -172,7 +175,7 @@ export function createAgentRuntime(opts: AgentRuntimeOptions): AgentRuntime {
       const system = await systemPrompt(lastUser, orchestrator.history);
       const outcome = await recorder.compact({ system, trigger: "manual", ...(focus ? { focus } : {}), ...(signal ? { signal } : {}) });
       if (!outcome) return null;
-      orchestrator.replaceHistory(outcome.history);
+      if (outcome.history) orchestrator.replaceHistory(outcome.history);
       return outcome.report;
     },
     evaluate(signal) {

@@ -28,5 +28,6 @@ export type AgentEvent =
   /**
    * `text`: the answer, or for any other reason what ended the turn. `answer`: when a loop guard (max-rounds,
    * doom-loop) stopped the tools, what the model answered once asked to without them (also streamed as text).
+   * `partial`: when a failure or a stop broke the last reply off, the part of it that was shown.
    */
-  | { type: "finished"; reason: FinishReason; text: string; stats: TurnStats; answer?: string };
+  | { type: "finished"; reason: FinishReason; text: string; stats: TurnStats; answer?: string; partial?: string };

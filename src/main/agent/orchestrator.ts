@@ -77,7 +77,8 @@ export type TurnEvent = AgentEvent | ContextEvent;
 type RoundOutcome =
   /** `unclosed`: text held back from an opening `<tool_call` never closed (shown if it was no call). */
   | { kind: "reply"; text: string; native: NativeToolCall[]; completionTokens: number | null; unclosed: string }
-  | { kind: "stop"; reason: FinishReason; text: string };
+  /** `partial`: the reply as far as it was shown when a failure or a stop cut it short. */
+  | { kind: "stop"; reason: FinishReason; text: string; partial?: string };
 
 /** A call (or a call that failed to parse) of the current round with the id its result will carry. */
 type RoundItem = ParsedItem & { id: string };
@@ -142,10 +143,10 @@ export class Orchestrator {
     // of an answer still "thinking". The turn itself ends when the bookkeeping has.
     const onTurnEnd = this.opts.onTurnEnd;
     const turnTools = () => this.turnTools;
-    async function* finish(reason: FinishReason, text: string, answer?: string): AsyncGenerator<AgentEvent, void> {
+    async function* finish(reason: FinishReason, text: string, answer?: string, partial?: string): AsyncGenerator<AgentEvent, void> {
       stats.timeMs = performance.now() - started;
       stats.tokens = stats.promptTokens + stats.completionTokens;
-      yield { type: "finished", reason, text, stats, ...(answer ? { answer } : {}) };
+      yield { type: "finished", reason, text, stats, ...(answer ? { answer } : {}), ...(partial ? { partial } : {}) };
       await recorder?.turnFinished({ reason, timeMs: stats.timeMs, ...(reason !== "answer" ? { text } : {}) });
       await onTurnEnd?.(turnTools());
     }
@@ -190,8 +191,8 @@ export class Orchestrator {
       const outcome: RoundOutcome = yield* this.requestOnce(system, stats, known, signal, closing ? closingInstruction(closing) : undefined);
       if (outcome.kind === "stop") {
         // The closing request failed: the turn still ends for the guard's reason (unless it was interrupted).
-        if (closing && outcome.reason !== "cancelled") yield* finish(closing.reason, `${closing.text} ${outcome.text}`);
-        else yield* finish(outcome.reason, outcome.text);
+        if (closing && outcome.reason !== "cancelled") yield* finish(closing.reason, `${closing.text} ${outcome.text}`, undefined, outcome.partial);
+        else yield* finish(outcome.reason, outcome.text, undefined, outcome.partial);
         return stats;
       }
       const parsed = parseToolCalls(outcome.text, known, { nativeCalls: outcome.native, example });
@@ -316,6 +317,8 @@ export class Orchestrator {
       const filter = new VisibleTextFilter();
       const fences = new CallFenceFilter(isCall);
       let text = "";
+      /** What of `text` was shown (calls and held-back tags left out): the partial answer if the reply breaks off. */
+      let shown = "";
       const native: NativeToolCall[] = [];
       let response: ResponseStats | null = null;
       try {
@@ -325,6 +328,7 @@ export class Orchestrator {
             text += chunk.text;
             this.opts.recorder?.streamed?.(text);
             const visible = fences.push(filter.push(chunk.text));
+            shown += visible;
             if (visible) yield { type: "text", text: visible };
           } else if (chunk.type === "tool_calls") native.push(...chunk.calls);
           else response = chunk.stats;
@@ -344,21 +348,22 @@ export class Orchestrator {
         }
         return { kind: "reply", text, native, completionTokens: response?.completionTokens ?? null, unclosed: filter.unclosed() };
       } catch (err) {
+        // No stats come for a stream cut short, but the model read the prompt and wrote what streamed:
+        // estimated, they count (an interrupted or broken-off answer showed "0 tokens" after seconds of text).
+        if (text) {
+          stats.requests++;
+          stats.promptTokens += this.estimatePrompt(system);
+          stats.completionTokens += this.opts.estimator?.estimate(text) ?? 0;
+        }
+        const partial = shown ? { partial: shown } : {};
         if (isLlmCancelled(err) || signal?.aborted) {
-          // No stats come for a stream cut short, but the model read the prompt and wrote what streamed:
-          // estimated, they count (an interrupted answer showed "0 tokens" after seconds of text).
-          if (text) {
-            stats.requests++;
-            stats.promptTokens += this.estimatePrompt(system);
-            stats.completionTokens += this.opts.estimator?.estimate(text) ?? 0;
-          }
-          return { kind: "stop", reason: "cancelled", text: text ? `${text}\n[interrupted]` : "[interrupted]" };
+          return { kind: "stop", reason: "cancelled", text: text ? `${text}\n[interrupted]` : "[interrupted]", ...partial };
         }
         const error = isIpuaroError(err) ? err : new IpuaroError("llm", err instanceof Error ? err.message : String(err));
         if (error.recoverable && this.opts.autoRetry && autoRetries < AUTO_RETRIES) {
           const pauseMs = AUTO_RETRY_PAUSE_MS * 2 ** autoRetries++;
           yield { type: "retry", reason: `${error.message} (llm.autoRetry: again in ${pauseMs / 1000} s, ${autoRetries} of ${AUTO_RETRIES})` };
-          if (!(await pause(pauseMs, signal))) return { kind: "stop", reason: "cancelled", text: text ? `${text}\n[interrupted]` : "[interrupted]" };
+          if (!(await pause(pauseMs, signal))) return { kind: "stop", reason: "cancelled", text: text ? `${text}\n[interrupted]` : "[interrupted]", ...partial };
           continue;
         }
         const choice = error.recoverable ? await this.opts.ui.chooseOnError(error) : "abort";
@@ -368,7 +373,7 @@ export class Orchestrator {
           continue;
         }
         // "aborted" is the user's answer to an error that could be retried; one that cannot is an error.
-        return { kind: "stop", reason: choice === "abort" && error.recoverable ? "aborted" : "error", text: `The model request failed: ${error.message}` };
+        return { kind: "stop", reason: choice === "abort" && error.recoverable ? "aborted" : "error", text: `The model request failed: ${error.message}`, ...partial };
       }
     }
   }

@@ -3,11 +3,33 @@
 // quits at once. A launcher (npx, tsx)
 // may relay the terminal's Ctrl+C a moment after the terminal did, so a repeat within
 // DUPLICATE_SIGNAL_MS counts as the same keypress.
+import os from "node:os";
 
 export const DUPLICATE_SIGNAL_MS = 500;
 
 /** Exit code of a command stopped by Ctrl+C (128 + SIGINT), as shells report it. */
 export const INTERRUPTED_EXIT_CODE = 130;
+
+/** The signals a headless command stops on. */
+export type StopSignal = "SIGINT" | "SIGTERM" | "SIGHUP";
+
+/**
+ * 128 + the signal's number (130, 143, 129), what a shell reports for a process the signal killed: a
+ * supervisor that sent SIGTERM (`timeout`, systemd, a CI runner) reads 143 as "ended by my signal".
+ */
+export function stopExitCode(signal: StopSignal): number {
+  return 128 + os.constants.signals[signal];
+}
+
+/** Said when the first signal arrives. Only SIGINT is a key the user pressed. */
+export function stoppingNote(signal: StopSignal): string {
+  return signal === "SIGINT" ? "stopping… (Ctrl+C again to quit at once)" : `stopping… (${signal}; a second one quits at once)`;
+}
+
+/** How the command ended, after "ipuaro: ". */
+export function stoppedNote(signal: StopSignal): string {
+  return signal === "SIGINT" ? "cancelled (Ctrl+C)" : `stopped (${signal})`;
+}
 
 /** What a run stopped by Ctrl+C rejects with (the abort reason handed to the work). */
 export class Interrupted extends Error {
@@ -20,18 +42,24 @@ export class Interrupted extends Error {
 export interface InterruptGuard {
   /** A signal arrived since the guard was set. */
   readonly interrupted: boolean;
+  /** The first signal that arrived (null: none yet). */
+  readonly signal: StopSignal | null;
+  /** stopExitCode of the first signal (INTERRUPTED_EXIT_CODE when none arrived). */
+  readonly exitCode: number;
   /** Stops listening; after a signal, only once a relayed duplicate could no longer arrive. */
   detach(): void;
 }
 
-export function guardInterrupts(onFirst: () => void): InterruptGuard {
+export function guardInterrupts(onFirst: (signal: StopSignal) => void): InterruptGuard {
   let firstAt = 0;
-  const onSignal = () => {
+  let first: StopSignal | null = null;
+  const onSignal = (signal: StopSignal) => {
     const now = Date.now();
     if (!firstAt) {
       firstAt = now;
-      onFirst();
-    } else if (now - firstAt > DUPLICATE_SIGNAL_MS) process.exit(INTERRUPTED_EXIT_CODE);
+      first = signal;
+      onFirst(signal);
+    } else if (now - firstAt > DUPLICATE_SIGNAL_MS) process.exit(stopExitCode(signal));
   };
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
@@ -40,6 +68,12 @@ export function guardInterrupts(onFirst: () => void): InterruptGuard {
   return {
     get interrupted() {
       return firstAt > 0;
+    },
+    get signal() {
+      return first;
+    },
+    get exitCode() {
+      return first ? stopExitCode(first) : INTERRUPTED_EXIT_CODE;
     },
     detach() {
       if (detached) return;

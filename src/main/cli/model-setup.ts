@@ -33,6 +33,8 @@ export interface PrepareModelOptions {
    * an error here, and `onReady` hears the check that passes later (before a request).
    */
   deferWhenNotRunning?: { onReady(check: ReadyCheck): void };
+  /** Ctrl+C: the check (or a model download) stops at once with an LlmCancelledError. */
+  signal?: AbortSignal;
 }
 
 export async function prepareModel(config: IpuaroConfig, opts: PrepareModelOptions): Promise<ReadyModel> {
@@ -49,7 +51,7 @@ export async function prepareModel(config: IpuaroConfig, opts: PrepareModelOptio
   });
   let check: ModelCheck;
   try {
-    check = await llm.checkModel();
+    check = await llm.checkModel(opts.signal);
   } catch (err) {
     const defer = opts.deferWhenNotRunning;
     if (!defer || !isOllamaNotRunning(err)) throw err;
@@ -61,14 +63,19 @@ export async function prepareModel(config: IpuaroConfig, opts: PrepareModelOptio
     const answer = await askChoice(`${what}.`, { y: `pull it now (ollama pull ${check.model})`, n: "quit" });
     if (answer === "n") throw new FatalError(`${what}. Install it with: ollama pull ${check.model}`, 3);
     const bar = new TtyProgress(process.stderr);
-    await llm.pull({
-      onProgress: (p) => {
-        if (p.total) bar.update(p.status, p.completed ?? 0, p.total, "bytes");
-        else bar.text(p.status);
-      },
-    });
-    bar.end();
-    check = await llm.checkModel();
+    try {
+      await llm.pull({
+        ...(opts.signal ? { signal: opts.signal } : {}),
+        onProgress: (p) => {
+          if (p.total) bar.update(p.status, p.completed ?? 0, p.total, "bytes");
+          else bar.text(p.status);
+        },
+      });
+    } finally {
+      // A download stopped by Ctrl+C or a failure leaves the line for what is said next.
+      bar.end();
+    }
+    check = await llm.checkModel(opts.signal);
     if (check.status !== "ready") throw new FatalError(`pulling ${config.llm.model} did not make it available`, 3);
   }
   // A window the user chose and the model cannot give is always said.

@@ -59,8 +59,8 @@ export class DeferredModelCheck implements LlmClient {
     return this.inner.chat(input);
   }
 
-  checkModel(): Promise<ModelCheck> {
-    return this.inner.checkModel();
+  checkModel(signal?: AbortSignal): Promise<ModelCheck> {
+    return this.inner.checkModel(signal);
   }
 
   pull(options?: PullOptions): Promise<void> {

@@ -123,7 +123,24 @@ function isBadPort(err: unknown): boolean {
  */
 export function isOllamaNotRunning(err: unknown): boolean {
   if (!(err instanceof IpuaroError) || err.type !== "llm") return false;
-  return isUnreachable(err.cause) && !isBadPort(err.cause);
+  // A server that took the connection and stayed silent is as good as none: a hung Ollama restarted
+  // meanwhile is found by the next check.
+  return (isUnreachable(err.cause) && !isBadPort(err.cause)) || err.code === "NO_ANSWER";
+}
+
+/**
+ * A model-check request the server accepted and never answered (MODEL_PROBE_TIMEOUT_MS): Ollama answers
+ * those at once, so it is hung, or whatever listens there is not Ollama.
+ */
+export function noAnswerError(ctx: LlmErrorContext, err: LlmIdleTimeoutError): IpuaroError {
+  return new IpuaroError("llm", `Ollama at ${ctx.host} gave no answer after ${formatSeconds(err.limitMs)} while ${ctx.action}.`, {
+    recoverable: false,
+    code: "NO_ANSWER",
+    suggestion:
+      `Something accepts connections there but does not reply (\`curl ${ctx.host}/api/tags\` should answer at once): ` +
+      "if it is Ollama, it is stuck — restart it (`ollama serve`); otherwise point OLLAMA_HOST / llm.host at Ollama.",
+    cause: err,
+  });
 }
 
 /** An error that says Ollama is not there at all (nothing listening, bad host name, a port fetch will not use). */

@@ -2,13 +2,13 @@
 // cuts the prompt to 2048 tokens), cancellation, server-side stats, and the start-up checks.
 import { Ollama, type ChatResponse, type Message, type Tool } from "ollama";
 import { errorMessage, IpuaroError } from "../errors.js";
-import { isUnreachable, LlmCancelledError, toLlmError, unreachableError, type LlmErrorContext } from "./llm-errors.js";
-import { DEFAULT_IDLE_TIMEOUTS, ollamaFetch, type IdleTimeouts } from "./ollama-fetch.js";
+import { isUnreachable, LlmCancelledError, LlmIdleTimeoutError, noAnswerError, toLlmError, unreachableError, type LlmErrorContext } from "./llm-errors.js";
+import { DEFAULT_IDLE_TIMEOUTS, MODEL_PROBE_TIMEOUT_MS, ollamaFetch, type IdleTimeouts } from "./ollama-fetch.js";
 import { normalizeOllamaHost } from "./ollama-host.js";
 import type { TokenEstimator } from "./token-estimator.js";
 
 export { normalizeOllamaHost } from "./ollama-host.js";
-export { DEFAULT_IDLE_TIMEOUTS, type IdleTimeouts } from "./ollama-fetch.js";
+export { DEFAULT_IDLE_TIMEOUTS, MODEL_PROBE_TIMEOUT_MS, type IdleTimeouts } from "./ollama-fetch.js";
 
 export interface NativeToolCall {
   name: string;
@@ -83,7 +83,8 @@ export interface LlmClient {
   readonly contextWindow: number;
   chatStream(input: ChatInput): ChatStream;
   chat(input: ChatInput): Promise<ChatResult>;
-  checkModel(): Promise<ModelCheck>;
+  /** Aborting `signal` (Ctrl+C) ends the check at once with an LlmCancelledError. */
+  checkModel(signal?: AbortSignal): Promise<ModelCheck>;
   pull(options?: PullOptions): Promise<void>;
 }
 
@@ -105,6 +106,8 @@ export interface OllamaClientOptions {
   tokenEstimator?: TokenEstimator;
   /** How long the server may stay silent before a request is given up (DEFAULT_IDLE_TIMEOUTS). */
   timeouts?: Partial<IdleTimeouts>;
+  /** How long a model-check request may go unanswered (MODEL_PROBE_TIMEOUT_MS). */
+  probeTimeoutMs?: number;
 }
 
 export class OllamaClient implements LlmClient {
@@ -112,6 +115,8 @@ export class OllamaClient implements LlmClient {
   readonly model: string;
   private window: number;
   private readonly timeouts: IdleTimeouts;
+  /** The model check's limit, before and between chunks alike: its answers are small and immediate. */
+  private readonly probeTimeouts: IdleTimeouts;
 
   constructor(private readonly options: OllamaClientOptions) {
     if (!Number.isInteger(options.contextWindow) || options.contextWindow <= 0) {
@@ -120,7 +125,9 @@ export class OllamaClient implements LlmClient {
       });
     }
     this.timeouts = { ...DEFAULT_IDLE_TIMEOUTS, ...options.timeouts };
-    for (const [name, ms] of Object.entries(this.timeouts)) {
+    const probeMs = options.probeTimeoutMs ?? MODEL_PROBE_TIMEOUT_MS;
+    this.probeTimeouts = { firstByteMs: probeMs, betweenChunksMs: probeMs };
+    for (const [name, ms] of Object.entries({ ...this.timeouts, probeMs })) {
       if (!(Number.isFinite(ms) && ms > 0)) {
         throw new IpuaroError("config", `the ${name} timeout must be a positive number of milliseconds, got ${ms}`, { recoverable: false });
       }
@@ -160,26 +167,37 @@ export class OllamaClient implements LlmClient {
 
   /**
    * Start-up check: is Ollama there, is the model installed, and how big a window can it take.
-   * Unreachable → throws a non-recoverable IpuaroError naming the URL. Missing → `status: "missing"`.
-   * When ready, this client's contextWindow becomes the capped value.
+   * Unreachable, or silent for MODEL_PROBE_TIMEOUT_MS → throws a non-recoverable IpuaroError naming the
+   * URL. Missing → `status: "missing"`. When ready, this client's contextWindow becomes the capped value.
    */
-  async checkModel(): Promise<ModelCheck> {
-    const ollama = this.ollamaFor();
+  async checkModel(signal?: AbortSignal): Promise<ModelCheck> {
+    const controller = linkedController(signal);
+    const ollama = this.ollamaFor(controller.signal, this.probeTimeouts);
+    const fail = (err: unknown, action: string): Error => {
+      const ctx = this.context(action);
+      if (controller.signal.aborted) return toLlmError(err, ctx, true);
+      if (isUnreachable(err)) return unreachableError(ctx, err, false);
+      if (err instanceof LlmIdleTimeoutError) return noAnswerError(ctx, err);
+      return toLlmError(err, ctx, false);
+    };
     let installed: string[];
-    try {
-      installed = (await ollama.list()).models.map((m) => m.name);
-    } catch (err) {
-      if (isUnreachable(err)) throw unreachableError(this.context("listing models"), err, false);
-      throw toLlmError(err, this.context("listing models"), false);
-    }
-    if (!installed.some((name) => sameModel(name, this.model))) {
-      return { status: "missing", model: this.model, host: this.host, installed };
-    }
     let modelContextLength: number | null;
     try {
-      modelContextLength = contextLengthOf((await ollama.show({ model: this.model })).model_info);
-    } catch (err) {
-      throw toLlmError(err, this.context("reading the model's details"), false);
+      try {
+        installed = (await ollama.list()).models.map((m) => m.name);
+      } catch (err) {
+        throw fail(err, "listing models");
+      }
+      if (!installed.some((name) => sameModel(name, this.model))) {
+        return { status: "missing", model: this.model, host: this.host, installed };
+      }
+      try {
+        modelContextLength = contextLengthOf((await ollama.show({ model: this.model })).model_info);
+      } catch (err) {
+        throw fail(err, "reading the model's details");
+      }
+    } finally {
+      controller.dispose();
     }
     const requested = this.options.contextWindow;
     this.window = modelContextLength === null ? requested : Math.min(requested, modelContextLength);

@@ -20,6 +20,16 @@ export interface IdleTimeouts {
  */
 export const DEFAULT_IDLE_TIMEOUTS: Readonly<IdleTimeouts> = { firstByteMs: 300_000, betweenChunksMs: 120_000 };
 
+/**
+ * The model check's requests (/api/tags, /api/show) are answered by Ollama's HTTP server from its
+ * manifests and the model file's header, never by a runner, so a model loading or generating does not
+ * hold them up: milliseconds, a second or two on a slow disk. A server silent for this long is hung, or
+ * is not Ollama. Without a limit of their own they waited the chat's first-byte limit (five minutes) in
+ * `run`, `doctor` and the UI's start. The chat keeps that long limit: its first byte comes only once the
+ * model is loaded and the prompt evaluated.
+ */
+export const MODEL_PROBE_TIMEOUT_MS = 10_000;
+
 /** Responses whose body must be null (the Response constructor refuses a body for them). */
 const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
 

@@ -1,7 +1,7 @@
 // The port through which the orchestrator keeps a session: every step is recorded (and awaited) BEFORE
 // the action that follows it, so a kill -9 loses at most the reply being streamed. It also measures the
 // context before each request and compresses it past the threshold.
-import type { CompactionReport } from "../context/compression/compact-conversation.js";
+import type { CompactionRun } from "../context/compression/compact-conversation.js";
 import type { LlmMessage, NativeToolCall, ResponseStats } from "../llm/ollama-client.js";
 import type { ToolErrorCode } from "../tools/tool-types.js";
 import type { MessageStats, SessionToolCall } from "./session-types.js";
@@ -33,7 +33,7 @@ export interface ContextMeasure {
 /** Events a session adds to a turn's AgentEvents (the TUI's status bar shows them; no modal). */
 export type ContextEvent =
   | ({ type: "context" } & ContextMeasure)
-  | { type: "compacted"; report: CompactionReport }
+  | { type: "compacted"; report: CompactionRun }
   | { type: "compaction-failed"; message: string };
 
 export interface TurnOutcome {

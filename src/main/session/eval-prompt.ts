@@ -37,8 +37,16 @@ export function evalPrompt(answer: string): string {
 }
 
 export function nothingToEvaluate(sessionId: string): IpuaroError {
-  return new IpuaroError("config", `session ${sessionId} has no answer to check yet`, {
+  return new IpuaroError("input", `session ${sessionId} has no answer to check yet`, {
     recoverable: false,
     suggestion: "Ask something first (`ipuaro run -p …`), then run --eval on the same session.",
+  });
+}
+
+/** `run --eval` in a project without sessions: said before anything is created. */
+export function noSessionToEvaluate(projectName: string): IpuaroError {
+  return new IpuaroError("input", `project ${projectName} has no session with an answer to check`, {
+    recoverable: false,
+    suggestion: "Ask something first (`ipuaro run -p …`), then run --eval (or --eval --session ID).",
   });
 }

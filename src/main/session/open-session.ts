@@ -28,6 +28,11 @@ export interface OpenSessionOptions {
   lease?: string;
   /** With `lease`, when the project's last session is open elsewhere: start a new one (default) or refuse. */
   ifLastOpenElsewhere?: "new" | "refuse";
+  /**
+   * The fix said when the session is refused as open elsewhere, in the caller's own options (the UI has
+   * --new, `run` starts a new session when --session and --continue are left out).
+   */
+  openElsewhereHint?: string;
   /** Also read the prompts of the project's other recent sessions, for ↑ (LiveSession.inputs). */
   earlierInputs?: boolean;
 }
@@ -93,8 +98,8 @@ export async function openSession(opts: OpenSessionOptions): Promise<OpenedSessi
     } else {
       const taken = await take(id);
       if ("heldBy" in taken) {
-        if (opts.choice.kind === "id") throw openElsewhereError(id, taken.heldBy, "Close it there first, or start a new session with --new.");
-        if (opts.ifLastOpenElsewhere === "refuse") throw openElsewhereError(id, taken.heldBy, "Close it there first, or leave out --continue to start a new session.");
+        if (opts.choice.kind === "id") throw openElsewhereError(id, taken.heldBy, opts.openElsewhereHint ?? "Close it there first, or start a new session with --new.");
+        if (opts.ifLastOpenElsewhere === "refuse") throw openElsewhereError(id, taken.heldBy, opts.openElsewhereHint ?? "Close it there first, or leave out --continue to start a new session.");
         lastOpenElsewhere = { id, holder: taken.heldBy };
       } else {
         try {

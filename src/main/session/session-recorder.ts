@@ -2,7 +2,7 @@
 // token counts and the context fill kept per request, and the compressor run when the fill crosses
 // context.autoCompressAt, when the model's view holds more than session.maxHistoryMessages messages
 // (older turns are then summarised, like a full context), or by hand through compact().
-import { compactConversation, loadedFilesOf, type CompactionReport, type Summariser } from "../context/compression/compact-conversation.js";
+import { compactConversation, loadedFilesOf, shrinksContext, type CompactionRun, type Summariser } from "../context/compression/compact-conversation.js";
 import { forgetRead } from "../tools/read-snapshots.js";
 import { summariseWithModel } from "../context/compression/conversation-summary.js";
 import { EDIT_TOOL_NAMES } from "../context/compression/tool-result-blocks.js";
@@ -45,8 +45,9 @@ export interface CompactOptions {
 }
 
 export interface CompactOutcome {
-  report: CompactionReport & { summaryError?: string };
-  history: LlmMessage[];
+  report: CompactionRun;
+  /** The history to use from now on; null when the compaction was not applied (report.skipped says why). */
+  history: LlmMessage[] | null;
 }
 
 class CompactionCancelled extends Error {}
@@ -59,6 +60,12 @@ export class SessionRecorder implements ConversationRecorder {
   /** When the streaming reply was last saved as a draft (0: no draft saved this turn). */
   private draftSavedAt = 0;
   private draftWrite: Promise<void> = Promise.resolve();
+  /**
+   * The last summary the model wrote, by its request. A compaction that would not shrink the context is
+   * not applied, so the next request plans the same one again: without this, every request of a long
+   * turn would ask the model for the same summary once more.
+   */
+  private lastSummary: { key: string; text: string } | null = null;
 
   constructor(private readonly opts: SessionRecorderOptions) {}
 
@@ -223,7 +230,7 @@ export class SessionRecorder implements ConversationRecorder {
       // Compression only saves room: when it breaks, the request may still fit.
       return this.sizeRequest(input, { history: null, events: [{ type: "compaction-failed", message: `context compression failed: ${errorMessage(error)}` }] });
     }
-    if (!outcome) return this.sizeRequest(input, { history: null, events: [] });
+    if (!outcome?.history) return this.sizeRequest(input, { history: null, events: [] });
     return this.sizeRequest(input, { history: outcome.history, events: [{ type: "compacted", report: outcome.report }] });
   }
 
@@ -253,9 +260,12 @@ export class SessionRecorder implements ConversationRecorder {
     let summaryTokens = 0;
     const summarise: Summariser = async ({ transcript, focus }) => {
       if (this.opts.context.compressionMethod === "truncate") return null;
+      const key = `${focus ?? ""}\u0000${transcript}`;
+      if (this.lastSummary?.key === key) return { text: this.lastSummary.text, method: "llm-summary" };
       try {
         const r = await summariseWithModel(this.opts.llm as LlmClient, { transcript, ...(focus ? { focus } : {}), ...(opts.signal ? { signal: opts.signal } : {}) });
         summaryTokens += r.tokens;
+        this.lastSummary = { key, text: r.text };
         return { text: r.text, method: "llm-summary" };
       } catch (error) {
         if (opts.signal?.aborted) throw new CompactionCancelled();
@@ -283,6 +293,10 @@ export class SessionRecorder implements ConversationRecorder {
     }
     this.stats.totalTokens += summaryTokens;
     if (!result) return null;
+    const report: CompactionRun = { ...result.report, ...(summaryError ? { summaryError } : {}) };
+    // Compaction exists to make room: one that would not (a two-turn conversation whose summary is
+    // longer than the turns) would replace the history with something larger, so it is dropped.
+    if (!shrinksContext(result.report)) return { report: { ...report, skipped: "no-gain" }, history: null };
     this.stats.compactions++;
     const context = this.session.state.context;
     context.tokensUsed = result.report.tokensAfter;
@@ -293,6 +307,6 @@ export class SessionRecorder implements ConversationRecorder {
     // after --continue (LiveSession.restoreReads).
     for (const rel of result.report.droppedFiles) forgetRead(this.session.toolState, rel);
     await this.session.appendCompaction(result.record);
-    return { report: { ...result.report, ...(summaryError ? { summaryError } : {}) }, history: result.history };
+    return { report, history: result.history };
   }
 }

@@ -22,8 +22,10 @@ function cell(value: unknown): string {
   return cutCell(text, MAX_CELL);
 }
 
-/** Columns at most this narrow are never cut to fit a width. */
+/** Columns at most this narrow are not cut while a table can fit by closing up its gaps instead. */
 const MIN_FIT_COLUMN = 12;
+/** The narrowest a column is cut to when nothing else fits ("0.…" still says there is a number). */
+const MIN_CUT_COLUMN = 4;
 /** The width tables must fit in while formatAnalyze runs (a terminal's or the chat's); none: no limit. */
 let fitWidth = Infinity;
 
@@ -33,28 +35,50 @@ function cutCell(text: string, width: number): string {
   return text.includes("/") && !text.includes(" ") ? `…${text.slice(text.length - width + 1)}` : `${text.slice(0, width - 1)}…`;
 }
 
-/**
- * Column widths that fit `fitWidth`: the widest columns (paths, text) give way first, down to
- * MIN_FIT_COLUMN; a table that still does not fit is left to wrap.
- */
-function fittedWidths(widths: number[]): number[] {
-  const out = [...widths];
-  const total = () => out.reduce((a, b) => a + b, 0) + 2 * (out.length - 1);
-  while (total() > fitWidth) {
-    let widest = -1;
-    for (let i = 0; i < out.length; i++) if (out[i]! > MIN_FIT_COLUMN && (widest === -1 || out[i]! > out[widest]!)) widest = i;
-    if (widest === -1) break;
-    out[widest] = Math.max(MIN_FIT_COLUMN, out[widest]! - (total() - fitWidth));
-  }
-  return out;
+interface Layout {
+  widths: number[];
+  /** Spaces between columns. */
+  gap: number;
 }
 
-/** Columns padded to their widest cell; the last column is not padded. */
+/** `widths` narrowed, the widest column a cell at a time, until the row fits `fitWidth` or all are at `floor`. */
+function narrowed(widths: readonly number[], gap: number, floor: number): Layout {
+  const out = [...widths];
+  let total = out.reduce((a, b) => a + b, 0) + gap * (out.length - 1);
+  while (total > fitWidth) {
+    let widest = -1;
+    for (let i = 0; i < out.length; i++) if (out[i]! > floor && (widest === -1 || out[i]! > out[widest]!)) widest = i;
+    if (widest === -1) break;
+    out[widest]!--;
+    total--;
+  }
+  return { widths: out, gap };
+}
+
+/**
+ * Column widths that fit `fitWidth`, in the order that loses least: the widest columns (paths, text) give
+ * way down to MIN_FIT_COLUMN; then the gaps close to one space; then every column is cut down to
+ * MIN_CUT_COLUMN. A row wider than the chat was wrapped onto the next row, under the first column, and
+ * read as another row of the table.
+ */
+function fitColumns(widths: readonly number[]): Layout {
+  const fits = (l: Layout) => l.widths.reduce((a, b) => a + b, 0) + l.gap * (l.widths.length - 1) <= fitWidth;
+  const roomy = narrowed(widths, 2, MIN_FIT_COLUMN);
+  if (fits(roomy)) return roomy;
+  const close = narrowed(widths, 1, MIN_FIT_COLUMN);
+  return fits(close) ? close : narrowed(widths, 1, MIN_CUT_COLUMN);
+}
+
+/**
+ * Columns padded to their widest cell; the last column is not padded. A table too wide even with every
+ * column cut has its rows cut at the width (the last columns lost, marked …) rather than wrapped.
+ */
 export function table(headers: string[], rows: unknown[][]): string {
   const full = [headers, ...rows.map((r) => r.map(cell))];
-  const widths = fittedWidths(headers.map((_, i) => Math.max(...full.map((r) => (r[i] ?? "").length))));
+  const { widths, gap } = fitColumns(headers.map((_, i) => Math.max(...full.map((r) => (r[i] ?? "").length))));
   const cells = full.map((r) => r.map((c, i) => cutCell(c, widths[i]!)));
-  return cells.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join("  ").trimEnd()).join("\n");
+  const lines = cells.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join(" ".repeat(gap)).trimEnd());
+  return lines.map((l) => (l.length > fitWidth ? `${l.slice(0, fitWidth - 1).replace(/…$/, "").trimEnd()}…` : l)).join("\n");
 }
 
 function kv(pairs: Array<[string, unknown]>): string {

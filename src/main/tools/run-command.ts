@@ -138,7 +138,7 @@ export const runCommand = defineTool({
       ok: true,
       llm: `${header}\n${capped.text || "(no output)"}`,
       data: { exitCode: r.exitCode, signal: r.signal, durationMs: Math.round(r.durationMs), truncated: capped.omitted > 0, approval: approval.decision },
-      display: { summary: `${exitDescription(r)} · ${formatDuration(r.durationMs)}`, details: `${header}\n${output || "(no output)"}`, preview: outputPreview(output) },
+      display: { summary: `${exitDescription(r)} · ${formatDuration(r.durationMs)}`, details: `${header}\n${output || "(no output)"}`, detailsHeaderLines: header.split("\n").length, preview: outputPreview(output) },
     };
   },
 });

@@ -147,6 +147,7 @@ export const runTests = defineTool({
         display: {
           summary: ranNothing ? `no test ran: ${countsLine(summary)}` : summary ? `${passed ? "passed" : "FAILED"}: ${countsLine(summary)}` : `${passed ? "passed" : "FAILED"} (${exitDescription(r)})`,
           details: `$ ${built.command}\n${output || "(no output)"}`,
+          detailsHeaderLines: `$ ${built.command}`.split("\n").length,
           ...(passed ? {} : { preview: outputPreview(output) }),
         },
       };

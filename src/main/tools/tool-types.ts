@@ -33,6 +33,11 @@ export interface ToolDisplay {
   summary?: string;
   /** Full output for the UI when the model's copy was capped (e.g. a test run's whole log). */
   details?: string;
+  /**
+   * How many of `details`' first lines describe the run (`$ command`, its exit) rather than being its
+   * output: /output counts and cuts the output alone (it once called 20,000 lines of `seq` 20,002).
+   */
+  detailsHeaderLines?: number;
   /** A few lines the chat shows under the call: the end of a command's output (outputPreview). */
   preview?: string[];
 }

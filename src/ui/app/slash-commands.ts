@@ -1,14 +1,14 @@
 // The TUI's own commands (seed 000 "Команды"), declared as data: `/help` is generated from this list,
 // the key table and the tool registry. Everything else goes to the model in natural language.
 import { isIpuaroError } from "../../main/errors.js";
-import { compactionWhat } from "../../main/context/compression/compact-conversation.js";
 import type { TurnEvent } from "../../main/agent/orchestrator.js";
-import type { NoticeLevel } from "../chat/transcript.js";
+import type { NoticeLevel, ToolOutput } from "../chat/transcript.js";
 import type { ModalHost } from "../dialogs/choice-dialog.js";
 import { pickSession } from "../dialogs/session-picker.js";
 import type { ProgressState } from "../widgets/progress-panel.js";
+import { runAnalyzeCommand } from "./analyze-command.js";
+import { compactionNotice } from "./compaction-notice.js";
 import { runRewindCommand } from "./rewind-command.js";
-import { toShadowError } from "../../main/shadow/shadow-errors.js";
 import type { TuiBackend } from "./tui-backend.js";
 
 /** What a command may do to the app. */
@@ -29,7 +29,7 @@ export interface CommandHost {
   /** Puts text into the prompt for editing (the message a rewind took back). */
   setDraft(text: string): void;
   /** The newest tool call's whole output, when it was kept (see Transcript.lastToolOutput). */
-  lastToolOutput(): { title: string; details: string } | null;
+  lastToolOutput(): ToolOutput | null;
   /** Columns a notice's code block has for its text (tables are fitted to it). */
   noticeTextWidth(): number;
   exit(): void;
@@ -69,24 +69,6 @@ function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** What `/analyze` alone lists: each query with what it answers and the target it takes. */
-const ANALYZE_HELP: ReadonlyArray<[string, string]> = [
-  ["hotspots", "files most risky to change (edits × errors × complexity)"],
-  ["predict_change FILE", "what changing FILE may break, and what broke before"],
-  ["file_history FILE", "FILE's changes, errors, fixes and reverts"],
-  ["dependency_graph FILE", "imports, dependents and files that change with FILE"],
-  ["team_pulse", "how the project's changes are going"],
-  ["my_stats", "your own changes and the agent's share"],
-  ["knowledge_search TEXT", "memory, decisions and notes about TEXT"],
-  ["decisions_list [STATUS]", "architecture decisions (proposed, accepted, superseded…)"],
-  ["code_errors", "errors seen in the code, by file"],
-];
-
-function analyzeHelp(): string {
-  const width = Math.max(...ANALYZE_HELP.map(([q]) => q.length));
-  return ["Usage: /analyze QUERY [target]", "```", ...ANALYZE_HELP.map(([q, what]) => `${q.padEnd(width)}  ${what}`), "```"].join("\n");
-}
-
 /** /output shows at most this many lines (the end of the output). */
 const MAX_OUTPUT_LINES = 5000;
 
@@ -109,12 +91,15 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
         host.notice("info", "No command or test output in this chat yet.");
         return;
       }
+      // The header (`$ command`, its exit) always shows and is not counted: the count is the output's.
       const lines = last.details.split("\n");
-      const shown = lines.length > MAX_OUTPUT_LINES ? lines.slice(-MAX_OUTPUT_LINES) : lines;
-      const cut = lines.length > shown.length ? ` (its last ${MAX_OUTPUT_LINES.toLocaleString("en-US")} of ${lines.length.toLocaleString("en-US")} lines)` : "";
+      const header = lines.slice(0, last.headerLines);
+      const output = lines.slice(last.headerLines);
+      const shown = output.length > MAX_OUTPUT_LINES ? output.slice(-MAX_OUTPUT_LINES) : output;
+      const cut = output.length > shown.length ? ` (its last ${MAX_OUTPUT_LINES.toLocaleString("en-US")} of ${output.length.toLocaleString("en-US")} lines)` : "";
       // A longer fence than any run of backticks inside, so the output cannot close it.
       const fence = "`".repeat(Math.max(3, ...[...last.details.matchAll(/`+/g)].map((m) => m[0].length + 1)));
-      host.notice("info", `[${last.title}]${cut}:\n${fence}\n${shown.join("\n")}\n${fence}`);
+      host.notice("info", `[${last.title}]${cut}:\n${fence}\n${[...header, ...shown].join("\n")}\n${fence}`);
     },
   },
   {
@@ -177,24 +162,11 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   },
   {
     name: "/analyze",
-    args: "QUERY [target]",
+    args: "QUERY [target] [options]",
     summary: "project analytics: hotspots, predict_change FILE, file_history FILE, decisions_list, … (/analyze alone lists them)",
     whileBusy: true,
     async run(host, args) {
-      const [query, ...rest] = args.trim().split(/\s+/).filter(Boolean);
-      if (!query) return host.notice("info", analyzeHelp());
-      const target = rest.join(" ") || undefined;
-      let text: string;
-      try {
-        text = await host.backend.analyze(query, target, host.noticeTextWidth());
-      } catch (error) {
-        if (isIpuaroError(error)) throw error;
-        const shadow = toShadowError(error, "analyze");
-        host.notice("error", `${shadow.message}${shadow.code === "SHADOW_ERR_MISSING_TARGET" ? ` (/analyze ${query} FILE; /analyze alone lists the queries)` : ""}`);
-        return;
-      }
-      // Aligned tables: shown as a block so the columns stay where they are.
-      host.notice("info", `**/analyze ${query}${target ? ` ${target}` : ""}**\n\`\`\`\n${text}\n\`\`\``);
+      await runAnalyzeCommand(host, args);
     },
   },
   {
@@ -235,8 +207,8 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
       }
       if (cancelled) return host.notice("info", "Compression stopped; the conversation is as it was.");
       if (!report) return host.notice("info", "Nothing to compress yet.");
-      host.notice("info", `Context ${report.percentBefore}% → ${report.percentAfter}% (${compactionWhat(report)}).`);
-      if (report.summaryError) host.notice("warn", `The model could not write the summary (${report.summaryError}); a plain cut was used.`);
+      const notice = compactionNotice(report);
+      host.notice(notice.level, notice.text);
       host.refreshStatus();
     },
   },

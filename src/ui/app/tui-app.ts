@@ -5,7 +5,7 @@ import type { Widgets } from "blessed";
 import type { TurnEvent } from "../../main/agent/orchestrator.js";
 import { ChatView } from "../chat/chat-view.js";
 import { replaySession } from "../chat/session-replay.js";
-import { Transcript, type NoticeLevel } from "../chat/transcript.js";
+import { Transcript, type NoticeLevel, type ToolOutput } from "../chat/transcript.js";
 import type { ModalHost } from "../dialogs/choice-dialog.js";
 import type { ContentEditor } from "../dialogs/diff-dialog.js";
 import type { Modal } from "../dialogs/dialog-box.js";
@@ -21,7 +21,7 @@ import { ProgressPanel, type ProgressState } from "../widgets/progress-panel.js"
 import { StatusBar, type StatusState } from "../widgets/status-bar.js";
 import { InputController } from "./input-controller.js";
 import { createScreen, type ScreenHandle, type TerminalStreams } from "./screen-setup.js";
-import { LABEL_WIDTH } from "../chat/chat-render.js";
+import { noticeCodeWidth } from "../chat/chat-render.js";
 import { SLASH_COMMANDS, runSlashCommand, type CommandHost } from "./slash-commands.js";
 import type { IndexState, TuiBackend } from "./tui-backend.js";
 import { TuiUiPort } from "./tui-ui-port.js";
@@ -180,11 +180,12 @@ export class TuiApp implements ModalHost, CommandHost {
   }
 
   noticeTextWidth(): number {
-    // The chat's width less the label column and a code block's gutter ("│ ").
-    return Math.max(20, (this.screen.width as number) - LABEL_WIDTH - 2);
+    // What the chat really draws a notice's code block in: it keeps a column free on the right, which
+    // the screen's width less the label and gutter did not, so /analyze tables came out a column too wide.
+    return Math.max(20, noticeCodeWidth(this.chat.rowWidth()));
   }
 
-  lastToolOutput(): { title: string; details: string } | null {
+  lastToolOutput(): ToolOutput | null {
     return this.transcript.lastToolOutput();
   }
 

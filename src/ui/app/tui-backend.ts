@@ -3,7 +3,8 @@
 // facts /status shows. runtime-backend.ts implements it over the real services; tests script it.
 import type { TurnEvent } from "../../main/agent/orchestrator.js";
 import type { RewindPointStats, RewindPreview, RewindRequest, RewindResult } from "../../main/checkpoints/index.js";
-import type { CompactionReport } from "../../main/context/compression/compact-conversation.js";
+import type { CompactionRun } from "../../main/context/compression/compact-conversation.js";
+import type { AnalyzeRequest } from "./analyze-command.js";
 import type { ChatMessage } from "../../main/session/session-types.js";
 import type { SessionSummary } from "../../main/session/session-store.js";
 import type { UndoOutcome } from "../../main/session/undo-edit.js";
@@ -62,7 +63,7 @@ export interface TuiBackend {
   /** `/eval`: throws a user-facing IpuaroError when there is no answer to check. */
   evaluate(signal: AbortSignal): AsyncIterable<TurnEvent>;
   undo(): Promise<UndoOutcome>;
-  compact(focus: string | undefined, signal: AbortSignal): Promise<(CompactionReport & { summaryError?: string }) | null>;
+  compact(focus: string | undefined, signal: AbortSignal): Promise<CompactionRun | null>;
   addInput(text: string): Promise<void>;
 
   listSessions(): Promise<SessionSummary[]>;
@@ -73,11 +74,11 @@ export interface TuiBackend {
 
   reindex(onProgress: (p: ReindexProgress) => void, signal: AbortSignal): Promise<string>;
   /**
-   * `/analyze QUERY [target]`: the analyze tool's answer as readable text (hotspots, predict_change, …),
-   * its tables fitted to `width` columns.
-   * Throws the tool's ShadowError for a bad query or target, an IpuaroError when Redis is down.
+   * `/analyze QUERY [target] [options]`: the analyze tool's answer as readable text (hotspots,
+   * predict_change, …), its tables fitted to `width` columns, or with `json` the tool's JSON.
+   * Throws the tool's ShadowError for a bad query, target or option, an IpuaroError when Redis is down.
    */
-  analyze(query: string, target: string | undefined, width?: number): Promise<string>;
+  analyze(request: AnalyzeRequest, width?: number): Promise<string>;
   status(): Promise<StatusReport>;
   /** Listens to index/watcher state; returns the unsubscribe. */
   onIndexState(listener: (s: IndexState) => void): () => void;

@@ -3,7 +3,7 @@
 // model unreachable, Redis gone) ends the turn with an error entry instead of taking the UI down.
 import type { TurnEvent } from "../../main/agent/orchestrator.js";
 import { isIpuaroError, type IpuaroError } from "../../main/errors.js";
-import { compactionWhat } from "../../main/context/compression/compact-conversation.js";
+import { compactionNotice } from "./compaction-notice.js";
 import type { FinishReason } from "../../main/agent/events.js";
 import { Transcript, type AgentEntry } from "../chat/transcript.js";
 import { shownError } from "../chat/shown-error.js";
@@ -56,7 +56,7 @@ export async function playTurn(events: AsyncIterable<TurnEvent>, sink: TurnSink)
           break;
         case "tool-result": {
           const r = e.result;
-          t.toolResult(entry, r.callId, r.success, r.success ? r.display.summary : shownError(r.error ?? r.display.summary), r.display.preview, r.display.details);
+          t.toolResult(entry, r.callId, r.success, r.success ? r.display.summary : shownError(r.error ?? r.display.summary), r.display.preview, r.display.details, r.display.detailsHeaderLines);
           break;
         }
         case "retry":
@@ -79,10 +79,12 @@ export async function playTurn(events: AsyncIterable<TurnEvent>, sink: TurnSink)
         case "context":
           if (e.tokensLimit > 0) sink.setContextPercent((e.tokensUsed / e.tokensLimit) * 100);
           break;
-        case "compacted":
-          t.noticeIn(entry, "info", `context ${e.report.percentBefore}% → ${e.report.percentAfter}% (compressed: ${compactionWhat(e.report)})`);
+        case "compacted": {
+          const notice = compactionNotice(e.report, { auto: true });
+          t.noticeIn(entry, notice.level, notice.text);
           sink.setContextPercent(e.report.percentAfter);
           break;
+        }
         case "compaction-failed":
           t.noticeIn(entry, "warn", `context compression failed: ${e.message}`);
           break;

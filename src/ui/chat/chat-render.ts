@@ -5,7 +5,7 @@
 //          Авторизация построена на JWT...
 //          ⏱ 3.2s │ 1,247 tokens │ 1 tool call
 import { formatTurnStats } from "../../main/cli/turn-format.js";
-import { renderMarkdown } from "../text/markdown-render.js";
+import { CODE_GUTTER_WIDTH, renderMarkdown } from "../text/markdown-render.js";
 import { span, truncateStyled, wrapStyled, type StyledLine } from "../text/styled-text.js";
 import type { Role } from "../theme.js";
 import type { AgentBlock, ChatEntry, NoticeLevel } from "./transcript.js";
@@ -32,6 +32,19 @@ function label(text: string, role: Role): StyledLine {
 }
 
 const pad = (): StyledLine => [{ text: " ".repeat(LABEL_WIDTH) }];
+
+/** Columns an entry's text has beside the label column when the chat draws `width` columns. */
+function bodyWidth(width: number): number {
+  return Math.max(8, width - LABEL_WIDTH);
+}
+
+/**
+ * Columns a code block in a notice has for its text (what /analyze fits its tables to) when the chat draws
+ * `width` columns: the label column and the block's gutter come off.
+ */
+export function noticeCodeWidth(width: number): number {
+  return bodyWidth(width) - CODE_GUTTER_WIDTH;
+}
 
 /** Puts the label on the first row and the hanging indent on the others. */
 function withLabel(head: StyledLine, body: StyledLine[]): StyledLine[] {
@@ -82,7 +95,7 @@ export interface ChatRenderOptions {
 }
 
 export function renderEntry(entry: ChatEntry, width: number, opts: ChatRenderOptions): StyledLine[] {
-  const inner = Math.max(8, width - LABEL_WIDTH);
+  const inner = bodyWidth(width);
   switch (entry.kind) {
     case "user": {
       // Blank lines at the end of a pasted message showed as empty rows under it.

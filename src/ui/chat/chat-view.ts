@@ -57,13 +57,20 @@ export class ChatView {
     return out;
   }
 
+  /**
+   * Columns the entries are drawn in. One column stays free on the right: some terminals draw a wide char
+   * in the last column oddly.
+   */
+  rowWidth(): number {
+    return Math.max(1, (innerRect(this.box)?.width ?? (this.box.width as number)) - 1);
+  }
+
   get following(): boolean {
     return this.top === null;
   }
 
   scrollBy(rows: number): void {
-    const width = Math.max(1, (innerRect(this.box)?.width ?? (this.box.width as number)) - 1);
-    const total = this.allRows(width).length;
+    const total = this.allRows(this.rowWidth()).length;
     const maxTop = Math.max(0, total - this.lastHeight);
     const current = this.top ?? maxTop;
     const next = Math.min(maxTop, Math.max(0, current + rows));
@@ -84,7 +91,7 @@ export class ChatView {
    * from its first row: following, only its tail was seen and the user had to page up to find its start.
    */
   reveal(id: number): void {
-    const width = Math.max(1, (innerRect(this.box)?.width ?? (this.box.width as number)) - 1);
+    const width = this.rowWidth();
     const rows = this.allRows(width);
     let start = 0;
     let found = -1;
@@ -110,8 +117,7 @@ export class ChatView {
   private paint(screen: Widgets.Screen): void {
     const rect = innerRect(this.box);
     if (!rect || rect.height <= 0) return;
-    // One column stays free on the right: some terminals draw a wide char in the last column oddly.
-    const rows = this.allRows(Math.max(1, rect.width - 1));
+    const rows = this.allRows(this.rowWidth());
     this.lastHeight = rect.height;
     const maxTop = Math.max(0, rows.length - rect.height);
     if (this.top !== null && this.top >= maxTop) this.top = null;

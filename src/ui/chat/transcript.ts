@@ -9,7 +9,7 @@ export type NoticeLevel = "info" | "warn" | "error";
 
 export type AgentBlock =
   | { kind: "text"; text: string }
-  | { kind: "tool"; callId: string; title: string; status: ToolCallStatus; summary?: string; preview?: readonly string[]; details?: string }
+  | { kind: "tool"; callId: string; title: string; status: ToolCallStatus; summary?: string; preview?: readonly string[]; details?: string; detailsHeaderLines?: number }
   /** Something the turn reported as it went (an error and the choice made, a retry): in its place in the answer. */
   | { kind: "notice"; level: NoticeLevel; text: string };
 
@@ -33,6 +33,13 @@ export type ChatEntry =
   | { kind: "notice"; id: number; version: number; level: NoticeLevel; text: string };
 
 export type AgentEntry = Extract<ChatEntry, { kind: "agent" }>;
+
+/** A tool call's whole output for /output: `details`' first `headerLines` lines are the run's header. */
+export interface ToolOutput {
+  title: string;
+  details: string;
+  headerLines: number;
+}
 
 export class Transcript {
   private readonly list: ChatEntry[] = [];
@@ -144,24 +151,25 @@ export class Transcript {
     this.touch(entry);
   }
 
-  toolResult(entry: AgentEntry, callId: string, ok: boolean, summary: string | undefined, preview?: readonly string[], details?: string): void {
+  toolResult(entry: AgentEntry, callId: string, ok: boolean, summary: string | undefined, preview?: readonly string[], details?: string, detailsHeaderLines?: number): void {
     const block = entry.blocks.find((b): b is Extract<AgentBlock, { kind: "tool" }> => b.kind === "tool" && b.callId === callId);
     if (!block) return;
     block.status = ok ? "ok" : "error";
     if (summary) block.summary = summary;
     if (preview?.length) block.preview = preview;
     if (details) block.details = details;
+    if (details && detailsHeaderLines) block.detailsHeaderLines = detailsHeaderLines;
     this.touch(entry);
   }
 
   /** The newest tool call whose whole output was kept (a command's, a test run's), for Ctrl+O. */
-  lastToolOutput(): { title: string; details: string } | null {
+  lastToolOutput(): ToolOutput | null {
     for (let i = this.list.length - 1; i >= 0; i--) {
       const e = this.list[i]!;
       if (e.kind !== "agent") continue;
       for (let j = e.blocks.length - 1; j >= 0; j--) {
         const b = e.blocks[j]!;
-        if (b.kind === "tool" && b.details !== undefined) return { title: b.title, details: b.details };
+        if (b.kind === "tool" && b.details !== undefined) return { title: b.title, details: b.details, headerLines: b.detailsHeaderLines ?? 0 };
       }
     }
     return null;

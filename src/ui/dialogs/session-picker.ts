@@ -35,7 +35,10 @@ export function pickSession(host: ModalHost, opts: SessionPickerOptions): Promis
       return fitLine([span(text, i === selected ? "selected" : undefined)], width);
     };
     const frame = new DialogBox(host.screen, host.painter, {
-      title: [span(`Sessions (${list.length})`, "accent", { bold: true })],
+      // A getter: the box reads it at each paint, so the count follows deletions.
+      get title() {
+        return [span(`Sessions (${list.length})`, "accent", { bold: true })];
+      },
       body: (w) => (list.length ? list.map((s, i) => row(s, i, w)) : [[span("No sessions yet.", "muted")]]),
       // Wrapped to the width: on a narrow terminal one row was cut and [ESC] close or [N] keep hidden.
       footer: (w) => [
@@ -61,8 +64,12 @@ export function pickSession(host: ModalHost, opts: SessionPickerOptions): Promis
         else if (action?.type === "down") selected = Math.min(list.length - 1, selected + 1);
         else if (action?.type === "submit" && list[selected]) return finish(list[selected]!.id);
         else if (key === "d" && list[selected]) {
+          // A note answers the action that caused it; the next action starts without it.
           if (list[selected]!.id === opts.currentId) note = [span(" The current session cannot be deleted; load another one first.", "warn")];
-          else confirming = list[selected]!.id;
+          else {
+            note = null;
+            confirming = list[selected]!.id;
+          }
         } else return;
         frame.ensureVisible(selected);
         host.requestRender();

@@ -19,6 +19,7 @@ import { indexReaderOf, scanSymbols } from "../../main/store/index-queries.js";
 import type { OpenedProjectStore } from "../../main/store/open-project-store.js";
 import type { ToolRegistry } from "../../main/tools/registry.js";
 import type { IndexState, ReindexProgress, RewindPort, SessionView, StatusReport, TuiBackend } from "../app/tui-backend.js";
+import type { AnalyzeRequest } from "../app/analyze-command.js";
 import { liveIndexServices } from "./live-index-services.js";
 import { statusRows } from "./status-report.js";
 import { runAnalyze } from "../../main/shadow/analyze.js";
@@ -216,9 +217,11 @@ export class RuntimeBackend implements TuiBackend {
    * A full (warm) index run. The live index keeps the graph in memory, so the watcher is stopped for the
    * run and a fresh one, subscribed before it, takes over afterwards (it catches what changed meanwhile).
    */
-  async analyze(query: string, target: string | undefined, width?: number): Promise<string> {
+  async analyze(request: AnalyzeRequest, width?: number): Promise<string> {
+    const { query, target, timeframe, limit, depth } = request;
     // A person waits for a first import of a long history; the model's 5 s limit is not theirs.
-    const outcome = await runAnalyze(shadowScope(this.opts.opened.store, this.root), { query, target }, { timeoutMs: 120_000 });
+    const outcome = await runAnalyze(shadowScope(this.opts.opened.store, this.root), { query, target, timeframe, limit, depth }, { timeoutMs: 120_000 });
+    if (request.json) return JSON.stringify(outcome.result, null, 2);
     return formatAnalyze(outcome.query, outcome.result, width ? { width } : {});
   }
 

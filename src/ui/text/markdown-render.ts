@@ -10,6 +10,8 @@ const HEADING = /^(#{1,6})\s+(.*)$/;
 const LIST_ITEM = /^(\s*)([-*+]|\d+[.)])\s+/;
 const QUOTE = /^\s{0,3}>\s?(.*)$/;
 const CODE_GUTTER: Span = { text: "│ ", role: "muted" };
+/** Columns a code block's gutter takes from each row. */
+export const CODE_GUTTER_WIDTH = CODE_GUTTER.text.length;
 const QUOTE_BAR: Span = { text: "▏ ", role: "muted" };
 
 // Before an emphasis marker: the line's start, a space or opening punctuation (not a slash, as in globs).

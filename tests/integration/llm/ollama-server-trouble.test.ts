@@ -4,7 +4,7 @@ import { createServer, type RequestListener, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { IpuaroError } from "../../../src/main/errors.js";
-import { LlmCancelledError } from "../../../src/main/llm/llm-errors.js";
+import { isOllamaNotRunning, LlmCancelledError } from "../../../src/main/llm/llm-errors.js";
 import { OllamaClient, type IdleTimeouts, type LlmChunk } from "../../../src/main/llm/ollama-client.js";
 import { DEFAULT_FAKE_MODEL, FakeOllama } from "../../helpers/fake-ollama.js";
 
@@ -145,10 +145,39 @@ describe("a silent Ollama is given up after an idle timeout", () => {
     fake.reply().hang();
     const err = await clientFor(fake.url, short).chat({ messages: [user("x")] }).catch((e: unknown) => e);
     expect((err as Error).message).toMatch(/sent nothing for 0\.25 s while waiting for the model's reply/);
+  });
+
+  it("the model check has a limit of its own, far below the chat's first-byte one, and says the server gave no answer", async () => {
     // A server that accepts connections and never answers /api/tags.
     const url = await webServer(() => {});
-    const check = await clientFor(url, short).checkModel().catch((e: unknown) => e);
-    expect((check as Error).message).toBe(`Ollama at ${url} sent nothing for 0.25 s while listing models; the request was given up.`);
+    const patient = new OllamaClient({ host: url, model: DEFAULT_FAKE_MODEL, contextWindow: 8192, temperature: 0, timeouts: { firstByteMs: 60_000 }, probeTimeoutMs: 250 });
+    const started = Date.now();
+    const check = await patient.checkModel().catch((e: unknown) => e);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(check).toMatchObject({ type: "llm", code: "NO_ANSWER", recoverable: false });
+    expect((check as Error).message).toBe(`Ollama at ${url} gave no answer after 0.25 s while listing models.`);
+    expect((check as IpuaroError).suggestion).toContain(`curl ${url}/api/tags`);
+    // The UI opens without it, as without a running Ollama, and checks again before each message.
+    expect(isOllamaNotRunning(check)).toBe(true);
+  });
+
+  it("a silent /api/show (the model's file on a disk that hangs) is given up the same way", async () => {
+    const url = await webServer((req, res) => {
+      if (req.url === "/api/tags") res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify({ models: [{ name: DEFAULT_FAKE_MODEL }] }));
+    });
+    const client = new OllamaClient({ host: url, model: DEFAULT_FAKE_MODEL, contextWindow: 8192, temperature: 0, probeTimeoutMs: 250 });
+    const err = await client.checkModel().catch((e: unknown) => e);
+    expect((err as Error).message).toBe(`Ollama at ${url} gave no answer after 0.25 s while reading the model's details.`);
+  });
+
+  it("Ctrl+C during the model check ends it at once, as a cancellation", async () => {
+    const url = await webServer(() => {});
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 100);
+    const started = Date.now();
+    const err = await clientFor(url).checkModel(controller.signal).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(LlmCancelledError);
+    expect(Date.now() - started).toBeLessThan(5_000);
   });
 
   it("a long wait before the first token is fine within the first-byte limit, however short the between-chunks one", async () => {

@@ -193,8 +193,10 @@ describe("context compression", () => {
   it("summarises older turns once the view holds more than session.maxHistoryMessages messages, though the context is nearly empty", async () => {
     fake = await new FakeOllama().start();
     const config = withConfig(project.config, { contextWindow: 32768, maxHistoryMessages: 4 });
-    fake.reply().text("Cents.");
-    fake.reply().text("Dollars.");
+    // Answers longer than the summary: one that outgrew the turns it replaces would not be applied.
+    const detail = "The amount is an integer count of the smallest unit, so no rounding happens on the way. ".repeat(6);
+    fake.reply().text(`Cents. ${detail}`);
+    fake.reply().text(`Dollars. ${detail}`);
     // The third request would carry 5 messages (> 4): the two earlier turns are summarised first.
     fake.reply().text("## Goal\nUnits.\n## Files touched\n- none\n## Decisions\n- cents in, dollars out\n## Open tasks\n- none");
     fake.reply().text("Both.");

@@ -80,6 +80,15 @@ describe("run_command verdicts", () => {
     expect(r.display.summary).toMatch(/^exit code 0 · /);
   });
 
+  it("says how many lines of its details are the header, so /output counts the output alone", async () => {
+    const p = await project();
+    const r = await runCommand.run("r1b", { command: "seq 1 20000" }, p.ctx);
+    expect(r.success, r.error).toBe(true);
+    const lines = r.display.details!.split("\n");
+    expect(lines.slice(0, r.display.detailsHeaderLines)).toEqual(["$ seq 1 20000", expect.stringMatching(/^exit code 0 in /)]);
+    expect(lines.slice(r.display.detailsHeaderLines)).toHaveLength(20_000);
+  });
+
   it("returns a failing command's exit code and output as a result", async () => {
     const p = await project();
     const r = await runCommand.run("r2", { command: "node missing-script.js" }, p.ctx);

@@ -40,6 +40,36 @@ it("fits a hotspots table into a narrow terminal by cutting long paths from the 
   for (const line of narrow) expect(line.length).toBeLessThanOrEqual(80);
   expect(narrow[1]).toMatch(/^…\S*-generator\.ts +0\.81 +high +12 +2 +1 +0\.5 +2026-11-29$/);
   expect(narrow[2]).toMatch(/^src\/a\.ts +0\.4 /);
-  // Columns narrower than the cut limit are kept whole: too narrow a width wraps rather than mangles.
-  expect(formatAnalyze("hotspots", result, { width: 20 }).split("\n")[0]).toContain("COMPLEXITY");
+  // Too narrow for every column even cut: the rows are cut at the width (a wrapped row read as another row).
+  const tiny = formatAnalyze("hotspots", result, { width: 20 }).split("\n");
+  for (const line of tiny.slice(0, 3)) {
+    expect(line.length).toBeLessThanOrEqual(20);
+    expect(line.endsWith("…")).toBe(true);
+  }
+  expect(tiny[0]).toMatch(/^FILE /);
+});
+
+it("fits a hotspots table to a chat's code block at 80 and 100 columns (69 and 89 for the text), closing up its gaps before cutting columns", async () => {
+  const { formatAnalyze } = await import("../../../src/main/shadow/report-tables.js");
+  const hotspot = (file: string) => ({
+    file,
+    score: 0.31,
+    level: "medium",
+    breakdown: { edit_frequency: 1, error_rate: 0, recent_changes: 1, frustration: 0, complexity: 0, change_x_complexity: 0 },
+    stats: { total_edits: 1, errors_caused: 0, errors_in_file: 0, sessions_touched: 1, last_edit: "2026-11-30", avg_lines_changed: 4, human_fixes: 0, reverts: 1, git_reverts: 0 },
+    explanation: "",
+  });
+  const result = { hotspots: [hotspot("tsconfig.json"), hotspot("packages/core/src/money/currency-conversion.ts")], timeframe: "30d", total_files_analyzed: 2 };
+  for (const width of [69, 89]) {
+    const lines = formatAnalyze("hotspots", result, { width }).split("\n");
+    for (const line of lines) expect(line.length, `${width}: ${line}`).toBeLessThanOrEqual(width);
+    // Every header whole, every row whole down to its last column.
+    expect(lines[0]).toMatch(/^FILE +SCORE +LEVEL +EDITS +ERRORS +REWORK +COMPLEXITY +LAST EDIT$/);
+    expect(lines[1]).toMatch(/^tsconfig\.json +0\.31 +medium +1 +0 +1 +0 +2026-11-30$/);
+    expect(lines[2]).toMatch(/conversion\.ts +0\.31 .*2026-11-30$/);
+  }
+  // At 69 the two-space gaps cannot stay (FILE would have to go below 12): one space, and FILE has 14.
+  const at69 = formatAnalyze("hotspots", result, { width: 69 }).split("\n");
+  expect(at69[0]).toMatch(/^FILE {11}SCORE LEVEL  EDITS ERRORS REWORK COMPLEXITY LAST EDIT$/);
+  expect(at69[2]).toMatch(/^…conversion\.ts 0\.31 /);
 });

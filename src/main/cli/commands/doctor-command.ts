@@ -52,9 +52,10 @@ async function modelChecks(config: IpuaroConfig): Promise<DoctorCheck[]> {
     return [ollama, { name: "model", status: "ok", detail: `${check.model}, ${window}` }];
   } catch (error) {
     const fix = error instanceof IpuaroError && error.suggestion ? ` — ${error.suggestion}` : "";
+    const silent = error instanceof IpuaroError && error.code === "NO_ANSWER";
     return [
       { name: "ollama", status: "fail", detail: `${errorMessage(error)}${fix}` },
-      { name: "model", status: "fail", detail: "not checked: Ollama is unreachable" },
+      { name: "model", status: "fail", detail: `not checked: Ollama ${silent ? "did not answer" : "is unreachable"}` },
     ];
   }
 }
@@ -99,38 +100,40 @@ export function registerDoctorCommand(program: Command): void {
     .action(async (target: string, opts: { json?: boolean }) => {
       const root = resolveProjectRoot(target);
       const checks: DoctorCheck[] = [];
+      // Each check is shown as it completes: one that waits (a silent server) does not hide those that passed.
+      const report = (...done: DoctorCheck[]) => {
+        checks.push(...done);
+        if (!opts.json) for (const c of done) process.stdout.write(checkLine(c));
+      };
+      const finish = (usage: FileHistoryUsage | null) => {
+        if (opts.json) process.stdout.write(`${JSON.stringify({ checks, fileHistory: usage })}\n`);
+        process.exitCode = checks.some((c) => c.status === "fail") ? 1 : 0;
+      };
       let config: IpuaroConfig;
       try {
         config = loadConfig({ projectRoot: root }).config;
         // The command lists are config too: a broken user whitelist makes every run_command unavailable.
         loadCommandLists();
-        checks.push({ name: "config", status: "ok", detail: "valid" });
+        report({ name: "config", status: "ok", detail: "valid" });
       } catch (error) {
-        checks.push({ name: "config", status: "fail", detail: errorMessage(error) });
-        print(checks, null, !!opts.json);
-        process.exitCode = 1;
-        return;
+        report({ name: "config", status: "fail", detail: errorMessage(error) });
+        return finish(null);
       }
       const { check, opened } = await redisCheck(config, root);
-      checks.push(check);
+      report(check);
       try {
-        checks.push(...(await modelChecks(config)));
-        checks.push(await indexCheck(opened));
+        report(...(await modelChecks(config)));
+        report(await indexCheck(opened));
       } finally {
         await opened?.release();
       }
       const usage = await fileHistoryUsage();
-      checks.push({ name: "file-history", status: "ok", detail: usageDetail(usage) });
-      print(checks, usage, !!opts.json);
-      process.exitCode = checks.some((c) => c.status === "fail") ? 1 : 0;
+      report({ name: "file-history", status: "ok", detail: usageDetail(usage) });
+      finish(usage);
     });
 }
 
-function print(checks: DoctorCheck[], usage: FileHistoryUsage | null, json: boolean): void {
-  if (json) {
-    process.stdout.write(`${JSON.stringify({ checks, fileHistory: usage })}\n`);
-    return;
-  }
+function checkLine(c: DoctorCheck): string {
   const mark = { ok: "✓", warn: "!", fail: "✗" } as const;
-  for (const c of checks) process.stdout.write(`${mark[c.status]} ${c.name.padEnd(12)} ${c.detail}\n`);
+  return `${mark[c.status]} ${c.name.padEnd(12)} ${c.detail}\n`;
 }

@@ -4,11 +4,12 @@ import { createAgentRuntime } from "../../agent/agent-runtime.js";
 import type { AgentEvent, TurnStats } from "../../agent/events.js";
 import type { CompactionReport } from "../../context/compression/compact-conversation.js";
 import { findSession, openSession, type SessionChoice } from "../../session/open-session.js";
+import { lastAnswer, noSessionToEvaluate, nothingToEvaluate } from "../../session/eval-prompt.js";
 import type { RunOptions } from "./run-command.js";
 import { HeadlessUi } from "../../agent/headless-ui.js";
 import type { IpuaroError } from "../../errors.js";
 import { loadConfig } from "../../config/loader.js";
-import { guardInterrupts, Interrupted, INTERRUPTED_EXIT_CODE } from "../interrupts.js";
+import { guardInterrupts, Interrupted, stoppedNote, stoppingNote } from "../interrupts.js";
 import { ProjectIndexer } from "../../indexing/project-indexer.js";
 import { openProjectStore } from "../../store/open-project-store.js";
 import { prepareModel } from "../model-setup.js";
@@ -20,26 +21,48 @@ export async function runAction(target: string, opts: RunOptions, choice: Sessio
   const root = resolveProjectRoot(target);
   const { config } = loadConfig({ projectRoot: root });
   const log = (line: string) => process.stderr.write(`${line}\n`);
+  // Whatever ends the run, the answer's last line on stdout is ended (a reply cut short included).
+  let lineOpen = false;
+  const out = (text: string) => {
+    if (!text) return;
+    process.stdout.write(text);
+    lineOpen = !text.endsWith("\n");
+  };
   const opened = await openProjectStore(config, root);
   const indexer = new ProjectIndexer(root, config, opened.store);
   // Ctrl+C ends the turn as the TUI's Esc does: the session keeps what was done, Redis is released.
   const stop = new AbortController();
   let releaseLease: () => Promise<void> | undefined = () => undefined;
-  const guard = guardInterrupts(() => {
-    log("stopping… (Ctrl+C again to quit at once)");
+  const guard = guardInterrupts((signal) => {
+    log(stoppingNote(signal));
+    // Whatever the run waits for (the model check, a request the model has not answered yet) ends now.
     stop.abort(new Interrupted());
   });
   try {
-    // What can refuse the run (no Ollama or model, a --session that does not exist) is checked before
-    // the index: said at once, not after indexing the folder. The session itself is opened after it, so
-    // an index stopped by Ctrl+C leaves no empty session behind.
-    const model = await prepareModel(config, { interactive: !!process.stdin.isTTY && !opts.json, log, sayDefaultWindowCut: false });
-    if (choice.kind === "id") await findSession({ redis: opened.redis, projectName: opened.store.projectName, root, config, id: choice.id });
+    // What can refuse the run (a --session that does not exist, nothing for --eval to check, no Ollama or
+    // model) is checked before the index: said at once, not after indexing the folder. The session itself
+    // is opened after it, so an index stopped by Ctrl+C leaves no empty session behind.
+    if (choice.kind === "id" || opts.eval) {
+      const projectName = opened.store.projectName;
+      const found = await findSession({ redis: opened.redis, projectName, root, config, id: choice.kind === "id" ? choice.id : null });
+      if (opts.eval && !found) throw noSessionToEvaluate(projectName);
+      if (opts.eval && found && !lastAnswer(found.messages())) throw nothingToEvaluate(found.id);
+    }
+    const model = await prepareModel(config, { interactive: !!process.stdin.isTTY && !opts.json, log, sayDefaultWindowCut: false, signal: stop.signal });
     // A warm re-index costs little and means the model never reads a stale copy.
     await indexer.scanAndIndex({ signal: stop.signal, proceed: firstIndexNote(opened.store, config.limits.maxFilesWarning, "the agent runs") });
     await indexer.close();
     const ui = new HeadlessUi(!!opts.autoApply, log, !!opts.allowCommands);
-    const { session, created, repairedCalls, lease } = await openSession({ redis: opened.redis, projectName: opened.store.projectName, root, config, choice, lease: "ipuaro run", ifLastOpenElsewhere: "refuse" });
+    const { session, created, repairedCalls, lease } = await openSession({
+      redis: opened.redis,
+      projectName: opened.store.projectName,
+      root,
+      config,
+      choice,
+      lease: "ipuaro run",
+      ifLastOpenElsewhere: "refuse",
+      openElsewhereHint: openElsewhereHint(opts, choice),
+    });
     releaseLease = () => lease?.release();
     if (!opts.json) {
       const note = created ? (choice.kind === "last" ? " (new: the project had none)" : " (new)") : "";
@@ -75,9 +98,9 @@ export async function runAction(target: string, opts: RunOptions, choice: Sessio
     for await (const event of turn) {
       if (event.type === "text" && !opts.json) {
         // A round after tool calls starts on a line of its own ("Reading.slugify is on line 2.").
-        if (toolsSinceText && streamed && !lastText.endsWith("\n")) process.stdout.write("\n");
+        if (toolsSinceText && streamed && !lastText.endsWith("\n")) out("\n");
         toolsSinceText = false;
-        process.stdout.write(event.text);
+        out(event.text);
         if (event.text) lastText = event.text;
         streamed ||= event.text.length > 0;
       } else if (event.type === "error") {
@@ -109,10 +132,14 @@ export async function runAction(target: string, opts: RunOptions, choice: Sessio
     }
     if (!final) return 1;
     const stats: TurnStats = final.stats;
+    // A turn an error or a signal ended has no answer: what the model had written when it broke off is
+    // kept, marked `cutOff`, and why it broke off is in `error` (or `reason`: cancelled).
+    const cutShort = final.reason === "cancelled" || (final.reason !== "answer" && lastError !== null);
     if (opts.json) {
-      const out = {
+      const result = {
         // A loop guard's stop still has the model's closing answer; its reason is in `error`/`reason`.
-        answer: final.answer ?? final.text,
+        answer: cutShort ? (final.partial ?? "") : (final.answer ?? final.text),
+        ...(cutShort && final.partial ? { cutOff: true } : {}),
         reason: final.reason,
         // Why the tools were stopped when the answer above came after a loop guard's stop.
         ...(final.answer !== undefined ? { stopped: final.text } : {}),
@@ -125,25 +152,41 @@ export async function runAction(target: string, opts: RunOptions, choice: Sessio
         // What ended a turn without an answer (null otherwise), with the fix when there is one.
         error: final.reason !== "answer" && lastError ? { type: lastError.type, ...(lastError.code ? { code: lastError.code } : {}), message: lastError.message, ...(lastError.suggestion ? { suggestion: lastError.suggestion } : {}) } : null,
       };
-      process.stdout.write(`${JSON.stringify(out)}\n`);
+      out(`${JSON.stringify(result)}\n`);
     } else {
       // The streamed part of an answer cut short still ends its line on stdout.
-      if (final.reason === "answer" || streamed) process.stdout.write("\n");
+      if (final.reason === "answer" || streamed) out("\n");
       // An interrupted answer is on stdout already: only that it was cut short is said.
-      if (final.reason !== "answer" && !errorShown) log(final.reason === "cancelled" && streamed ? "[interrupted]" : final.text);
+      if (final.reason === "cancelled") {
+        if (streamed) log("[interrupted]");
+      } else if (final.reason !== "answer" && !errorShown) log(final.text);
       if (config.display.showStats) log(formatTurnStats(stats));
     }
-    if (guard.interrupted) return INTERRUPTED_EXIT_CODE;
+    if (guard.interrupted) {
+      if (!opts.json) log(`ipuaro: ${stoppedNote(guard.signal ?? "SIGINT")}`);
+      return guard.exitCode;
+    }
     // An empty answer is no answer to a script.
     return final.reason === "answer" && final.text.trim() ? 0 : 1;
   } catch (err) {
     if (!guard.interrupted && !(err instanceof Interrupted)) throw err;
-    log("ipuaro: cancelled (Ctrl+C)");
-    return INTERRUPTED_EXIT_CODE;
+    const note = stoppedNote(guard.signal ?? "SIGINT");
+    log(`ipuaro: ${note}`);
+    // As for any failure with --json (program.ts): a script reading stdout still gets one object.
+    if (opts.json) out(`${JSON.stringify({ error: { type: "interrupted", message: note } })}\n`);
+    return guard.exitCode;
   } finally {
+    if (lineOpen) out("\n");
     guard.detach();
     await releaseLease();
     await indexer.close();
     await opened.release();
   }
+}
+
+/** The fix for a session refused as open in another ipuaro, in options `run` has (it has no --new). */
+function openElsewhereHint(opts: RunOptions, choice: SessionChoice): string {
+  if (opts.eval) return "Close it there first, or check another session's last answer with --eval --session ID.";
+  if (choice.kind === "id") return "Close it there first, or leave out --session to start a new session.";
+  return "Close it there first, or leave out --continue to start a new session.";
 }

@@ -3,11 +3,11 @@
 // a new one, `--session ID`, or `--continue` (the project's last). `--eval` re-checks the last answer.
 // Declared and its options checked here; the turn runs in run-action.ts, loaded when it runs (so
 // ipuaro's redis-server can start meanwhile).
-import fs from "node:fs";
 import type { Command } from "commander";
 import { FatalError } from "../../errors.js";
 import type { SessionChoice } from "../../session/open-session.js";
 import { startRedisEarly } from "../early-redis.js";
+import { additionFromStdin, messageFromStdin } from "../piped-input.js";
 
 export interface RunOptions {
   prompt?: string;
@@ -17,24 +17,6 @@ export interface RunOptions {
   session?: string;
   continue?: boolean;
   eval?: boolean;
-}
-
-/**
- * Without -p, the message is what is piped in (`echo "…" | ipuaro run`, `ipuaro run < question.md`).
- * Only a pipe or a file is read: a terminal, or /dev/null as a CI job's stdin, gets the usage error.
- */
-async function promptFromStdin(): Promise<string | undefined> {
-  let piped: boolean;
-  try {
-    const st = fs.fstatSync(0);
-    piped = st.isFIFO() || st.isFile() || st.isSocket();
-  } catch {
-    return undefined;
-  }
-  if (!piped) return undefined;
-  let text = "";
-  for await (const chunk of process.stdin.setEncoding("utf8")) text += chunk as string;
-  return text.trim() || undefined;
 }
 
 function sessionChoice(opts: RunOptions): SessionChoice {
@@ -52,7 +34,7 @@ export function registerRunCommand(program: Command): void {
   program
     .command("run")
     .description("run one agent turn headless: stream the answer to stdout, then the stats")
-    .option("-p, --prompt <text>", "the message to the agent (without it: what is piped in)")
+    .option("-p, --prompt <text>", "the message to the agent (text piped in as well is appended to it; without -p, what is piped in is the message)")
     .argument("[path]", "project root", ".")
     .option("--auto-apply", "apply edits without confirmation (default: reject them)")
     .option("--allow-commands", "also run commands the policy would ask about (not whitelisted, pipes into a shell, pushes); denied ones never run")
@@ -61,9 +43,16 @@ export function registerRunCommand(program: Command): void {
     .option("-c, --continue", "continue the project's last session (default: start a new one)")
     .option("--eval", "have the model re-check its last answer against the code (the last session, or --session)")
     .action(async (target: string, opts: RunOptions) => {
-      if (opts.prompt === undefined && !opts.eval) opts.prompt = await promptFromStdin();
+      const withFlag = opts.prompt !== undefined;
+      if (!withFlag && !opts.eval) opts.prompt = await messageFromStdin();
       const choice = sessionChoice(opts);
       await startRedisEarly(target);
+      // `git diff | ipuaro run -p "review this"`: the message, then what was piped in. One message, so
+      // the size limits of any message apply to the two together.
+      if (withFlag) {
+        const addition = await additionFromStdin((line) => process.stderr.write(`${line}\n`));
+        if (addition !== undefined) opts.prompt = `${opts.prompt}\n\n${addition}`;
+      }
       const { runAction } = await import("./run-action.js");
       process.exitCode = await runAction(target, opts, choice);
     });

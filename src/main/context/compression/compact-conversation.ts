@@ -54,6 +54,22 @@ export interface CompactionReport {
   trigger: CompactionRecord["trigger"];
 }
 
+/** A compaction as the user is told of it. */
+export interface CompactionRun extends CompactionReport {
+  /** Why the model's summary was not used: a summary built from the messages themselves took its place. */
+  summaryError?: string;
+  /**
+   * "no-gain": planned but not applied, because it would not have made the context smaller (a short
+   * conversation's summary can outgrow the messages it replaces).
+   */
+  skipped?: "no-gain";
+}
+
+/** Whether applying the plan makes the request smaller: a compaction that does not is never applied. */
+export function shrinksContext(r: Pick<CompactionReport, "tokensBefore" | "tokensAfter">): boolean {
+  return r.tokensAfter < r.tokensBefore;
+}
+
 /** What a compaction did, in words: only what happened ("0 messages summarised" read as a failure). */
 export function compactionWhat(r: Pick<CompactionReport, "summarisedMessages" | "stubbedResults">): string {
   const parts: string[] = [];
