@@ -408,15 +408,20 @@ describe("keys", () => {
     expect(h.backend.sent).toEqual(["первый", "второй"]);
   });
 
-  it("a queued message comes back to the input when the turn is stopped, and ↑ takes it back before that", async () => {
-    h = await startUi();
-    h.backend.turns.push(async function* ({ signal }) {
+  /** Sends "первый" and waits until its answer has begun; the answer then runs until it is stopped. */
+  async function startAnswerThatWaitsForStop(ui: UiHarness): Promise<void> {
+    ui.backend.turns.push(async function* ({ signal }) {
       yield { type: "text", text: "начало ответа" };
       await new Promise<void>((r) => signal.addEventListener("abort", () => r()));
       yield { type: "finished", reason: "aborted", text: "начало ответа", stats: stats() };
     });
-    h.t.type("первый", KEYS.enter);
-    await h.t.waitForText("начало ответа");
+    ui.t.type("первый", KEYS.enter);
+    await ui.t.waitForText("начало ответа");
+  }
+
+  it("a queued message comes back to the input when the turn is stopped, and ↑ takes it back before that", async () => {
+    h = await startUi();
+    await startAnswerThatWaitsForStop(h);
     h.t.type("передумал", KEYS.enter);
     await h.t.waitForText("Queued");
     h.t.type(KEYS.up);
@@ -431,13 +436,7 @@ describe("keys", () => {
 
   it("a stopped turn's queued message comes back before what was typed since", async () => {
     h = await startUi();
-    h.backend.turns.push(async function* ({ signal }) {
-      yield { type: "text", text: "начало ответа" };
-      await new Promise<void>((r) => signal.addEventListener("abort", () => r()));
-      yield { type: "finished", reason: "aborted", text: "начало ответа", stats: stats() };
-    });
-    h.t.type("первый", KEYS.enter);
-    await h.t.waitForText("начало ответа");
+    await startAnswerThatWaitsForStop(h);
     h.t.type("queued second", KEYS.enter);
     await h.t.waitForText("Queued");
     h.t.type("typed third", KEYS.enter);
