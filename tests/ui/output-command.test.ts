@@ -2,7 +2,7 @@
 // run_command was reported as "its last 5,000 of 20,003 lines", and the cut took the `$ command` header off.
 import { afterEach, describe, expect, it } from "vitest";
 import { KEYS } from "../helpers/headless-terminal.js";
-import { stats, toolResult } from "./scripted-backend.js";
+import { gate, stats, toolResult } from "./scripted-backend.js";
 import { startUi, type UiHarness } from "./ui-harness.js";
 
 let h: UiHarness | null = null;
@@ -42,5 +42,40 @@ describe("/output", () => {
     expect(text.slice(1, 5)).toEqual(["```", "$ seq 1 20000; sleep 20", "exit code 0 in 20.0s", "15001"]);
     expect(text.at(-2)).toBe("20000");
     expect(text.length).toBe(1 + 1 + 2 + 5000 + 1);
+  });
+});
+
+describe("a running command's output", () => {
+  it("shows its last lines under the tool line as they come, Ctrl+O shows it so far, and the result replaces it", async () => {
+    h = await startUi({ cols: 100, rows: 30 });
+    const step = [gate(), gate()];
+    h.backend.turns.push(async function* ({ ui }) {
+      yield { type: "tool-call", callId: "c1", name: "run_command", args: {}, title: "run_command npm run build" };
+      ui.commandOutput?.("> build\n\x1b[32mcompiling 1/3\x1b[0m\rcompiling 2/3\r");
+      await step[0]!.wait;
+      ui.commandOutput?.("compiling 3/3\nwarning: Привет 👋 unused\n");
+      await step[1]!.wait;
+      yield { type: "tool-result", result: toolResult("c1", "run_command", "run_command npm run build", { display: { title: "x", summary: "exit code 0 · 2.0s", preview: ["done"] } }) };
+      yield { type: "finished", reason: "answer", text: "", stats: stats() };
+    });
+    h.t.type("build it", KEYS.enter);
+    await h.t.waitForText("[run_command npm run build] …");
+    // A line redrawn with \r shows its last state; colours are gone.
+    await h.t.waitForText("│ compiling 2/3");
+    expect(h.t.text()).toContain("│ > build");
+    // The wait is the command's, not the model's.
+    expect(h.t.text()).toContain("⟳ running…");
+    expect(h.t.text()).not.toContain("thinking");
+    step[0]!.open();
+    await h.t.waitForText("│ warning: Привет 👋 unused");
+    expect(h.t.find("│ compiling 2/3")).toBeNull();
+    h.t.type(KEYS.ctrlO);
+    await h.t.waitForText("(still running)");
+    await h.t.waitForText("compiling 3/3");
+    step[1]!.open();
+    await h.t.waitForText("[run_command npm run build] exit code 0 · 2.0s");
+    await h.t.waitForText("│ done");
+    const last = h.app.transcript.entries.findLast((e) => e.kind === "agent")!;
+    expect(JSON.stringify(last)).not.toContain("Привет");
   });
 });

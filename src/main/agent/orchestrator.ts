@@ -121,6 +121,7 @@ export class Orchestrator {
       },
       confirmCommand: (p) => this.opts.ui.confirmCommand(p),
       resolveConflict: (p) => this.opts.ui.resolveConflict(p),
+      ...(this.opts.ui.commandOutput ? { commandOutput: (chunk: string) => this.opts.ui.commandOutput?.(chunk) } : {}),
     };
   }
 

@@ -13,4 +13,9 @@ export interface UiPort {
   chooseOnError(error: IpuaroError): Promise<ErrorChoice>;
   resolveConflict(request: ConflictRequest): Promise<ConflictChoice>;
   notify(level: "info" | "warn" | "error", message: string): void;
+  /**
+   * Output of the command a tool is running, as it comes: a build or a test run that takes minutes is not
+   * a silent spinner. Optional: the result carries the whole output anyway.
+   */
+  commandOutput?(chunk: string): void;
 }

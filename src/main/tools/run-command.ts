@@ -74,6 +74,7 @@ export async function runApprovedCommand(command: string, ctx: ToolContext): Pro
       env: commandEnvironment(),
       timeoutMs: ctx.config.commands.timeout,
       ...(ctx.signal ? { signal: ctx.signal } : {}),
+      ...(ctx.ports.commandOutput ? { onOutput: (chunk: string) => ctx.ports.commandOutput?.(chunk) } : {}),
     });
   } finally {
     // A package.json, config or hook the command wrote (npm pkg set, git pull, a generator) makes what

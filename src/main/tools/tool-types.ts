@@ -99,6 +99,8 @@ export interface ToolPorts {
   confirmEdit(proposal: EditProposal): Promise<EditDecision>;
   confirmCommand(proposal: CommandProposal): Promise<CommandDecision>;
   resolveConflict(proposal: ConflictProposal): Promise<ConflictDecision>;
+  /** A running command's output as it comes (shown live; the result carries all of it). */
+  commandOutput?(chunk: string): void;
 }
 
 /** One applied change, as the undo stack keeps it (seed 000 `UndoEntry`; null = the file did not exist). */

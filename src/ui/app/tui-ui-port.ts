@@ -33,6 +33,11 @@ export class TuiUiPort implements UiPort {
     }
   }
 
+  commandOutput(chunk: string): void {
+    this.opts.transcript.commandOutput(chunk);
+    this.opts.changed();
+  }
+
   confirmEdit(proposal: EditProposal): Promise<EditDecision> {
     return this.asking(() => askEditDecision(this.opts.host, proposal, { ...this.opts.diff, editContent: this.opts.editContent }));
   }

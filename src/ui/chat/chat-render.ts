@@ -13,6 +13,8 @@ import type { AgentBlock, ChatEntry, NoticeLevel } from "./transcript.js";
 /** Width of the label column (`Agent: `), so answers line up under each other. */
 export const LABEL_WIDTH = 8;
 const THINKING = "⟳ thinking…";
+/** While a tool of the turn runs (a command, a test run): the wait is the tool's, not the model's. */
+const RUNNING = "⟳ running…";
 /** While a dialog of the turn is open: the seconds counted are the user's, not the model's. */
 const WAITING = "… waiting for your answer";
 
@@ -84,7 +86,10 @@ function agentBody(entry: Extract<ChatEntry, { kind: "agent" }>, width: number, 
     }
   }
   if (entry.outcome) rows.push(...wrapStyled([span(entry.outcome, entry.reason === "error" ? "error" : "warn")], width));
-  if (entry.streaming) rows.push([span(entry.awaitingUser ? WAITING : `${THINKING}${elapsedText(entry)}`, "muted")]);
+  if (entry.streaming) {
+    const toolRuns = entry.blocks.some((b) => b.kind === "tool" && b.status === "running");
+    rows.push([span(entry.awaitingUser ? WAITING : `${toolRuns ? RUNNING : THINKING}${elapsedText(entry)}`, "muted")]);
+  }
   else if (entry.stats && showStats) rows.push(truncateStyled([span(formatTurnStats(entry.stats), "stats")], width));
   return rows;
 }

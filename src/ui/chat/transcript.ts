@@ -2,6 +2,13 @@
 // stats line), and notices. The turn controller feeds it events; the chat view renders it. Every entry
 // carries a version so the view re-wraps only what changed.
 import type { FinishReason, TurnStats } from "../../main/agent/events.js";
+import { cleanTerminalOutput } from "../../main/exec/output-text.js";
+import { OUTPUT_PREVIEW_LINES } from "../../main/tools/tool-types.js";
+
+/** Output of a running command kept for Ctrl+O (its end); the result brings all of it. */
+const LIVE_OUTPUT_CHARS = 200_000;
+/** The end of the live output its preview lines are taken from. */
+const LIVE_PREVIEW_CHARS = 4_000;
 
 export type ToolCallStatus = "running" | "ok" | "error";
 
@@ -9,7 +16,18 @@ export type NoticeLevel = "info" | "warn" | "error";
 
 export type AgentBlock =
   | { kind: "text"; text: string }
-  | { kind: "tool"; callId: string; title: string; status: ToolCallStatus; summary?: string; preview?: readonly string[]; details?: string; detailsHeaderLines?: number }
+  | {
+      kind: "tool";
+      callId: string;
+      title: string;
+      status: ToolCallStatus;
+      summary?: string;
+      preview?: readonly string[];
+      details?: string;
+      detailsHeaderLines?: number;
+      /** While it runs: the output of its command so far (the end of it). */
+      live?: string;
+    }
   /** Something the turn reported as it went (an error and the choice made, a retry): in its place in the answer. */
   | { kind: "notice"; level: NoticeLevel; text: string };
 
@@ -151,9 +169,26 @@ export class Transcript {
     this.touch(entry);
   }
 
+  /**
+   * Output of the command the running turn's tool is running, as it comes: shown under its line (the last
+   * few lines) and by Ctrl+O, so a long build or test run is not a silent spinner.
+   */
+  commandOutput(chunk: string): void {
+    const entry = [...this.list].reverse().find((e): e is AgentEntry => e.kind === "agent" && e.streaming);
+    const block = entry?.blocks.findLast((b): b is Extract<AgentBlock, { kind: "tool" }> => b.kind === "tool" && b.status === "running");
+    if (!entry || !block) return;
+    const live = (block.live ?? "") + chunk;
+    block.live = live.length > LIVE_OUTPUT_CHARS ? live.slice(-LIVE_OUTPUT_CHARS) : live;
+    block.preview = cleanTerminalOutput(block.live.slice(-LIVE_PREVIEW_CHARS)).split("\n").filter((l) => l.trim()).slice(-OUTPUT_PREVIEW_LINES);
+    this.touch(entry);
+  }
+
   toolResult(entry: AgentEntry, callId: string, ok: boolean, summary: string | undefined, preview?: readonly string[], details?: string, detailsHeaderLines?: number): void {
     const block = entry.blocks.find((b): b is Extract<AgentBlock, { kind: "tool" }> => b.kind === "tool" && b.callId === callId);
     if (!block) return;
+    // The result's own preview and details replace what was shown live.
+    delete block.live;
+    delete block.preview;
     block.status = ok ? "ok" : "error";
     if (summary) block.summary = summary;
     if (preview?.length) block.preview = preview;
@@ -170,6 +205,7 @@ export class Transcript {
       for (let j = e.blocks.length - 1; j >= 0; j--) {
         const b = e.blocks[j]!;
         if (b.kind === "tool" && b.details !== undefined) return { title: b.title, details: b.details, headerLines: b.detailsHeaderLines ?? 0 };
+        if (b.kind === "tool" && b.live !== undefined) return { title: `${b.title} (still running)`, details: b.live, headerLines: 0 };
       }
     }
     return null;
@@ -182,6 +218,7 @@ export class Transcript {
     if (outcome) entry.outcome = outcome;
     // A call still running when the turn ended never got its result.
     for (const b of entry.blocks) if (b.kind === "tool" && b.status === "running") b.status = "error";
+    for (const b of entry.blocks) if (b.kind === "tool") delete b.live;
     this.touch(entry);
   }
 

@@ -80,6 +80,19 @@ describe("run_command verdicts", () => {
     expect(r.display.summary).toMatch(/^exit code 0 · /);
   });
 
+  it("passes the output on as it comes, while the command still runs", async () => {
+    const p = await project();
+    const chunks: string[] = [];
+    const ctx = { ...p.ctx, ports: { ...p.ctx.ports, commandOutput: (text: string) => chunks.push(text) } };
+    const run = runCommand.run("live", { command: "echo first; sleep 1; echo second" }, ctx);
+    await new Promise((r) => setTimeout(r, 700));
+    // Before the command ends, its first line is already out.
+    expect(chunks.join("")).toBe("first\n");
+    const r = await run;
+    expect(r.success, r.error).toBe(true);
+    expect(chunks.join("")).toBe("first\nsecond\n");
+  });
+
   it("says how many lines of its details are the header, so /output counts the output alone", async () => {
     const p = await project();
     const r = await runCommand.run("r1b", { command: "seq 1 20000" }, p.ctx);
