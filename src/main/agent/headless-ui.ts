@@ -13,7 +13,13 @@ export class HeadlessUi implements UiPort {
     private readonly autoApply: boolean,
     private readonly log: (line: string) => void = (l) => process.stderr.write(`${l}\n`),
     private readonly allowCommands = autoApply,
+    /** Where a running command's output goes as it comes (none: only its result is reported). */
+    private readonly live?: (chunk: string) => void,
   ) {}
+
+  commandOutput(chunk: string): void {
+    this.live?.(chunk);
+  }
 
   async confirmEdit(): Promise<EditDecision> {
     // Not the user's "no": the message must say how to allow edits, not that someone rejected this one.

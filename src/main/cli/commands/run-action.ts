@@ -7,6 +7,7 @@ import { findSession, openSession, type SessionChoice } from "../../session/open
 import { lastAnswer, noSessionToEvaluate, nothingToEvaluate } from "../../session/eval-prompt.js";
 import type { RunOptions } from "./run-command.js";
 import { HeadlessUi } from "../../agent/headless-ui.js";
+import { LiveOutputLines } from "../live-output.js";
 import type { IpuaroError } from "../../errors.js";
 import { loadConfig } from "../../config/loader.js";
 import { guardInterrupts, Interrupted, stoppedNote, stoppingNote } from "../interrupts.js";
@@ -52,7 +53,9 @@ export async function runAction(target: string, opts: RunOptions, choice: Sessio
     // A warm re-index costs little and means the model never reads a stale copy.
     await indexer.scanAndIndex({ signal: stop.signal, proceed: firstIndexNote(opened.store, config.limits.maxFilesWarning, "the agent runs") });
     await indexer.close();
-    const ui = new HeadlessUi(!!opts.autoApply, log, !!opts.allowCommands);
+    // On a terminal a command's output shows as it comes; in a log or a pipe only its result line does.
+    const live = process.stderr.isTTY && !opts.json ? new LiveOutputLines(log) : null;
+    const ui = new HeadlessUi(!!opts.autoApply, log, !!opts.allowCommands, live ? (chunk) => live.push(chunk) : undefined);
     const { session, created, repairedCalls, lease } = await openSession({
       redis: opened.redis,
       projectName: opened.store.projectName,
@@ -113,6 +116,7 @@ export async function runAction(target: string, opts: RunOptions, choice: Sessio
         calls.push({ name: event.name, title: event.title });
         if (!opts.json) log(`[${event.title}]`);
       } else if (event.type === "tool-result") {
+        live?.flush();
         const c = calls[calls.length - 1];
         if (c) Object.assign(c, { success: event.result.success, ...(event.result.error ? { error: event.result.error } : {}) });
         // What the TUI shows beside the call: "12 lines", "+1 -1", "3 references in 2 files".
