@@ -170,5 +170,9 @@ describe("ipuaro decisions", () => {
     const missing = await ipuaro("decisions", fx.root, "--id", "99");
     expect(missing.code).toBe(1);
     expect(missing.err).toContain("no decision 99");
+    // With --json the error is the JSON object on stdout, as for the command's other errors.
+    const missingJson = await ipuaro("decisions", fx.root, "--id", "99", "--json");
+    expect(missingJson.code).toBe(1);
+    expect(JSON.parse(missingJson.out)).toMatchObject({ error: true, code: "SHADOW_ERR_NO_DECISIONS", details: { id: "99" } });
   });
 });

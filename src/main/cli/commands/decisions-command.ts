@@ -5,7 +5,7 @@ import { decisionsList } from "../../shadow/code-errors.js";
 import { DECISION_STATUSES, listDecisions } from "../../shadow/memory-store.js";
 import { processIo, reportShadowError, withShadowScope, type ShadowCliIo } from "../../shadow/open-shadow.js";
 import { decisionDetail, decisionsTable } from "../../shadow/report-tables.js";
-import { isShadowError } from "../../shadow/shadow-errors.js";
+import { isShadowError, ShadowError } from "../../shadow/shadow-errors.js";
 import { parseChoice, parseLimit } from "../../shadow/shadow-validate.js";
 import { resolveProjectRoot } from "../project-root.js";
 
@@ -35,10 +35,8 @@ export function registerDecisionsCommand(program: Command, io: ShadowCliIo = pro
             const all = await listDecisions(scope);
             if (opts.id !== undefined) {
               const one = decisionsList(all, null, all.length || 1).decisions.find((d) => String(d.id) === opts.id!.replace(/^#/, ""));
-              if (!one) {
-                io.err(`ipuaro: no decision ${opts.id} (ipuaro decisions lists them)`);
-                return io.exit(1);
-              }
+              // As the other errors here: a line on stderr, or the error object with --json.
+              if (!one) throw new ShadowError("SHADOW_ERR_NO_DECISIONS", `no decision ${opts.id}; \`ipuaro decisions\` lists them.`, { id: opts.id });
               return io.out(opts.json ? JSON.stringify(one) : decisionDetail(one));
             }
             const result = decisionsList(all, status, parseLimit(opts.limit, 100));
