@@ -44,3 +44,9 @@ it("edit_lines --yes applies without a get_lines first, and without --yes off a 
   expect(undone.code, undone.stderr).toBe(0);
   expect(fs.readFileSync(file, "utf8")).toBe(before);
 }, 300_000);
+
+it("shows a memory tool's error as its message and code, not the JSON the model gets", async () => {
+  const r = await runIpuaro(["tool", "memory_write", JSON.stringify({ category: "NAMING", content: "x" }), root], { env: env(), timeoutMs: 120_000 });
+  expect(r.code).toBe(1);
+  expect(r.stderr.trim()).toBe("INVALID_ARGS: content must be at least 10 characters; got 1. (SHADOW_ERR_CONTENT_TOO_SHORT)");
+}, 120_000);

@@ -105,7 +105,7 @@ export function registerToolCommand(program: Command): void {
         }
         if (opts.json) process.stdout.write(`${JSON.stringify(result)}\n`);
         else if (result.success) process.stdout.write(`${result.display.details ?? result.data ?? ""}\n`);
-        else process.stderr.write(`${result.code}: ${result.error}\n`);
+        else process.stderr.write(`${result.code}: ${readableError(result.error ?? "")}\n`);
         process.exitCode = result.success ? 0 : 1;
       } finally {
         await releaseLease();
@@ -113,4 +113,19 @@ export function registerToolCommand(program: Command): void {
         await opened.release();
       }
     });
+}
+
+/**
+ * The memory and analytics tools answer the model with the design's JSON error envelope; a person reads
+ * its message (and its code, for looking it up).
+ */
+function readableError(error: string): string {
+  if (!error.startsWith("{")) return error;
+  try {
+    const envelope = JSON.parse(error) as { code?: unknown; message?: unknown };
+    if (typeof envelope.message === "string") return typeof envelope.code === "string" ? `${envelope.message} (${envelope.code})` : envelope.message;
+  } catch {
+    // Not JSON after all: shown as it is.
+  }
+  return error;
 }
