@@ -17,6 +17,7 @@ import { ShadowError } from "./shadow-errors.js";
 import type { ShadowScope } from "./shadow-scope.js";
 import { optionalText, parseChoice, parseDepth, parseLimit, parseTimeframe, projectRelative, windowDays, windowStart, type Timeframe } from "./shadow-validate.js";
 import { teamPulse } from "./team-pulse.js";
+import { counted } from "../plural.js";
 
 export const ANALYZE_QUERIES = ["hotspots", "predict_change", "file_history", "team_pulse", "my_stats", "dependency_graph", "knowledge_search", "decisions_list", "code_errors"] as const;
 export type AnalyzeQuery = (typeof ANALYZE_QUERIES)[number];
@@ -171,7 +172,7 @@ async function dispatch(scope: ShadowScope, { h, view }: Loaded, query: AnalyzeQ
     case "my_stats": {
       const result = myStats(h, from, now, days, await currentGitUser(scope.root));
       if (!result) throw new ShadowError("SHADOW_ERR_INSUFFICIENT_DATA", `no sessions, edits or own commits in ${a.timeframe}.`, { timeframe: a.timeframe });
-      return { result, summary: `${result.sessions_total} sessions, ${result.files_edited} files` };
+      return { result, summary: `${counted(result.sessions_total, "session")}, ${counted(result.files_edited, "file")}` };
     }
     case "dependency_graph": {
       const target = path().replace(/\/$/, "");
@@ -195,7 +196,7 @@ async function dispatch(scope: ShadowScope, { h, view }: Loaded, query: AnalyzeQ
     }
     case "code_errors": {
       const result = codeErrors(h, from, now, a.timeframe, a.limit);
-      return { result, summary: `${result.total_errors} errors in ${result.files.length} files` };
+      return { result, summary: `${counted(result.total_errors, "error")} in ${counted(result.files.length, "file")}` };
     }
   }
 }

@@ -10,6 +10,7 @@ import { relatedTo } from "./related-files.js";
 import { isShadowError, ShadowError } from "./shadow-errors.js";
 import type { ShadowScope } from "./shadow-scope.js";
 import { DAY_MS, projectRelative } from "./shadow-validate.js";
+import { counted } from "../plural.js";
 
 export const CONTEXT_SECTIONS = ["architecture", "conventions", "hotspots", "recent_changes", "decisions"] as const;
 export type ContextSection = (typeof CONTEXT_SECTIONS)[number];
@@ -32,7 +33,7 @@ function architecture(memories: MemoryEntry[], view: IndexView): string | null {
   const modules = new Map<string, number>();
   for (const p of view.metas.keys()) modules.set(moduleOf(p), (modules.get(moduleOf(p)) ?? 0) + 1);
   const biggest = [...modules].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, 10);
-  const lines = [...facts, ...(biggest.length ? [`- Modules: ${biggest.map(([m, n]) => `${m} (${n} files)`).join(", ")}`] : [])];
+  const lines = [...facts, ...(biggest.length ? [`- Modules: ${biggest.map(([m, n]) => `${m} (${counted(n, "file")})`).join(", ")}`] : [])];
   return lines.length ? `## Architecture\n${lines.join("\n")}` : null;
 }
 

@@ -10,6 +10,7 @@ import { listDecisions, listMemories, listNotes } from "./memory-store.js";
 import { globToRegExp } from "./related-files.js";
 import type { ShadowScope } from "./shadow-scope.js";
 import { taggedPaths } from "./tags.js";
+import { counted } from "../plural.js";
 
 export const NODE_TYPES = ["file", "module", "concept", "component", "api", "decision", "note", "memory"] as const;
 export type NodeType = (typeof NODE_TYPES)[number];
@@ -65,7 +66,7 @@ export async function buildKnowledgeGraph(scope: ShadowScope, h: ShadowHistory, 
         [
           exported.length ? `exports ${exported.slice(0, MEMBERS_NAMED).join(", ")}` : null,
           `${ast.functions.length} functions, ${ast.classes.length} classes`,
-          meta ? `imported by ${meta.dependents.length} files` : null,
+          meta ? `imported by ${counted(meta.dependents.length, "file")}` : null,
           changes ? `changed ${changes} times` : null,
         ]
           .filter(Boolean)
@@ -85,7 +86,7 @@ export async function buildKnowledgeGraph(scope: ShadowScope, h: ShadowHistory, 
   }
   for (const [m, files] of modules) {
     const names = files.map((f) => f.slice(f.lastIndexOf("/") + 1));
-    add({ id: `module:${m}`, type: "module", name: m, path: m === "." ? null : `${m}/`, description: clip(`${files.length} files: ${names.slice(0, MODULE_FILES_NAMED).join(", ")}${names.length > MODULE_FILES_NAMED ? ", …" : ""}`) });
+    add({ id: `module:${m}`, type: "module", name: m, path: m === "." ? null : `${m}/`, description: clip(`${counted(files.length, "file")}: ${names.slice(0, MODULE_FILES_NAMED).join(", ")}${names.length > MODULE_FILES_NAMED ? ", …" : ""}`) });
     for (const f of files) link(`module:${m}`, `file:${f}`, "references");
   }
   for (const [path, meta] of view.metas) {

@@ -88,7 +88,7 @@ function kv(pairs: Array<[string, unknown]>): string {
 
 function hotspots(r: { hotspots: Hotspot[]; timeframe: string; total_files_analyzed: number }): string {
   const rows = r.hotspots.map((h) => [h.file, h.score, h.level, h.stats.total_edits, h.stats.errors_caused, h.stats.human_fixes + h.stats.reverts, h.breakdown.complexity, h.stats.last_edit]);
-  return `${table(["FILE", "SCORE", "LEVEL", "EDITS", "ERRORS", "REWORK", "COMPLEXITY", "LAST EDIT"], rows)}\n\n${r.total_files_analyzed} files changed in ${r.timeframe}`;
+  return `${table(["FILE", "SCORE", "LEVEL", "EDITS", "ERRORS", "REWORK", "COMPLEXITY", "LAST EDIT"], rows)}\n\n${counted(r.total_files_analyzed, "file")} changed in ${r.timeframe}`;
 }
 
 function predict(r: PredictChangeResult): string {
