@@ -39,6 +39,10 @@ it("edit_lines --yes applies without a get_lines first, and without --yes off a 
   // The session the edit joined (for undo) says what it is rather than showing a blank first message.
   const listed = await runIpuaro(["sessions", "list", root], { env: env(), timeoutMs: 120_000 });
   expect(listed.stdout).toContain("(no messages: opened, or edits by ipuaro tool)");
+  const [only] = JSON.parse((await runIpuaro(["sessions", "list", root, "--json"], { env: env(), timeoutMs: 120_000 })).stdout).sessions as Array<{ id: string }>;
+  const shown = await runIpuaro(["sessions", "show", only!.id, root], { env: env(), timeoutMs: 120_000 });
+  expect(shown.stdout).toContain("0 messages");
+  expect(shown.stdout).toContain("context not measured yet (no model request) · undo stack 1");
 
   const undone = await runIpuaro(["undo", root], { env: env(), timeoutMs: 120_000 });
   expect(undone.code, undone.stderr).toBe(0);

@@ -107,12 +107,14 @@ function formatMessage(m: ChatMessage, answered = false): string[] {
 
 export function formatSession(json: SessionJson): string {
   const s = json.stats;
-  const pct = json.context.tokensLimit > 0 ? Math.round((json.context.tokensUsed / json.context.tokensLimit) * 100) : 0;
+  const { tokensUsed, tokensLimit } = json.context;
+  // A session no model request was made in (opened, or edits by `ipuaro tool`) has no measured context.
+  const context = tokensLimit > 0 ? `context ${Math.round((tokensUsed / tokensLimit) * 100)}% (${tokensUsed.toLocaleString("en-US")} / ${tokensLimit.toLocaleString("en-US")} tokens)` : "context not measured yet (no model request)";
   const out = [
     `session ${json.id} · project ${json.projectName}`,
-    `created ${localTime(json.createdAt)} · last activity ${localTime(json.lastActivityAt)} · ${json.history.length} messages`,
-    `${counted(s.turns, "turn")} │ ${s.totalTokens.toLocaleString("en-US")} tokens │ ${(s.totalTime / 1000).toFixed(1)}s │ ${s.toolCalls} tool calls │ edits ${s.editsApplied} applied, ${s.editsRejected} rejected, ${s.undos} undone`,
-    `context ${pct}% (${json.context.tokensUsed.toLocaleString("en-US")} / ${json.context.tokensLimit.toLocaleString("en-US")} tokens) · undo stack ${json.undoStack.length}`,
+    `created ${localTime(json.createdAt)} · last activity ${localTime(json.lastActivityAt)} · ${counted(json.history.length, "message")}`,
+    `${counted(s.turns, "turn")} │ ${s.totalTokens.toLocaleString("en-US")} tokens │ ${(s.totalTime / 1000).toFixed(1)}s │ ${counted(s.toolCalls, "tool call")} │ edits ${s.editsApplied} applied, ${s.editsRejected} rejected, ${s.undos} undone`,
+    `${context} · undo stack ${json.undoStack.length}`,
   ];
   if (json.repairedCalls > 0) out.push(`${json.repairedCalls} call(s) were left unfinished by an interrupted run; shown as cancelled`);
   const compactionAfter = new Map(json.compactions.map((c) => [c.afterEntry, c]));
