@@ -120,7 +120,7 @@ export function defineTool<S extends z.ZodObject>(spec: ToolSpec<S>): Registered
         return finish({
           success: true,
           data,
-          truncated,
+          truncated: truncated || outcome.truncated === true,
           display: { title, ...outcome.display, ...(truncated && !outcome.display?.details ? { details: full } : {}) },
         });
       } catch (err) {

@@ -139,6 +139,8 @@ export const runCommand = defineTool({
       ok: true,
       llm: `${header}\n${capped.text || "(no output)"}`,
       data: { exitCode: r.exitCode, signal: r.signal, durationMs: Math.round(r.durationMs), truncated: capped.omitted > 0, approval: approval.decision },
+      // The model saw its start and end only, or the process's own store dropped the middle of a huge log.
+      truncated: capped.omitted > 0 || r.droppedChars > 0,
       display: { summary: `${exitDescription(r)} · ${formatDuration(r.durationMs)}`, details: `${header}\n${output || "(no output)"}`, detailsHeaderLines: header.split("\n").length, preview: outputPreview(output) },
     };
   },

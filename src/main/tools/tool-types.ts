@@ -53,7 +53,8 @@ export function outputPreview(output: string): string[] {
 }
 
 export type ToolOutcome =
-  | { ok: true; llm: string; data?: unknown; display?: Partial<ToolDisplay> }
+  /** `truncated`: the tool itself left part of its output out (the wrapper marks its own cut too). */
+  | { ok: true; llm: string; data?: unknown; display?: Partial<ToolDisplay>; truncated?: boolean }
   | { ok: false; code: ToolErrorCode; message: string };
 
 /** An edit waiting for the user: what the confirmation dialog shows. */

@@ -100,6 +100,10 @@ describe("run_command verdicts", () => {
     const lines = r.display.details!.split("\n");
     expect(lines.slice(0, r.display.detailsHeaderLines)).toEqual(["$ seq 1 20000", expect.stringMatching(/^exit code 0 in /)]);
     expect(lines.slice(r.display.detailsHeaderLines)).toHaveLength(20_000);
+    // The model got its start and end only: the result says it was cut.
+    expect(r.truncated).toBe(true);
+    const short = await runCommand.run("r1c", { command: "echo one line" }, p.ctx);
+    expect(short.truncated).toBe(false);
   });
 
   it("returns a failing command's exit code and output as a result", async () => {
