@@ -177,6 +177,19 @@ function pushFindings(cmd: string, args: readonly ShellWord[]): Finding[] {
   return findings;
 }
 
+/**
+ * `git tag -d` and `git tag -f` are asked about, as moving or deleting a branch is: a release tag others
+ * build from points elsewhere or is gone, and a deleted annotated tag's object goes with the next gc
+ * (tags have no reflog to bring them back).
+ */
+function tagFindings(cmd: string, args: readonly ShellWord[]): Finding[] {
+  const flags = args.map((word) => word.value).filter((v) => v.startsWith("-"));
+  const short = (letter: string) => flags.some((v) => /^-[A-Za-z]+$/.test(v) && v.includes(letter));
+  if (short("d") || flags.includes("--delete")) return [{ verdict: "ask", reason: `\`${cmd}\` deletes a tag; git keeps no record to bring it back` }];
+  if (short("f") || flags.includes("--force")) return [{ verdict: "ask", reason: `\`${cmd}\` (\`--force\`) moves an existing tag to another commit` }];
+  return [];
+}
+
 /** Findings for a git subcommand that can lose work; `root` places paths named by `git checkout`. */
 export function gitDataLossFindings(sub: string, args: readonly ShellWord[], root: string): Finding[] {
   const cmd = displayInline(["git", sub, ...args.map((word) => word.raw)].join(" "));
@@ -191,6 +204,8 @@ export function gitDataLossFindings(sub: string, args: readonly ShellWord[], roo
       return branchFindings(cmd, args);
     case "push":
       return pushFindings(cmd, args);
+    case "tag":
+      return tagFindings(cmd, args);
     default:
       return otherFindings(sub, cmd, args);
   }

@@ -56,6 +56,10 @@ const LOSING: Row[] = [
   ["git push origin :topic", "ask", "deletes branches or tags on the remote"],
   ["git push --prune origin", "ask", "--prune"],
   ["git reflog expire --expire=now --all", "ask", "drops reflog entries"],
+  ["git tag -d v1.0.0", "ask", "deletes a tag"],
+  ["git tag --delete v1.0.0", "ask", "deletes a tag"],
+  ["git tag -fa v1.0.0 -m release", "ask", "moves an existing tag"],
+  ["git tag --force v1.0.0 HEAD~1", "ask", "moves an existing tag"],
 ];
 
 const NEIGHBOURS: Row[] = [
@@ -85,6 +89,10 @@ const NEIGHBOURS: Row[] = [
   ["git push -u origin topic", "ask", "`git push` sends commits out of this machine"],
   ["git reset --soft HEAD~1", "allow"],
   ["git reflog", "allow"],
+  ["git tag v1.1.0", "allow"],
+  ["git tag -a v1.1.0 -m release", "allow"],
+  ["git tag -l", "allow"],
+  ["git tag -n5", "allow"],
 ];
 
 describe("git commands that lose work", () => {
