@@ -232,10 +232,10 @@ export class Orchestrator {
       }
       const results: string[] = [];
       // Each result is stored before the next call runs (and so before the next request).
-      const record = async (callId: string, name: string, r: { success: boolean; data?: string; error?: string; code?: ToolResult["code"] }) => {
+      const record = async (callId: string, name: string, r: { success: boolean; data?: string; error?: string; code?: ToolResult["code"]; summary?: string }) => {
         const block = formatToolResult(name, { callId, success: r.success, ...(r.data !== undefined ? { data: r.data } : {}), ...(r.error !== undefined ? { error: r.error } : {}) });
         results.push(block);
-        await recorder?.toolResult({ callId, name, success: r.success, block, ...(r.error !== undefined ? { error: r.error } : {}), ...(r.code ? { code: r.code } : {}) });
+        await recorder?.toolResult({ callId, name, success: r.success, block, ...(r.error !== undefined ? { error: r.error } : {}), ...(r.code ? { code: r.code } : {}), ...(r.summary ? { summary: r.summary } : {}) });
       };
       let aborted = false;
       let loop: GuardStop | null = null;
@@ -276,7 +276,13 @@ export class Orchestrator {
           aborted = true;
           continue;
         }
-        await record(id, call.name, { success: result.success, ...(result.data !== undefined ? { data: result.data } : {}), ...(result.error !== undefined ? { error: result.error } : {}), ...(result.code ? { code: result.code } : {}) });
+        await record(id, call.name, {
+          success: result.success,
+          ...(result.data !== undefined ? { data: result.data } : {}),
+          ...(result.error !== undefined ? { error: result.error } : {}),
+          ...(result.code ? { code: result.code } : {}),
+          ...(result.success && result.display.summary ? { summary: result.display.summary } : {}),
+        });
       }
       // Results go back as data, in one message, right after the calls they answer.
       this.history.push({ role: "user", content: results.join("\n\n") });

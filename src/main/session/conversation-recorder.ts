@@ -23,6 +23,8 @@ export interface ToolResultRecord {
   code?: ToolErrorCode;
   /** The `<tool_result>` block exactly as it goes to the model. */
   block: string;
+  /** What the chat showed beside a call that succeeded ("+1 -1", "12 lines"), for replaying it. */
+  summary?: string;
 }
 
 export interface ContextMeasure {

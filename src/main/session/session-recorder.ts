@@ -125,6 +125,7 @@ export class SessionRecorder implements ConversationRecorder {
       success: r.success,
       ...(r.error !== undefined ? { error: r.error } : {}),
       ...(r.code !== undefined ? { code: r.code } : {}),
+      ...(r.summary !== undefined ? { summary: r.summary } : {}),
     };
     if (r.code === "REJECTED" && EDIT_TOOL_NAMES.has(r.name)) this.stats.editsRejected++;
     const pending = this.pendingTool;

@@ -59,6 +59,8 @@ export interface SessionToolResult {
   code?: ToolErrorCode;
   /** Written by ipuaro because the call never finished (the process was stopped). */
   synthetic?: boolean;
+  /** What the chat showed beside it when it succeeded ("+1 -1", "12 lines"); absent in older sessions. */
+  summary?: string;
 }
 
 export interface ChatMessage {

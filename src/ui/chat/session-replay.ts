@@ -52,7 +52,7 @@ export function replaySession(transcript: Transcript, messages: readonly ChatMes
         // Summed up as the live turn did (turn-runner): the reason in a few words, not what the model was told.
         // A malformed call a loop guard stopped (CANCELLED) was shown with why it was stopped instead.
         const reason = r.code === "CANCELLED" ? undefined : unreadable.get(r.callId);
-        const said = r.success ? undefined : (reason ?? shownError(r.error) ?? (r.synthetic ? "cancelled" : undefined));
+        const said = r.success ? r.summary : (reason ?? shownError(r.error) ?? (r.synthetic ? "cancelled" : undefined));
         transcript.toolResult(agent, r.callId, r.success, said);
       }
       continue;
