@@ -10,6 +10,7 @@ import { HeadlessUi } from "../../agent/headless-ui.js";
 import { LiveOutputLines } from "../live-output.js";
 import type { IpuaroError } from "../../errors.js";
 import { loadConfig } from "../../config/loader.js";
+import type { IpuaroConfig } from "../../config/schema.js";
 import { guardInterrupts, Interrupted, stoppedNote, stoppingNote } from "../interrupts.js";
 import { ProjectIndexer } from "../../indexing/project-indexer.js";
 import { openProjectStore } from "../../store/open-project-store.js";
@@ -73,7 +74,7 @@ export async function runAction(target: string, opts: RunOptions, choice: Sessio
     }
     const runtime = createAgentRuntime({
       root,
-      config,
+      config: headlessConfig(config),
       store: opened.store,
       ui,
       llm: model.llm,
@@ -193,4 +194,16 @@ function openElsewhereHint(opts: RunOptions, choice: SessionChoice): string {
   if (opts.eval) return "Close it there first, or check another session's last answer with --eval --session ID.";
   if (choice.kind === "id") return "Close it there first, or leave out --session to start a new session.";
   return "Close it there first, or leave out --continue to start a new session.";
+}
+
+/**
+ * A command that never ends by itself (a dev server, a watch mode) has nobody to stop it in `ipuaro run`,
+ * in a script or CI above all: with no commands.timeout set, run bounds commands at this.
+ */
+export const HEADLESS_COMMAND_TIMEOUT_MS = 10 * 60_000;
+
+/** The config a headless run works with: the user's, with commands bounded when they set no timeout. */
+export function headlessConfig(config: IpuaroConfig): IpuaroConfig {
+  if (config.commands.timeout !== null) return config;
+  return { ...config, commands: { ...config.commands, timeout: HEADLESS_COMMAND_TIMEOUT_MS } };
 }
