@@ -71,6 +71,32 @@ it("Ctrl+C mid-run: stops cleanly, keeps what was stored, shuts its own Redis do
   expect(stats.parsed).toBeGreaterThan(0);
 }, 180_000);
 
+it("SIGTERM mid-run (a supervisor, `timeout`): stops as Ctrl+C does, says which signal, exits 143", async () => {
+  const fresh = makeTempDir("ipuaro-sigterm-");
+  try {
+    await generateMonorepo({ files: 2500, out: fresh, seed: 6 });
+    const layout = managedRedisLayout(home);
+    const project = `${path.basename(path.dirname(fresh))}-${path.basename(fresh)}`;
+    const child = spawn(process.execPath, ["--import", "tsx", ENTRY, "index", fresh, "--yes"], { env: env(), stdio: ["ignore", "pipe", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (d) => (stderr += d));
+    const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
+    await until(() => (fs.existsSync(layout.socketPath) ? true : null));
+    const peek = new Redis({ path: layout.socketPath, maxRetriesPerRequest: 0 });
+    peek.on("error", () => {});
+    await until(async () => ((await peek.hlen(`project:{${project}}:files`).catch(() => 0)) > 0 ? true : null));
+    peek.disconnect();
+    child.kill("SIGTERM");
+
+    expect(await exited, stderr).toBe(143);
+    expect(stderr).toContain("stopping… (SIGTERM; a second one quits at once)");
+    expect(stderr).toContain("ipuaro: stopped (SIGTERM); the next run carries on from what was stored");
+    expect(stderr).not.toContain("Ctrl+C");
+  } finally {
+    removeDir(fresh);
+  }
+}, 180_000);
+
 it("Ctrl+C while its own redis-server is still starting: says so, and stops the server that would serve nobody", async () => {
   const startingHome = makeTempDir("ipuaro-interrupt-start-");
   try {

@@ -13,7 +13,7 @@ import { openProjectStore } from "../../store/open-project-store.js";
 import { formatFolderSizes, largestFolders } from "../../indexing/folder-sizes.js";
 import { runParseOnlyInChild, warmPool, type ParseOnlyResult } from "../../../pipeline/parse-baseline.js";
 import { readThreadCpu, splitThreadCpu } from "../../../pipeline/thread-cpu.js";
-import { guardInterrupts, Interrupted, INTERRUPTED_EXIT_CODE } from "../interrupts.js";
+import { guardInterrupts, Interrupted, stoppedNote, stoppingNote } from "../interrupts.js";
 import { askChoice, askLine } from "../prompt.js";
 import { TtyProgress } from "../progress-bar.js";
 import { benchText, indexJson, summaryText, type BenchExtras } from "../index-report.js";
@@ -89,9 +89,9 @@ export async function indexAction(target: string, opts: IndexOptions): Promise<v
   };
   // Ctrl+C stops the run cleanly: what was parsed is stored, ipuaro's own Redis is released.
   const stop = new AbortController();
-  const guard = guardInterrupts(() => {
+  const guard = guardInterrupts((signal) => {
     progress?.end();
-    process.stderr.write("stopping… (Ctrl+C again to quit at once)\n");
+    process.stderr.write(`${stoppingNote(signal)}\n`);
     stop.abort(new Interrupted());
   });
   let chosen: string | null = root;
@@ -191,8 +191,9 @@ export async function indexAction(target: string, opts: IndexOptions): Promise<v
     // terminal's Ctrl+C too), the user asked to stop.
     if (!guard.interrupted && !(err instanceof Interrupted)) throw err;
     progress?.end();
-    process.stderr.write("ipuaro: cancelled (Ctrl+C); the next run carries on from what was stored\n");
-    process.exitCode = INTERRUPTED_EXIT_CODE;
+    // SIGTERM (a supervisor, `timeout`) is told apart from Ctrl+C in the note and the exit code (143).
+    process.stderr.write(`ipuaro: ${stoppedNote(guard.signal ?? "SIGINT")}; the next run carries on from what was stored\n`);
+    process.exitCode = guard.exitCode;
   } finally {
     guard.detach();
     await watcher?.stop();
