@@ -23,7 +23,7 @@ export class HeadlessUi implements UiPort {
 
   async confirmEdit(): Promise<EditDecision> {
     // Not the user's "no": the message must say how to allow edits, not that someone rejected this one.
-    return this.autoApply ? { action: "apply" } : { action: "reject", unattended: true, reason: "to let `ipuaro run` apply edits, run it with --auto-apply" };
+    return this.autoApply ? { action: "apply", auto: true } : { action: "reject", unattended: true, reason: "to let `ipuaro run` apply edits, run it with --auto-apply" };
   }
 
   async confirmCommand(): Promise<CommandDecision> {

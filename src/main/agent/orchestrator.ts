@@ -117,7 +117,7 @@ export class Orchestrator {
     return {
       confirmEdit: async (p) => {
         const mustAsk = this.opts.confirmRiskyEdits !== false && !!p.risk?.requiresConfirmation;
-        return this.opts.autoApply() && !mustAsk ? { action: "apply" } : this.opts.ui.confirmEdit(p);
+        return this.opts.autoApply() && !mustAsk ? { action: "apply", auto: true } : this.opts.ui.confirmEdit(p);
       },
       confirmCommand: (p) => this.opts.ui.confirmCommand(p),
       resolveConflict: (p) => this.opts.ui.resolveConflict(p),

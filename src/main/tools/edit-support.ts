@@ -255,7 +255,9 @@ export async function confirmAndWrite(ctx: ToolContext, change: PlannedChange): 
 
   // The user may take a while to decide: the disk must still be what the change was built on.
   if ((await diskHash(abs)) !== (change.before?.hash ?? null)) {
-    return fail("CONFLICT", `${rel} changed on disk while the change waited for confirmation; nothing was written. Read the file again and redo the change.`);
+    // Auto-apply and --yes wait for nobody: then the file changed while the change was being made.
+    const waited = decision.action === "apply" && decision.auto ? "was being made" : "waited for confirmation";
+    return fail("CONFLICT", `${rel} changed on disk while the change ${waited}; nothing was written. Read the file again and redo the change.`);
   }
   const bom = change.before?.bom ?? false;
   const bytes = text === null ? null : Buffer.from(`${bom ? BOM : ""}${text}`, "utf8");

@@ -74,7 +74,8 @@ export interface EditProposal {
 }
 
 /** `unattended` reject: nobody could be asked (a non-interactive run), not the user's "no"; `reason` says how to allow edits. */
-export type EditDecision = { action: "apply" } | { action: "reject"; reason?: string; unattended?: boolean } | { action: "apply-edited"; content: string };
+/** `auto`: applied with nobody asked (auto-apply, `--yes`), so no one waited over it. */
+export type EditDecision = { action: "apply"; auto?: true } | { action: "reject"; reason?: string; unattended?: boolean } | { action: "apply-edited"; content: string };
 
 export interface CommandProposal {
   command: string;

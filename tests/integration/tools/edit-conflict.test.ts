@@ -133,6 +133,22 @@ describe("edit_lines after the file changed on disk", () => {
     expect(h.read(STRINGS)).toBe(theirs);
     expect(h.calls).toEqual([]);
   });
+
+  it("the same with nobody asked (auto-apply, --yes): the conflict says no one waited", async () => {
+    let theirs = "";
+    const h = await open({
+      edit: () => {
+        theirs = `${fs.readFileSync(h!.abs(STRINGS), "utf8")}// written by a formatter meanwhile\n`;
+        fs.writeFileSync(h!.abs(STRINGS), theirs);
+        return { action: "apply", auto: true };
+      },
+    });
+    await h.markRead(STRINGS);
+    const r = await editLines.run("t", replaceTruncate, h.ctx);
+    expect(r).toMatchObject({ success: false, code: "CONFLICT" });
+    expect(r.error).toMatch(/changed on disk while the change was being made; nothing was written/);
+    expect(h.read(STRINGS)).toBe(theirs);
+  });
 });
 
 describe("delete_file after the file changed on disk", () => {

@@ -25,7 +25,7 @@ function cliPorts(yes: boolean): ToolPorts {
   const interactive = !!process.stdin.isTTY;
   return {
     async confirmEdit(p) {
-      if (yes) return { action: "apply" };
+      if (yes) return { action: "apply", auto: true };
       if (!interactive) return { action: "reject", unattended: true, reason: "to apply it without a terminal to confirm on, pass --yes" };
       process.stderr.write(`${p.description ? `${p.description}\n` : ""}${p.diff}\n`);
       const c = await askChoice(`apply this change to ${p.path}?`, { y: "apply", n: "reject" });
