@@ -12,7 +12,8 @@ import { escapeForDisplay } from "../security/index.js";
 import { defineTool } from "./define-tool.js";
 import { approveCommand, exitDescription, formatDuration, interruptedOutcome, runApprovedCommand } from "./run-command.js";
 import { buildTestCommand, detectTestRunner, type TestRunnerKind } from "./test-runners/detect-runner.js";
-import { parseJestLikeReport, parseMochaReport, parseTapReport, parseTextSummary, vitestFailureDiffs, type TestSummary } from "./test-runners/report-parsers.js";
+import { parseJestLikeReport, parseMochaReport, parseTextSummary, vitestFailureDiffs, type TestSummary } from "./test-runners/report-parsers.js";
+import { parseTapReport } from "./test-runners/tap-report.js";
 import { toolPath } from "./tool-paths.js";
 import { outputPreview } from "./tool-types.js";
 

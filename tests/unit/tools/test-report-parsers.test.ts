@@ -4,7 +4,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { cleanTerminalOutput, headAndTail } from "../../../src/main/exec/output-text.js";
 import { shellQuote } from "../../../src/main/exec/shell-quote.js";
 import { buildTestCommand, detectTestRunner, escapeRegExp, parseNodeTestScript } from "../../../src/main/tools/test-runners/detect-runner.js";
-import { firstLines, lineFromStack, parseJestLikeReport, parseMochaReport, parseTapReport, parseTextSummary } from "../../../src/main/tools/test-runners/report-parsers.js";
+import { firstLines, lineFromStack, parseJestLikeReport, parseMochaReport, parseTextSummary } from "../../../src/main/tools/test-runners/report-parsers.js";
+import { parseTapReport } from "../../../src/main/tools/test-runners/tap-report.js";
 import { makeTempDir, removeDir, writeTree } from "../../helpers/temp-dir.js";
 
 const ROOT = "/work/proj";
