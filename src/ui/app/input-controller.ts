@@ -266,43 +266,21 @@ export class InputController {
     }
   }
 
-  /**
-   * A key while Ctrl+R searches: text narrows it, Ctrl+R goes older, Enter or Tab takes the match into
-   * the prompt (not sent, so it can be edited), Esc goes back to the draft. Other keys take the match and
-   * then act on it (← → Home End …), as in a shell. Returns whether the key was used up.
-   */
+  /** A key while Ctrl+R searches (HistorySearch.key); returns whether the key was used up. */
   private searchKey(search: HistorySearch, action: KeyAction): boolean {
-    switch (action.type) {
-      case "searchHistory":
-        search.older();
-        break;
-      case "insert":
-        search.type(action.text);
-        break;
-      case "backspace":
-        search.erase();
-        break;
-      case "escape":
-        this.endSearch(false);
-        return true;
-      case "submit":
-      case "complete":
-        this.endSearch(true);
-        return true;
-      default:
-        this.endSearch(true);
-        return false;
+    const result = search.key(action);
+    if (result === "searching") {
+      this.showSearch(search);
+      return true;
     }
-    this.showSearch(search);
-    return true;
+    this.endSearch(result !== "cancel");
+    return result !== "take-then-act";
   }
 
   private showSearch(search: HistorySearch): void {
-    const { query, match, failed } = search.state;
-    this.editor.set(match ?? search.draft.text);
-    const keys = "Ctrl+R older · Enter takes it · Esc cancels";
-    if (failed) this.hint(`search history: nothing${match === null ? "" : " older"} contains "${query}" · ${keys}`, "warn");
-    else this.hint(`search history${query ? `: "${query}"` : " (type to search)"} · ${keys}`);
+    this.editor.set(search.state.match ?? search.draft.text);
+    const hint = search.hint();
+    this.hint(hint.text, hint.warn ? "warn" : "muted");
   }
 
   /** Leaves the search with the match in the prompt (`keep`) or with what was typed before it. */

@@ -2,6 +2,17 @@
 // Each typed character narrows the search from the match shown; Ctrl+R again goes to the next older
 // match. The prompt shows the match; Esc gives back what was typed before the search.
 import type { InputHistory } from "./input-history.js";
+import type { KeyAction } from "./keymap.js";
+
+/**
+ * What a key does while the search is open: `searching` (text narrows it, Ctrl+R goes older, Backspace
+ * widens it), `take` (Enter or Tab: the match goes into the prompt, not sent, so it can be edited),
+ * `cancel` (Esc: back to the draft), or `take-then-act` (any other key takes the match and then acts on
+ * it, ← → Home End …, as in a shell).
+ */
+export type SearchKeyResult = "searching" | "take" | "cancel" | "take-then-act";
+
+const KEYS_HINT = "Ctrl+R older · Enter takes it · Esc cancels";
 
 export interface HistorySearchState {
   query: string;
@@ -24,6 +35,34 @@ export class HistorySearch {
 
   get state(): HistorySearchState {
     return { query: this.query, match: this.at?.text ?? null, failed: this.failed };
+  }
+
+  key(action: KeyAction): SearchKeyResult {
+    switch (action.type) {
+      case "searchHistory":
+        this.older();
+        return "searching";
+      case "insert":
+        this.type(action.text);
+        return "searching";
+      case "backspace":
+        this.erase();
+        return "searching";
+      case "escape":
+        return "cancel";
+      case "submit":
+      case "complete":
+        return "take";
+      default:
+        return "take-then-act";
+    }
+  }
+
+  /** The line under the prompt while searching; `warn` when the last search found nothing. */
+  hint(): { text: string; warn: boolean } {
+    const { query, match, failed } = this.state;
+    if (failed) return { text: `search history: nothing${match === null ? "" : " older"} contains "${query}" · ${KEYS_HINT}`, warn: true };
+    return { text: `search history${query ? `: "${query}"` : " (type to search)"} · ${KEYS_HINT}`, warn: false };
   }
 
   /** More of the query: the shown match is kept while it still contains it. */
