@@ -98,6 +98,27 @@ describe("ipuaro run -p with text piped in", () => {
     expect(fake.chatRequests[0]!.messages.at(-1)!.content).toBe("review this\n\nfirst part\nsecond part");
   }, 60_000);
 
+  it("waits for a shell pipeline's first output however long it takes (tsc | ipuaro run -p …)", async () => {
+    fake.reply().text("Fixed.");
+    const delay = PIPED_INPUT_WAIT_MS / 1000 + 1;
+    const cmd = `sleep ${delay}; printf 'error TS2304: Cannot find name x\\n'`;
+    const r = await new Promise<CliResult>((resolve, reject) => {
+      const shell = spawn("sh", ["-c", `(${cmd}) | "${process.execPath}" --import tsx "${ENTRY}" run -p "fix these" "${root}"`], {
+        env: { ...process.env, NO_COLOR: "1", ...env() },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let stdout = "";
+      let stderr = "";
+      shell.stdout.on("data", (d) => (stdout += d));
+      shell.stderr.on("data", (d) => (stderr += d));
+      shell.on("error", reject);
+      shell.on("close", (code) => resolve({ code, stdout, stderr }));
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toContain("nothing came through the pipe");
+    expect(fake.chatRequests[0]!.messages.at(-1)!.content).toBe("fix these\n\nerror TS2304: Cannot find name x");
+  }, 60_000);
+
   it("goes on with the -p message alone, and says so, when the pipe stays silent and open", async () => {
     fake.reply().text("Hello.");
     const r = await runFed(["run", "-p", "hi", root], () => {});
