@@ -130,29 +130,27 @@ describe("an Ollama that accepts the connection and never answers", () => {
 });
 
 describe("a model that has not started its reply (still loading, or stuck)", () => {
-  it("the first Ctrl+C drops the request at once and run exits 130 with its cancelled message", async () => {
+  /** `run -p hi` against a model that never starts its reply, sent `signal` once the request is out. */
+  async function signalWhileModelHangs(signal: NodeJS.Signals) {
     fake = await new FakeOllama().start();
     const f = fake;
     f.reply().hang();
     const running = spawnCli(["run", "-p", "hi", root], env(f.url));
     await waitFor("the chat request", () => f.chatRequests.length > 0, running);
     await sleep(200);
-    signalPid(running.child.pid!, "SIGINT");
-    const r = await exitWithin(running, 10_000);
+    signalPid(running.child.pid!, signal);
+    return { r: await exitWithin(running, 10_000), f };
+  }
+
+  it("the first Ctrl+C drops the request at once and run exits 130 with its cancelled message", async () => {
+    const { r, f } = await signalWhileModelHangs("SIGINT");
     expect(r.code, r.stderr).toBe(130);
     expect(r.stderr).toContain("ipuaro: cancelled (Ctrl+C)");
     expect(f.requests.find((q) => q.path === "/api/chat")!.aborted).toBe(true);
   }, 30_000);
 
   it("SIGTERM ends it the same way, as 143, without talking about Ctrl+C", async () => {
-    fake = await new FakeOllama().start();
-    const f = fake;
-    f.reply().hang();
-    const running = spawnCli(["run", "-p", "hi", root], env(f.url));
-    await waitFor("the chat request", () => f.chatRequests.length > 0, running);
-    await sleep(200);
-    signalPid(running.child.pid!, "SIGTERM");
-    const r = await exitWithin(running, 10_000);
+    const { r } = await signalWhileModelHangs("SIGTERM");
     expect(r.code, r.stderr).toBe(143);
     expect(r.stderr).toContain("stopping… (SIGTERM");
     expect(r.stderr).toContain("ipuaro: stopped (SIGTERM)");
