@@ -12,14 +12,13 @@ export class LiveOutputLines {
   constructor(private readonly write: (line: string) => void) {}
 
   push(chunk: string): void {
-    this.pending += chunk;
-    let nl = this.pending.indexOf("\n");
-    while (nl !== -1) {
-      this.emit(this.pending.slice(0, nl));
-      this.pending = this.pending.slice(nl + 1);
-      nl = this.pending.indexOf("\n");
+    const text = this.pending + chunk;
+    let start = 0;
+    for (let nl = text.indexOf("\n"); nl !== -1; nl = text.indexOf("\n", start)) {
+      this.emit(text.slice(start, nl));
+      start = nl + 1;
     }
-    if (this.pending.length > MAX_PENDING_CHARS) this.pending = this.pending.slice(-MAX_PENDING_CHARS);
+    this.pending = text.length - start > MAX_PENDING_CHARS ? text.slice(-MAX_PENDING_CHARS) : text.slice(start);
   }
 
   /** The command ended: its last line, if it had no line break. */

@@ -174,7 +174,8 @@ export class Transcript {
    * few lines) and by Ctrl+O, so a long build or test run is not a silent spinner.
    */
   commandOutput(chunk: string): void {
-    const entry = [...this.list].reverse().find((e): e is AgentEntry => e.kind === "agent" && e.streaming);
+    // Called for every chunk of output: found from the end without copying the list.
+    const entry = this.list.findLast((e): e is AgentEntry => e.kind === "agent" && e.streaming);
     const block = entry?.blocks.findLast((b): b is Extract<AgentBlock, { kind: "tool" }> => b.kind === "tool" && b.status === "running");
     if (!entry || !block) return;
     const live = (block.live ?? "") + chunk;
