@@ -2,15 +2,16 @@
 // "lastModified"}. Written straight from the file's UTF-8 bytes (validated by the caller): splitting
 // the decoded text into line strings, JSON.stringify and encoding back to UTF-8 cost a worker ≈ 2.5×
 // as much on a 12K-file index and left ~1M short-lived strings for its GC.
-// The text parses to what `splitLines` gives: lines split on LF or CRLF, no extra empty line after a
-// trailing newline, a leading BOM dropped (the parser never sees it either).
+// The text parses to what `splitLines` gives: lines split on LF, CRLF or a lone CR (old Mac files, as
+// editors and the TypeScript compiler read them), no extra empty line after a trailing newline, a
+// leading BOM dropped (the parser never sees it either).
 
 import type { FileData } from "./ast-types.js";
 
 /** The lines a file's text is stored as. The byte writer below must agree with it (tests check). */
 export function splitLines(text: string): string[] {
   // A plain split is about twice as fast as the regex one, and most files have no CR at all.
-  const lines = text.includes("\r") ? text.split(/\r?\n/) : text.split("\n");
+  const lines = text.includes("\r") ? text.split(/\r\n?|\n/) : text.split("\n");
   if (lines.length > 1 && lines[lines.length - 1] === "") lines.pop();
   return lines;
 }
@@ -70,7 +71,14 @@ function writeLines(src: Uint8Array, out: Uint8Array, from: number): number {
       out[o++] = QUOTE;
       continue;
     }
-    if (c === CR && src[i + 1] === LF) continue; // CRLF ends a line like LF
+    if (c === CR) {
+      if (src[i + 1] === LF) continue; // CRLF ends a line like LF
+      if (i + 1 === n) break; // so does a lone CR, without an empty line after a trailing one
+      out[o++] = QUOTE;
+      out[o++] = COMMA;
+      out[o++] = QUOTE;
+      continue;
+    }
     out[o++] = BACKSLASH;
     if (escape !== U) {
       out[o++] = escape;

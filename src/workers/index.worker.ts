@@ -183,6 +183,9 @@ async function indexOne(task: IndexTask, rel: string, timings: IndexTaskResult["
     return { record: { path: rel, kind: "nonUtf8", size, mtimeMs }, bytes: buf.length };
   }
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  // A lone CR ends a line for the index (splitLines), but tree-sitter counts rows by LF only. CR → LF
+  // keeps every offset, so rows then match the stored lines.
+  if (text.includes("\r") && /\r(?!\n)/.test(text)) text = text.replace(/\r(?!\n)/g, "\n");
 
   t = performance.now();
   const language = languageForPath(rel);

@@ -1,7 +1,7 @@
 // The exact bytes of a file as the index last saw it, rebuilt from the copy Redis keeps. The index
 // stores lines without their terminators, without the BOM and without saying whether the file ended
-// with a newline, but it also stores the size and the xxhash of the raw bytes: each candidate (LF or
-// CRLF, final newline or not, BOM or not) is checked against both, so what comes back is byte-exact or
+// with a newline, but it also stores the size and the xxhash of the raw bytes: each candidate (LF,
+// CRLF or CR, final newline or not, BOM or not) is checked against both, so what comes back is byte-exact or
 // nothing (a file mixing LF and CRLF cannot be rebuilt this way).
 import { hashContent } from "../../pipeline/watch/content-hash.js";
 import type { ProjectStore } from "../store/project-store.js";
@@ -18,7 +18,7 @@ export interface IndexedVersion {
 function candidates(lines: readonly string[]): Buffer[] {
   const out: Buffer[] = [];
   for (const bom of [false, true]) {
-    for (const eol of ["\n", "\r\n"]) {
+    for (const eol of ["\n", "\r\n", "\r"]) {
       const body = lines.join(eol);
       for (const trailing of [true, false]) out.push(Buffer.from(`${bom ? BOM : ""}${body}${trailing ? eol : ""}`, "utf8"));
     }

@@ -88,7 +88,7 @@ export function isTargetContent(target: RestoreTarget, disk: DiskFile): boolean 
 
 function splitLines(bytes: Buffer | null): string[] {
   if (!bytes || bytes.length === 0 || bytes.includes(0)) return [];
-  const lines = bytes.toString("utf8").replace(/^\uFEFF/, "").split(/\r?\n/);
+  const lines = bytes.toString("utf8").replace(/^\uFEFF/, "").split(/\r\n?|\n/);
   if (lines[lines.length - 1] === "") lines.pop();
   return lines;
 }

@@ -5,7 +5,8 @@ import { IpuaroError } from "../errors.js";
 
 /** Bump when a stored shape changes incompatibly: older indexes are wiped and re-indexed, newer refused. */
 // 4: code files carry complexity.generated (codegen output, bundles), which only a re-parse adds.
-export const SCHEMA_VERSION = 4;
+// 5: a lone CR ends a line (CR-only files were one line), which only a re-parse applies.
+export const SCHEMA_VERSION = 5;
 
 /** What a stored schemaVersion means to this ipuaro; null (not recorded) and junk count as older. */
 export type StoredSchema = "current" | "older" | "newer";

@@ -1,10 +1,13 @@
-// Line arithmetic of the edit tools, kept pure. A file is split the way the index splits it (on LF or
-// CRLF; a final newline adds no empty line), so the model's line numbers are the index's, and each line
+// Line arithmetic of the edit tools, kept pure. A file is split the way the index splits it (on LF,
+// CRLF or a lone CR; a final newline adds no empty line), so the model's line numbers are the index's, and each line
 // keeps its own terminator: untouched lines are written back byte for byte, new lines take the file's
 // dominant ending, and the file keeps (or keeps lacking) its trailing newline.
 import { createTwoFilesPatch, diffArrays } from "diff";
 
-export type Eol = "\n" | "\r\n";
+export type Eol = "\n" | "\r\n" | "\r";
+
+/** Where the index ends lines (src/workers/file-json.ts splitLines agrees). */
+const LINE_BREAK = /\r\n?|\n/;
 
 export interface SplitText {
   lines: string[];
@@ -15,7 +18,7 @@ export interface SplitText {
 export function splitWithEols(text: string): SplitText {
   const lines: string[] = [];
   const eols: string[] = [];
-  const re = /\r?\n/g;
+  const re = new RegExp(LINE_BREAK.source, "g");
   let last = 0;
   for (let m = re.exec(text); m; m = re.exec(text)) {
     lines.push(text.slice(last, m.index));
@@ -34,15 +37,18 @@ export function textLines(text: string): string[] {
   return splitWithEols(text).lines;
 }
 
-/** CRLF when most terminators are CRLF; LF otherwise (also for a file without any newline). */
+/** The most common terminator; LF on a tie and for a file without any newline. */
 export function dominantEol(eols: readonly string[]): Eol {
   let crlf = 0;
   let lf = 0;
+  let cr = 0;
   for (const e of eols) {
     if (e === "\r\n") crlf++;
     else if (e === "\n") lf++;
+    else if (e === "\r") cr++;
   }
-  return crlf > lf ? "\r\n" : "\n";
+  if (crlf > lf && crlf >= cr) return "\r\n";
+  return cr > lf ? "\r" : "\n";
 }
 
 /**
@@ -51,7 +57,7 @@ export function dominantEol(eols: readonly string[]): Eol {
  */
 export function contentLines(content: string): string[] {
   if (content === "") return [];
-  const lines = content.split(/\r?\n/);
+  const lines = content.split(LINE_BREAK);
   if (lines.length > 1 && lines[lines.length - 1] === "") lines.pop();
   return lines;
 }
@@ -86,11 +92,11 @@ export function spliceText(text: string, start: number, end: number, inserted: r
 
 /**
  * Text the user typed in the confirmation dialog, in the file's line endings: an editor hands back LF,
- * a CRLF file stays CRLF. Text that already contains CRLF is taken as it is.
+ * a CRLF or CR file keeps its endings. Text that already contains a CR is taken as it is.
  */
 export function inFileEols(content: string, eol: Eol): string {
-  if (eol === "\n" || content.includes("\r\n")) return content;
-  return content.replace(/\n/g, "\r\n");
+  if (eol === "\n" || content.includes("\r")) return content;
+  return content.replace(/\n/g, eol);
 }
 
 export interface LineRange {

@@ -8,6 +8,7 @@ import { freshStoredFile } from "./fresh-file.js";
 import { rememberRead } from "./read-snapshots.js";
 import { noteSeen } from "./seen-ranges.js";
 import { numberLines, toolPath } from "./tool-paths.js";
+import { textLines } from "./edit-text.js";
 import { counted } from "../plural.js";
 
 /** Lines returned in one call when no end is given; the model can page with start/end. */
@@ -73,11 +74,10 @@ export const getLines = defineTool({
       }
       if (buf.includes(0)) return { ok: false, code: "NOT_TEXT", message: `${p.rel} is a binary file` };
       try {
-        lines = new TextDecoder("utf-8", { fatal: true }).decode(buf).split(/\r?\n/);
+        lines = textLines(new TextDecoder("utf-8", { fatal: true }).decode(buf));
       } catch {
         return { ok: false, code: "NOT_TEXT", message: `${p.rel} is not UTF-8 text` };
       }
-      if (lines.length > 1 && lines[lines.length - 1] === "") lines.pop();
       total = lines.length;
       rememberRead(ctx.session, p.rel, await hashContent(buf), lines);
     }

@@ -22,6 +22,7 @@ describe("the index's copy of a file", () => {
     ["LF without a final newline", "a\nb"],
     ["CRLF", "a\r\nb\r\n"],
     ["CRLF without a final newline", "a\r\nb"],
+    ["CR only (old Mac)", "a\rb\r"],
     ["a BOM", "\uFEFFexport const x = 1;\n"],
     ["an empty file", ""],
     ["a lone newline", "\n"],

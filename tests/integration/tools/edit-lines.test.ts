@@ -192,6 +192,19 @@ describe("edit_lines", () => {
     expect((await h.project.store.getFile(rel))).toMatchObject({ lines: ["export const a = 1;", "export const b = 20;", "export const c = 30;", "export const d = 40;"] });
   });
 
+  it("reads CR-only line endings (old Mac files) as lines, with declarations on their own lines, and keeps them", async () => {
+    const h = await open();
+    const rel = "packages/core/src/classic-mac.ts";
+    await externalWrite(h, rel, "export const a = 1;\rexport function twice(n: number) {\r  return n * 2;\r}\r");
+    expect(await h.project.store.getFile(rel)).toMatchObject({ lines: ["export const a = 1;", "export function twice(n: number) {", "  return n * 2;", "}"] });
+    const ast = await h.project.store.getAst(rel);
+    expect(ast?.functions.find((f) => f.name === "twice")).toMatchObject({ lineStart: 2, lineEnd: 4 });
+    await h.markRead(rel);
+    const r = await run(h, { path: rel, start: 3, end: 3, content: "  return n + n;\n" });
+    expect(r.success).toBe(true);
+    expect(fs.readFileSync(h.abs(rel), "utf8")).toBe("export const a = 1;\rexport function twice(n: number) {\r  return n + n;\r}\r");
+  });
+
   it("keeps the file's mode", async () => {
     const h = await open();
     const rel = "scripts/release.cjs";

@@ -8,7 +8,8 @@ describe("splitWithEols", () => {
     ["a\n", ["a"], ["\n"]],
     ["a\r\nb\n", ["a", "b"], ["\r\n", "\n"]],
     ["a\n\n", ["a", ""], ["\n", "\n"]],
-    ["a\rb", ["a\rb"], [""]],
+    ["a\rb", ["a", "b"], ["\r", ""]],
+    ["a\r\rb\r", ["a", "", "b"], ["\r", "\r", "\r"]],
   ])("%j", (text, lines, eols) => {
     expect(splitWithEols(text)).toEqual({ lines, eols });
   });
@@ -22,6 +23,7 @@ describe("contentLines", () => {
     ["\n", [""]],
     ["a\r\nb", ["a", "b"]],
     ["a\n\n", ["a", ""]],
+    ["a\rb\r", ["a", "b"]],
   ])("%j", (content, lines) => {
     expect(contentLines(content)).toEqual(lines);
   });
@@ -83,8 +85,11 @@ describe("helpers", () => {
     expect(dominantEol(["\r\n", "\r\n", "\n"])).toBe("\r\n");
     expect(dominantEol(["\n", "\r\n"])).toBe("\n");
     expect(dominantEol([""])).toBe("\n");
+    expect(dominantEol(["\r", "\r", "\n", ""])).toBe("\r");
+    expect(dominantEol(["\r", "\n"])).toBe("\n");
   });
-  it("inFileEols converts an editor's LF text for a CRLF file only", () => {
+  it("inFileEols converts an editor's LF text for a CRLF or CR file only", () => {
+    expect(inFileEols("a\nb\n", "\r")).toBe("a\rb\r");
     expect(inFileEols("a\nb\n", "\r\n")).toBe("a\r\nb\r\n");
     expect(inFileEols("a\r\nb\n", "\r\n")).toBe("a\r\nb\n");
     expect(inFileEols("a\nb\n", "\n")).toBe("a\nb\n");
