@@ -344,9 +344,11 @@ function applyRecord(
       if (storedAsText) stats.unchanged++;
       else stats.skipped.binary++;
       const k = known.get(r.path);
+      // Its syntax errors are as they were: a warm run names them as a cold one does.
+      if (storedAsText && k?.parseError && stats.parseErrors++ < PARSE_ERRORS_NAMED) stats.parseErrorPaths.push(r.path);
       // Same content, new mtime (touch, checkout): remember the new stat so the next run skips the read,
       // and the files value's lastModified.
-      if (!k || k.size !== r.size || k.mtimeMs !== r.mtimeMs) batch.stat.push([r.path, encodeStat(r)]);
+      if (!k || k.size !== r.size || k.mtimeMs !== r.mtimeMs) batch.stat.push([r.path, encodeStat(k?.parseError ? { ...r, parseError: true } : r)]);
       if (r.fileJson) batch.files.push([r.path, r.fileJson]);
       return;
     }

@@ -64,8 +64,12 @@ export interface GraphRewrite {
   commit(): Promise<void>;
 }
 
+/** Leads the stat of a file parsed with syntax errors (a size never starts with it). */
+const SYNTAX_ERRORS_MARK = "!";
+
+/** `size:mtimeMs:hash`, led by SYNTAX_ERRORS_MARK when the file had syntax errors. */
 export function encodeStat(s: KnownFileState): string {
-  return `${s.size}:${s.mtimeMs}:${s.hash}`;
+  return `${s.parseError ? SYNTAX_ERRORS_MARK : ""}${s.size}:${s.mtimeMs}:${s.hash}`;
 }
 
 /** Inverse of encodeStat; the hash part may itself contain colons (symlinks store `link:<target>`). */
@@ -73,8 +77,9 @@ export function decodeStat(value: string): KnownFileState | null {
   const first = value.indexOf(":");
   const second = value.indexOf(":", first + 1);
   if (first < 0 || second < 0) return null;
-  const size = Number(value.slice(0, first));
+  const parseError = value.startsWith(SYNTAX_ERRORS_MARK);
+  const size = Number(value.slice(parseError ? SYNTAX_ERRORS_MARK.length : 0, first));
   const mtimeMs = Number(value.slice(first + 1, second));
   if (!Number.isFinite(size) || !Number.isFinite(mtimeMs)) return null;
-  return { size, mtimeMs, hash: value.slice(second + 1) };
+  return { size, mtimeMs, hash: value.slice(second + 1), ...(parseError ? { parseError } : {}) };
 }

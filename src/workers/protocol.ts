@@ -10,6 +10,8 @@ export interface KnownFileState {
   size: number;
   mtimeMs: number;
   hash: string;
+  /** The file had syntax errors when last parsed, so a run that skips it can still say so. */
+  parseError?: boolean;
 }
 
 const LINK_PREFIX = "link:";

@@ -49,16 +49,17 @@ export function applyRecord(r: IndexedRecord, prev: KnownFileState | undefined, 
       batch.ast.push([r.path, r.astJson]);
       batch.facts.push([r.path, r.factsJson]);
       batch.stat.push([r.path, encodeStat(r)]);
-      const known = { size: r.size, mtimeMs: r.mtimeMs, hash: r.hash };
+      const known = { size: r.size, mtimeMs: r.mtimeMs, hash: r.hash, ...(r.parseError ? { parseError: true } : {}) };
       return { known, graph: rec, parsed: true, update: { type: changeType(prev), path: r.path, hash: r.hash, previousHash, kind: "text" } };
     }
     case "unchanged": {
       if (prev && prev.size === r.size && prev.mtimeMs === r.mtimeMs) return {};
       // Same content under a new mtime (touch, checkout): keep the stat fresh so later runs skip the read,
       // and the files value's lastModified.
-      batch.stat.push([r.path, encodeStat(r)]);
+      const known = { size: r.size, mtimeMs: r.mtimeMs, hash: r.hash, ...(prev?.parseError ? { parseError: true } : {}) };
+      batch.stat.push([r.path, encodeStat(known)]);
       if (r.fileJson) batch.files.push([r.path, r.fileJson]);
-      return { known: { size: r.size, mtimeMs: r.mtimeMs, hash: r.hash } };
+      return { known };
     }
     case "binary":
     case "symlink": {

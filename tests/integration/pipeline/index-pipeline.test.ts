@@ -325,6 +325,31 @@ describe("files with syntax errors", () => {
       removeDir(root);
     }
   });
+
+  it("are still counted by warm runs that do not parse them again, until they are fixed", async () => {
+    const root = makeTempDir();
+    writeTree(root, { "package.json": '{"name":"warm-broken"}', "src/ok.ts": "export const ok = 1;\n", "src/a.ts": "export function a(x: number {\n}\n", "src/b.ts": "export const b = ;\n" });
+    const project = await openIndexedProject(root, server().url);
+    try {
+      expect((await project.reindex()).parseErrors).toBe(2);
+      const warm = await project.reindex();
+      expect(warm.parsed).toBe(0);
+      expect([warm.parseErrors, [...warm.parseErrorPaths].sort()]).toEqual([2, ["src/a.ts", "src/b.ts"]]);
+      // A new mtime with the same bytes (a checkout, touch) is not a fix.
+      const later = new Date(Date.now() + 5000);
+      fs.utimesSync(path.join(root, "src/a.ts"), later, later);
+      expect((await project.reindex()).parseErrors).toBe(2);
+      expect((await project.reindex()).parseErrors).toBe(2);
+      fs.writeFileSync(path.join(root, "src/b.ts"), "export const b = 2;\n");
+      fs.writeFileSync(path.join(root, "src/ok.ts"), "export const ok = ;\n");
+      const after = await project.reindex();
+      expect([after.parsed, after.parseErrors, [...after.parseErrorPaths].sort()]).toEqual([2, 2, ["src/a.ts", "src/ok.ts"]]);
+      expect((await project.reindex()).parseErrorPaths.sort()).toEqual(["src/a.ts", "src/ok.ts"]);
+    } finally {
+      await project.close();
+      removeDir(root);
+    }
+  });
 });
 
 describe("a TypeScript namespace", () => {

@@ -26,6 +26,20 @@ describe("live index: what a file is", () => {
     expect((await project.store.getMeta("packages/core/src/index.ts"))?.dependencies).not.toContain(rel);
   });
 
+  it("a file broken while watched is named by the next index run, and a touch does not forget it", async () => {
+    const rel = "packages/core/src/broken-while-watched.ts";
+    w.write(rel, "export function half(x: number {\n  return x / 2;\n}\n");
+    await w.waitIndexed(rel);
+    expect((await project.store.getAllStats()).get(rel)?.parseError).toBe(true);
+    const later = new Date(Date.now() + 60_000);
+    fs.utimesSync(abs(rel), later, later);
+    await waitFor("the new mtime", async () => (await project.store.getAllStats()).get(rel)?.mtimeMs === Math.floor(fs.statSync(abs(rel)).mtimeMs));
+    expect((await project.store.getAllStats()).get(rel)?.parseError).toBe(true);
+    const run = await project.reindex();
+    expect(run.parsed).toBe(0);
+    expect(run.parseErrorPaths).toContain(rel);
+  });
+
   it("a file touched without a change gets its new lastModified (a stale one made every read re-hash it)", async () => {
     const rel = "packages/core/src/logger.ts";
     const before = await project.store.getFile(rel);
