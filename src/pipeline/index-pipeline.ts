@@ -24,9 +24,17 @@ export const FILES_PER_TASK = 72;
 const FACTS_READ_CHUNK = 500;
 
 export interface IndexProgress {
-  phase: "scan" | "index" | "graph" | "done";
+  /** "waiting": another process is indexing the project; this run starts when it ends. */
+  phase: "waiting" | "scan" | "index" | "graph" | "done";
   done: number;
   total: number;
+  /** While waiting: who for ("ipuaro index (pid 4242, since 14:05)"). */
+  holder?: string;
+}
+
+/** What a run waiting for another process's index run shows. */
+export function waitingForRunText(holder: string | undefined): string {
+  return `waiting for ${holder ?? "another index run"} to finish indexing this project…`;
 }
 
 /** Files with syntax errors a run names (the count covers all of them). */
@@ -72,6 +80,8 @@ export interface IndexRunOptions {
   signal?: AbortSignal;
   /** Re-parse every file whatever the index holds (a damaged entry is only rewritten when its file is). */
   force?: boolean;
+  /** What runs it, as another run waiting for this one is told: "ipuaro index", "the UI". */
+  by?: string;
 }
 
 /** The caller's `proceed` said no: nothing was stored. */
@@ -111,15 +121,22 @@ function chunk<T>(items: T[], size: number): T[][] {
 }
 
 export async function runIndex(opts: IndexRunOptions): Promise<IndexStats> {
+  const waiting = (holder: string) => opts.onProgress?.({ phase: "waiting", done: 0, total: 0, holder });
+  const releaseRun = await opts.store.claimIndexRun(opts.by ?? "ipuaro", waiting, opts.signal);
+  // Time spent waiting for another run is not this run's.
   const started = performance.now();
-  // A run can append ~100 MB; an AOF rewrite half-way through it would only compete with the workers.
-  const liftAofHold = await opts.store.holdAofRewrites();
   const asked = { ms: 0 };
   let stats: IndexStats;
   try {
-    stats = await indexHeld(opts, asked);
+    // A run can append ~100 MB; an AOF rewrite half-way through it would only compete with the workers.
+    const liftAofHold = await opts.store.holdAofRewrites();
+    try {
+      stats = await indexHeld(opts, asked);
+    } finally {
+      await liftAofHold();
+    }
   } finally {
-    await liftAofHold();
+    await releaseRun();
   }
   // The walk is part of what a user waits for, so the total includes it (when it was started here, it is
   // already inside the run's time); the time a person took to answer `proceed` is not.

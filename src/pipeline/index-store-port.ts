@@ -53,6 +53,12 @@ export interface IndexStorePort {
    * only; otherwise a no-op). The returned function lifts the hold and never throws.
    */
   holdAofRewrites(): Promise<() => Promise<void>>;
+  /**
+   * Waits while another process runs an index of this project (two at once each re-parsed everything),
+   * then keeps others waiting until the returned release. `by` says what this run is ("ipuaro index");
+   * `onWait` hears once who the wait is for. Rejects with the signal's reason when it aborts first.
+   */
+  claimIndexRun(by: string, onWait: (holder: string) => void, signal?: AbortSignal): Promise<() => Promise<void>>;
   memoryUsedBytes(): Promise<number>;
 }
 

@@ -26,6 +26,7 @@ import { commonPrefix, pathMatches } from "./input/completion.js";
 import { formatFolderSizes, largestFolders } from "../main/indexing/folder-sizes.js";
 import { RuntimeBackend } from "./runtime/runtime-backend.js";
 import { installTerminalGuard } from "./terminal-guard.js";
+import { waitingForRunText } from "../pipeline/index-pipeline.js";
 
 export interface RunTuiOptions {
   /** Start a new session instead of the project's last one. */
@@ -164,7 +165,7 @@ async function prepare(ctx: PrepareContext): Promise<RuntimeBackend | null> {
     try {
       return await p.indexer.index(
         timed,
-        (e) => (e.phase === "index" ? progress("indexing", e.done, e.total) : e.phase === "graph" ? progress("building the dependency graph…") : undefined),
+        (e) => (e.phase === "index" ? progress("indexing", e.done, e.total) : e.phase === "graph" ? progress("building the dependency graph…") : e.phase === "waiting" ? progress(waitingForRunText(e.holder)) : undefined),
         signal,
       );
     } catch (error) {

@@ -12,7 +12,7 @@ export interface CliResult {
   stderr: string;
 }
 
-export function runIpuaro(args: string[], opts: { env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number; input?: string } = {}): Promise<CliResult> {
+export function runIpuaro(args: string[], opts: { env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number; input?: string; onStderr?: (soFar: string) => void } = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ["--import", "tsx", ENTRY, ...args], {
       cwd: opts.cwd ?? REPO,
@@ -22,7 +22,10 @@ export function runIpuaro(args: string[], opts: { env?: NodeJS.ProcessEnv; cwd?:
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
+    child.stderr.on("data", (d) => {
+      stderr += d;
+      opts.onStderr?.(stderr);
+    });
     const timer = setTimeout(() => {
       child.kill("SIGKILL");
       reject(new Error(`ipuaro ${args.join(" ")} timed out\nstdout: ${stdout}\nstderr: ${stderr}`));

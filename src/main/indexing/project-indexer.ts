@@ -37,8 +37,11 @@ export class ProjectIndexer {
     readonly root: string,
     readonly config: IpuaroConfig,
     readonly store: IndexStorePort,
-    /** The UI's indexer: its threads yield the CPU to the thread that draws the screen and reads keys. */
-    private readonly opts: { background?: boolean } = {},
+    /**
+     * background: the UI's indexer, whose threads yield the CPU to the thread that draws the screen and
+     * reads keys. by: what runs it, as another process waiting for its index runs is told.
+     */
+    private readonly opts: { background?: boolean; by?: string } = {},
   ) {
     this.rules = new IgnoreRules(root, config.project.ignorePatterns);
     this.binaryExtensions = config.project.binaryExtensions.map((e) => e.toLowerCase());
@@ -90,6 +93,7 @@ export class ProjectIndexer {
         onProgress: hooks.onProgress,
         signal: hooks.signal,
         force: !!hooks.force,
+        by: this.by,
       });
     } catch (err) {
       if (err instanceof RunDeclined) return null;
@@ -107,7 +111,12 @@ export class ProjectIndexer {
       onProgress,
       signal,
       force: !!opts.force,
+      by: this.by,
     });
+  }
+
+  private get by(): string {
+    return this.opts.by ?? (this.opts.background ? "the UI" : "ipuaro");
   }
 
   async close(): Promise<void> {

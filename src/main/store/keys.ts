@@ -66,6 +66,15 @@ export function sessionLeaseKey(sessionId: string): string {
   return `session:{${sessionId}}:lease`;
 }
 
+/**
+ * String: which process is running an index of the project (index-run-lease in project-store.ts); expires
+ * unless renewed. Not one of PROJECT_KEY_PARTS: a schema reset inside the run must not drop it.
+ */
+export function projectIndexLeaseKey(project: string): string {
+  assertSafeName("project", project);
+  return `project:{${project}}:index_lease`;
+}
+
 /** Letters and digits of any script stay (a Cyrillic folder keeps its name); the rest becomes `_`. */
 function sanitiseSegment(segment: string): string {
   return segment.normalize("NFC").replace(/[^\p{L}\p{M}\p{N}._-]/gu, "_");

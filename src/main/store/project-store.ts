@@ -1,6 +1,7 @@
 // One project's index in Redis: files, ast, meta, stat, indexes and config hashes (keys.ts).
 // Writes take already-serialised values so batching on the main thread stays cheap; whole-hash reads
 // go through HSCAN so neither Redis nor the event loop is blocked by one giant reply.
+import { setTimeout as sleep } from "node:timers/promises";
 import type { Redis } from "ioredis";
 import type { FileAST, FileMeta } from "../../workers/ast-types.js";
 import type { KnownFileState, WireHashes } from "../../workers/protocol.js";
@@ -9,7 +10,8 @@ import { INDEX_RUN_FIELD } from "../../pipeline/index-run-mark.js";
 import { IpuaroError } from "../errors.js";
 import { holdAofRewrites, type AofRewriteRelease } from "./aof-rewrite-hold.js";
 import { redisOp, toRedisError } from "./connection.js";
-import { PROJECT_KEY_PARTS, projectKeys, projectNameFor, type ProjectKeyPart, type ProjectKeys } from "./keys.js";
+import { PROJECT_KEY_PARTS, projectIndexLeaseKey, projectKeys, projectNameFor, type ProjectKeyPart, type ProjectKeys } from "./keys.js";
+import { describeHolder, RedisLease, takeLease } from "./redis-lease.js";
 import { GraphWrites, markGraphStale } from "./graph-writes.js";
 import { addHdel, addHset, execTransaction, FramedCommand, type FieldEntries, type Pipeline } from "./redis-commands.js";
 import { corruptEntry, decodeStat, parseAst, parseMeta, parseStoredFile, type StoredFile } from "./stored-values.js";
@@ -54,6 +56,8 @@ export interface FileLines {
 }
 
 const DEFAULT_SCAN_COUNT = 500;
+/** How often a run waiting for another one's index run looks again. */
+const INDEX_RUN_POLL_MS = 250;
 
 const PER_FILE_PARTS = ["files", "ast", "meta", "stat", "facts"] as const;
 
@@ -94,6 +98,22 @@ export class ProjectStore implements IndexStorePort {
   async holdAofRewrites(): Promise<AofRewriteRelease> {
     if (!this.ownServer) return async () => {};
     return this.op("holding off AOF rewrites", () => holdAofRewrites(this.redis));
+  }
+
+  async claimIndexRun(by: string, onWait: (holder: string) => void, signal?: AbortSignal): Promise<() => Promise<void>> {
+    const key = projectIndexLeaseKey(this.name);
+    let told = false;
+    for (;;) {
+      signal?.throwIfAborted();
+      const taken = await this.op("taking the index run lease", () => takeLease(this.redis, key, by));
+      if ("value" in taken) {
+        const lease = new RedisLease(this.redis, key, taken.value);
+        return () => lease.release();
+      }
+      if (!told) onWait(describeHolder(taken.heldBy));
+      told = true;
+      await sleep(INDEX_RUN_POLL_MS, undefined, { signal }).catch(() => signal?.throwIfAborted());
+    }
   }
 
   private op<T>(action: string, fn: () => Promise<T>): Promise<T> {

@@ -9,7 +9,7 @@ import type { ReadyModel } from "../../main/cli/model-setup.js";
 import type { IpuaroConfig } from "../../main/config/schema.js";
 import { errorMessage } from "../../main/errors.js";
 import type { ProjectIndexer } from "../../main/indexing/project-indexer.js";
-import type { IndexStats } from "../../pipeline/index-pipeline.js";
+import { waitingForRunText, type IndexStats } from "../../pipeline/index-pipeline.js";
 import { ProjectWatcher, type ProjectWatchEvent } from "../../main/indexing/project-watcher.js";
 import { readGitHead } from "../../main/checkpoints/git-head.js";
 import type { LiveSession } from "../../main/session/live-session.js";
@@ -239,7 +239,10 @@ export class RuntimeBackend implements TuiBackend {
       // No question here, so the run is never declined (null).
       const stats = (await indexer.scanAndIndex({
         onFound: (n) => onProgress({ phase: `scanning… ${n} files`, done: 0, total: 0 }),
-        onProgress: (p) => onProgress(p.phase === "graph" ? { phase: "building the dependency graph…", done: 0, total: 0 } : { phase: "indexing", done: p.done, total: p.total }),
+        onProgress: (p) =>
+          onProgress(
+            p.phase === "graph" ? { phase: "building the dependency graph…", done: 0, total: 0 } : p.phase === "waiting" ? { phase: waitingForRunText(p.holder), done: 0, total: 0 } : { phase: "indexing", done: p.done, total: p.total },
+          ),
         signal,
       })) as IndexStats;
       this.paths = null;

@@ -6,7 +6,7 @@ import { loadConfig } from "../../config/loader.js";
 import { BenchProbe } from "../../indexing/bench-probe.js";
 import { ProjectIndexer } from "../../indexing/project-indexer.js";
 import type { IpuaroConfig } from "../../config/schema.js";
-import type { IndexProgress, IndexStats } from "../../../pipeline/index-pipeline.js";
+import { waitingForRunText, type IndexProgress, type IndexStats } from "../../../pipeline/index-pipeline.js";
 import { ProjectWatcher } from "../../indexing/project-watcher.js";
 import { watchUntilInterrupted } from "../watch-log.js";
 import { openProjectStore } from "../../store/open-project-store.js";
@@ -65,7 +65,7 @@ export async function indexAction(target: string, opts: IndexOptions): Promise<v
   // --force also rebuilds an index a newer ipuaro wrote (refused otherwise: schema-version.ts).
   const storeOptions = { replaceNewerSchema: !!opts.force };
   const opened = await openProjectStore(config, root, {}, storeOptions);
-  let indexer = new ProjectIndexer(root, config, opened.store);
+  let indexer = new ProjectIndexer(root, config, opened.store, { by: "ipuaro index" });
   // Assigned in the closures below (TypeScript would otherwise narrow it to null for good).
   let watcher = null as ProjectWatcher | null;
   /** Narrowed to a subfolder: it becomes the project (its own name, config and index). */
@@ -77,7 +77,7 @@ export async function indexAction(target: string, opts: IndexOptions): Promise<v
     root = sub;
     config = loadConfig({ projectRoot: root }).config;
     Object.assign(opened, await openProjectStore(config, root, {}, storeOptions));
-    indexer = new ProjectIndexer(root, config, opened.store);
+    indexer = new ProjectIndexer(root, config, opened.store, { by: "ipuaro index" });
     schemaBefore = await opened.store.getConfigField("schemaVersion");
   };
   /** Which schema the index had before this run: the summary says what a reset replaced. */
@@ -142,6 +142,11 @@ export async function indexAction(target: string, opts: IndexOptions): Promise<v
       onProgress: (p: IndexProgress) => {
         if (p.phase === "index") progress?.update("indexing", p.done, p.total);
         else if (p.phase === "graph") progress?.text("building the dependency graph…");
+        else if (p.phase === "waiting") {
+          // Said without a TTY too: a silent wait looks like a hang.
+          if (progress) progress.text(waitingForRunText(p.holder));
+          else process.stderr.write(`${waitingForRunText(p.holder)}\n`);
+        }
       },
       force: !!opts.force,
       signal: stop.signal,

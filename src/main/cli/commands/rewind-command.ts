@@ -112,7 +112,7 @@ export function registerRewindCommand(program: Command): void {
       const root = resolveProjectRoot(args.target);
       const { config } = loadConfig({ projectRoot: root });
       const opened = await openProjectStore(config, root);
-      const indexer = new ProjectIndexer(root, config, opened.store);
+      const indexer = new ProjectIndexer(root, config, opened.store, { by: "ipuaro rewind" });
       try {
         const session = await findSession({ redis: opened.redis, projectName: opened.store.projectName, root, config, id: opts.session ?? null });
         if (!session) throw new FatalError(`no sessions in project ${opened.store.projectName}: nothing to rewind`, 1);

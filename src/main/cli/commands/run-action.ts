@@ -31,7 +31,7 @@ export async function runAction(target: string, opts: RunOptions, choice: Sessio
     lineOpen = !text.endsWith("\n");
   };
   const opened = await openProjectStore(config, root);
-  const indexer = new ProjectIndexer(root, config, opened.store);
+  const indexer = new ProjectIndexer(root, config, opened.store, { by: "ipuaro run" });
   // Ctrl+C ends the turn as the TUI's Esc does: the session keeps what was done, Redis is released.
   const stop = new AbortController();
   let releaseLease: () => Promise<void> | undefined = () => undefined;

@@ -76,7 +76,7 @@ export function registerToolCommand(program: Command): void {
       const root = resolveProjectRoot(target);
       const { config } = loadConfig({ projectRoot: root });
       const opened = await openProjectStore(config, root);
-      const indexer = new ProjectIndexer(root, config, opened.store);
+      const indexer = new ProjectIndexer(root, config, opened.store, { by: "ipuaro tool" });
       let releaseLease: () => Promise<void> | undefined = () => undefined;
       try {
         // The tool reads the index: bring it up to date first (a warm run parses only what changed).

@@ -42,7 +42,7 @@ export function registerUndoCommand(program: Command): void {
       const root = resolveProjectRoot(target);
       const { config } = loadConfig({ projectRoot: root });
       const opened = await openProjectStore(config, root);
-      const indexer = new ProjectIndexer(root, config, opened.store);
+      const indexer = new ProjectIndexer(root, config, opened.store, { by: "ipuaro undo" });
       try {
         const session = await findSession({ redis: opened.redis, projectName: opened.store.projectName, root, config, id: opts.session ?? null });
         const refreshIndex = async () => void (await indexer.scanAndIndex());
