@@ -391,6 +391,21 @@ describe("completion", () => {
     expect(await complete("@nothing", 8, source)).toBeNull();
   });
 
+  it("quotes paths with spaces, and reads on through a quoted word with spaces in it", async () => {
+    const spaced = { ...source, paths: async () => ["docs/my notes/plan.md", "docs/my notes/todo list.md", "docs/readme.md", "src/компоненты/Кнопка.tsx"] };
+    const c = (text: string) => complete(text, text.length, spaced);
+    expect(await c("read @docs/my")).toEqual({ text: 'read @"docs/my notes/', cursor: 21, candidates: [] });
+    expect(await c('read @"docs/my notes/to')).toEqual({ text: 'read @"docs/my notes/todo list.md" ', cursor: 35, candidates: [] });
+    expect(await c('read @"docs/my notes/')).toMatchObject({ text: 'read @"docs/my notes/', candidates: ['@"docs/my notes/plan.md"', '@"docs/my notes/todo list.md"'] });
+    expect(await c("read @todo")).toMatchObject({ text: 'read @"docs/my notes/todo list.md" ' });
+    expect(await c('open "docs/my notes/pl')).toMatchObject({ text: 'open "docs/my notes/plan.md" ' });
+    // A path in another script completes like any other; a closed quote is not reopened.
+    expect(await c("@Кноп")).toMatchObject({ text: "@src/компоненты/Кнопка.tsx " });
+    expect(await c('see "a b" src/комп')).toMatchObject({ text: 'see "a b" src/компоненты/' });
+    // Prose in quotes that names no file: the word before the cursor is completed as before.
+    expect(await complete('he said "where is logo', 22, source)).toMatchObject({ text: 'he said "where is logout ' });
+  });
+
   it("completes symbols and commands", async () => {
     expect(await complete("where is logo", 13, source)).toMatchObject({ text: "where is logout " });
     expect(await complete("/un", 3, source)).toMatchObject({ text: "/undo " });

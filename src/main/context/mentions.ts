@@ -18,7 +18,11 @@ const STOP_WORDS = new Set([
   "for", "not", "with", "file", "files", "code",
 ]);
 
-const PATH_TOKEN = /[A-Za-z0-9_@~$.\-/]+/g;
+// Paths in any script (`src/компоненты/Кнопка.tsx`); identifiers stay ASCII, or every word of a
+// Russian message would be a symbol lookup.
+const PATH_TOKEN = /[\p{L}\p{M}\p{N}_@~$.\-/]+/gu;
+/** A quoted path, which may hold spaces: `@"docs/my notes.md"`, "src/my file.ts", `src/a b.ts`. */
+const QUOTED_TOKEN = /@?(["`])([^"`\n]{1,300}?)\1/g;
 const IDENTIFIER = /[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0-9_$]*)*/g;
 
 export interface MentionTokens {
@@ -42,12 +46,14 @@ export function extractMentionTokens(texts: readonly string[]): MentionTokens {
     if (name.length < MIN_IDENTIFIER_LENGTH || STOP_WORDS.has(name)) return;
     identifiers.add(name);
   };
+  const addPath = (raw: string) => {
+    const token = cleanPathToken(raw);
+    if (token.includes("/") || /\.[A-Za-z][\w-]*$/.test(token)) paths.add(token);
+  };
   for (let i = texts.length - 1; i >= 0; i--) {
     const text = texts[i] ?? "";
-    for (const match of text.matchAll(PATH_TOKEN)) {
-      const token = cleanPathToken(match[0]);
-      if (token.includes("/") || /\.[A-Za-z][\w-]*$/.test(token)) paths.add(token);
-    }
+    for (const match of text.matchAll(QUOTED_TOKEN)) if (/\s/.test(match[2]!)) addPath(match[2]!.trim());
+    for (const match of text.matchAll(PATH_TOKEN)) addPath(match[0]);
     for (const match of text.matchAll(IDENTIFIER)) {
       const parts = match[0].split(".");
       for (let j = 0; j < parts.length; j++) {

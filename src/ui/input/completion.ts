@@ -57,22 +57,46 @@ export function nameMatches(token: string, names: readonly string[]): string[] {
   return [...new Set(pool)].sort().slice(0, MAX_CANDIDATES);
 }
 
+/** A path the prompt must quote: one holding a character that ends a word (a space, a quote, …). */
+const needsQuotes = (p: string) => WORD_BREAK.test(p);
+
+/**
+ * The quoted word being typed (`@"my docs/no` or `"my docs/no`): an opening quote at the start of a
+ * word, with no quote after it up to the cursor. null when the cursor is not inside one.
+ */
+export function openQuotedToken(text: string, cursor: number): { start: number; token: string } | null {
+  const line = text.lastIndexOf("\n", cursor - 1) + 1;
+  let open = -1;
+  for (let i = line; i < cursor; i++) if (text[i] === '"') open = open === -1 ? i : -1;
+  if (open === -1) return null;
+  const start = open > 0 && text[open - 1] === "@" ? open - 1 : open;
+  if (start > 0 && !WORD_BREAK.test(text[start - 1]!)) return null;
+  return { start, token: text.slice(start, cursor) };
+}
+
 export async function complete(text: string, cursor: number, source: CompletionSource): Promise<Completion | null> {
-  const { start, token } = tokenBefore(text, cursor);
+  // A quoted word names a path (`@"my docs/a b.ts"`): spaces in it do not end it. A quote that names no
+  // path is prose ("…): the word before the cursor is completed instead.
+  const quoted = openQuotedToken(text, cursor);
+  return (quoted && (await completeWord(text, cursor, quoted, true, source))) || completeWord(text, cursor, tokenBefore(text, cursor), false, source);
+}
+
+async function completeWord(text: string, cursor: number, word: { start: number; token: string }, quoted: boolean, source: CompletionSource): Promise<Completion | null> {
+  const { start, token } = word;
   if (!token) return null;
+  const at = token.startsWith("@");
+  const typed = quoted ? token.slice(at ? 2 : 1) : token.slice(at ? 1 : 0);
   let matches: string[];
-  if (start === 0 && token.startsWith("/")) {
+  if (!quoted && start === 0 && token.startsWith("/")) {
     matches = nameMatches(token, source.commands());
-  } else if (token.startsWith("@")) {
+  } else if (at || quoted) {
     // `@money` or `@packages/co`: a file, by path or by its name, kept with the @ as other agents do.
-    const rest = token.slice(1);
     const paths = await source.paths();
-    let found = pathMatches(rest, paths);
-    if (!found.length && rest && !rest.includes("/")) {
-      const lower = rest.toLowerCase();
-      found = paths.filter((p) => p.slice(p.lastIndexOf("/") + 1).toLowerCase().startsWith(lower)).sort().slice(0, MAX_CANDIDATES);
+    matches = pathMatches(typed, paths);
+    if (!matches.length && typed && !typed.includes("/")) {
+      const lower = typed.toLowerCase();
+      matches = paths.filter((p) => p.slice(p.lastIndexOf("/") + 1).toLowerCase().startsWith(lower)).sort().slice(0, MAX_CANDIDATES);
     }
-    matches = found.map((p) => `@${p}`);
   } else {
     const looksLikePath = token.includes("/") || token.includes(".");
     const paths = pathMatches(token, await source.paths());
@@ -80,10 +104,16 @@ export async function complete(text: string, cursor: number, source: CompletionS
     matches = [...new Set([...paths, ...symbols])];
   }
   if (matches.length === 0) return null;
+  const isPath = at || quoted || !matches.every((m) => !m.includes("/") && !m.includes("."));
+  // Quoted once any candidate needs it: typed on unquoted, the space would end the word.
+  const quote = quoted || (isPath && matches.some(needsQuotes));
+  const lead = `${at ? "@" : ""}${quote ? '"' : ""}`;
   const single = matches.length === 1 ? matches[0]! : null;
-  let insert = single ?? commonPrefix(matches);
-  if (insert.length < token.length) insert = token; // case-insensitive matches that disagree: keep what was typed
-  if (single && !single.endsWith("/")) insert += " ";
+  let body = single ?? commonPrefix(matches);
+  if (body.length < typed.length) body = typed; // case-insensitive matches that disagree: keep what was typed
+  let insert = lead + body;
+  if (single && !single.endsWith("/")) insert += quote ? '" ' : " ";
   const next = text.slice(0, start) + insert + text.slice(cursor);
-  return { text: next, cursor: start + insert.length, candidates: single ? [] : matches };
+  const shown = (m: string) => `${at ? "@" : ""}${quote && needsQuotes(m) ? `"${m}"` : m}`;
+  return { text: next, cursor: start + insert.length, candidates: single ? [] : matches.map(shown) };
 }

@@ -17,6 +17,13 @@ describe("extractMentionTokens", () => {
     expect(t.paths).not.toContain("@packages/core/src/money.ts");
   });
 
+  it("reads paths in any script, and quoted paths with spaces", () => {
+    const t = extractMentionTokens(['Fix src/компоненты/Кнопка.tsx and @"docs/my notes/plan.md", see "apps/web/src/old page.tsx" or `lib/a b.ts`. He said "not a path here".']);
+    expect(t.paths).toEqual(expect.arrayContaining(["src/компоненты/Кнопка.tsx", "docs/my notes/plan.md", "apps/web/src/old page.tsx", "lib/a b.ts"]));
+    expect(t.paths).not.toContain("not a path here");
+    expect(t.identifiers).not.toContain("компоненты");
+  });
+
   it("reads the newest message first so the identifier cap keeps recent ones", () => {
     const old = Array.from({ length: MAX_MENTION_IDENTIFIERS + 50 }, (_, i) => `oldName${i}`).join(" ");
     const t = extractMentionTokens([old, "fresh newSymbol"]);
