@@ -53,6 +53,12 @@ export interface CheckpointData {
   /** shadow-git mode: the snapshot commit in ipuaro's own git dir. */
   shadowCommit?: string;
   /**
+   * Tracked files that, when this turn began, held what neither ipuaro's last write nor the previous
+   * checkpoint left there: changed by hand, a command or a checkout between the turns. A rewind to an
+   * earlier checkpoint would throw that change away, so it is a conflict there.
+   */
+  changedOutside?: string[];
+  /**
    * A command of this turn that was running when last saved: set as it starts, cleared once its changes
    * are recorded. Still set later means ipuaro stopped mid-command: what it changed is not known.
    */

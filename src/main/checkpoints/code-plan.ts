@@ -24,9 +24,14 @@ export function recordTarget(record: FileRecord, blobs: BlobStore): RestoreTarge
   return { kind: "file", sha256: record.blob, mode: record.mode, realParentDir: record.realParentDir, load: () => blobs.get(record.blob) };
 }
 
-/** The disk holds ipuaro's last write, or what the latest checkpoint recorded. Non-regular files are left to the safety checks. */
-function knownTo(tracker: CheckpointTracker, rel: string): (disk: DiskFile) => boolean {
+/**
+ * The disk holds ipuaro's last write, or what the latest checkpoint recorded, and nothing changed the
+ * file outside ipuaro between the target checkpoint and the latest one (a hand edit before a later
+ * message). Non-regular files are left to the safety checks.
+ */
+function knownTo(tracker: CheckpointTracker, checkpoint: CheckpointData, rel: string): (disk: DiskFile) => boolean {
   return (disk) => {
+    if (tracker.changedOutsideSince(checkpoint, rel)) return false;
     const sha = diskSha(disk);
     if (sha === undefined) return true;
     const written = tracker.lastWritten(rel);
@@ -63,6 +68,7 @@ async function shadowItems(tracker: CheckpointTracker, checkpoint: CheckpointDat
       path: rel,
       target: t,
       known: (disk: DiskFile) => {
+        if (tracker.changedOutsideSince(checkpoint, rel)) return false;
         if (!changedSinceLatest.has(rel)) return true;
         const sha = diskSha(disk);
         const written = tracker.lastWritten(rel);
@@ -96,7 +102,7 @@ export async function restoreItems(tracker: CheckpointTracker, blobs: BlobStore,
     if (shadow.covered.has(rel)) continue;
     const record = tracker.recordAt(checkpoint, rel);
     if (!record) continue;
-    items.push({ path: rel, target: recordTarget(record, blobs), known: knownTo(tracker, rel) });
+    items.push({ path: rel, target: recordTarget(record, blobs), known: knownTo(tracker, checkpoint, rel) });
   }
   items.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return { items, warnings };

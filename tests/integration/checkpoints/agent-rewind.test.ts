@@ -150,8 +150,9 @@ describe("rewinding a session's code and conversation", () => {
     expect(read(MONEY)).toBe(money);
   });
 
-  it("a hand change made before the next turn is taken into that turn's checkpoint: no conflict", async () => {
+  it("a hand change made before the next turn is kept by a rewind past that turn: a conflict until overwrite is asked for", async () => {
     const money = read(MONEY);
+    const strings = read(STRINGS);
     scriptTwoEdits(fake);
     await agent.turn("Rename both things");
     fs.appendFileSync(abs(MONEY), "// by hand\n");
@@ -161,11 +162,28 @@ describe("rewinding a session's code and conversation", () => {
     const rewind = agent.runtime.checkpoints.rewind;
     // Message 2 started from the hand-changed file: nothing to restore for it.
     expect((await rewind.preview(2)).code).toMatchObject({ changes: [], conflicts: [], skipped: [] });
-    const result = await rewind.rewind({ point: 1, mode: "both" });
-    expect(result).toMatchObject({ restored: [MONEY, STRINGS], conflicts: [] });
+    // Back before message 1, money.ts would lose the hand change made between the two messages.
+    expect((await rewind.preview(1)).code!.conflicts.map((c) => c.path)).toEqual([MONEY]);
+    const careful = await rewind.rewind({ point: 1, mode: "code" });
+    expect(careful).toMatchObject({ restored: [STRINGS], conflicts: [MONEY] });
+    expect(read(MONEY)).toBe(withHandChange);
+    expect(read(STRINGS)).toBe(strings);
+    const forced = await rewind.rewind({ point: 1, mode: "both", onConflict: "overwrite" });
+    expect(forced).toMatchObject({ restored: [MONEY], conflicts: [] });
     expect(read(MONEY)).toBe(money);
-    expect(withHandChange).not.toBe(money);
     expect(await rewind.points()).toEqual([]);
+  });
+
+  it("a file renamed by hand before the next turn is not brought back beside its new name", async () => {
+    scriptTwoEdits(fake);
+    await agent.turn("Rename both things");
+    fs.renameSync(abs(STRINGS), abs("packages/core/src/utils/text.ts"));
+    fake.reply().text("Noted.");
+    await agent.turn("I renamed strings.ts");
+    const result = await agent.runtime.checkpoints.rewind.rewind({ point: 1, mode: "code" });
+    expect(result.conflicts).toEqual([STRINGS]);
+    expect(read(STRINGS)).toBeNull();
+    expect(read("packages/core/src/utils/text.ts")).toContain("slugifyText");
   });
 
   it("undoes what run_command did: a deleted file comes back from the index's copy; changed and created ones are conflicts until overwrite is asked for", async () => {

@@ -56,8 +56,11 @@ describe("permission bits survive a rewind", () => {
     fs.writeFileSync(abs("run.sh"), "echo new\n");
     await t.beginTurn("u2");
     expect(t.checkpointFor("u1")!.shadowCommit).toBeTruthy();
+    // Changed outside ipuaro's edits between the turns: conflicts, restored when asked to overwrite.
+    const careful = await planAndRestore(t, t.checkpointFor("u1")!, { onConflict: "skip", dryRun: true });
+    expect(careful.conflicts.map((c) => c.path).sort()).toEqual([".env", "run.sh"]);
 
-    const out = await planAndRestore(t, t.checkpointFor("u1")!, { onConflict: "skip", dryRun: false });
+    const out = await planAndRestore(t, t.checkpointFor("u1")!, { onConflict: "overwrite", dryRun: false });
     expect(out.changes.map((c) => c.path).sort()).toEqual([".env", "run.sh"]);
     expect(fs.readFileSync(abs(".env"), "utf8")).toBe("TOKEN=old\n");
     expect(modeOf(".env")).toBe(0o600);
@@ -73,7 +76,7 @@ describe("permission bits survive a rewind", () => {
     fs.rmSync(abs("tool.sh"));
     fs.rmSync(abs("data.txt"));
     await t.beginTurn("u2");
-    const out = await planAndRestore(t, t.checkpointFor("u1")!, { onConflict: "skip", dryRun: false });
+    const out = await planAndRestore(t, t.checkpointFor("u1")!, { onConflict: "overwrite", dryRun: false });
     expect(out.changes.map((c) => [c.path, c.action])).toEqual([
       ["data.txt", "create"],
       ["tool.sh", "create"],
@@ -189,5 +192,35 @@ describe("a file whose backup cannot be made", () => {
     await t.beginTurn("u1");
     await agentWrite(t, "big.json", "small now");
     expect(notices).toEqual([expect.stringContaining("big.json is larger than checkpoints.maxFileBytes (2000 > 1000 bytes)")]);
+  });
+});
+
+describe("changes made between two messages", () => {
+  it.each(["tools", "shadow-git"] as const)("%s: a rewind past them keeps what the user changed, and takes back what ipuaro wrote", async (mode) => {
+    writeTree(root, { "a.ts": "a0\n", "b.ts": "b0\n", "c.ts": "c0\n" });
+    const t = tracker({ mode });
+    await t.beginTurn("u1");
+    await agentWrite(t, "a.ts", "a1 by ipuaro\n");
+    await agentWrite(t, "b.ts", "b1 by ipuaro\n");
+    // Between the turns: a hand edit of a file ipuaro wrote, and (shadow-git sees every file) of one it never did.
+    fs.appendFileSync(abs("b.ts"), "b2 by hand\n");
+    fs.writeFileSync(abs("c.ts"), "c1 by hand\n");
+    await t.beginTurn("u2");
+    expect(t.checkpointFor("u2")!.changedOutside).toEqual(mode === "tools" ? ["b.ts"] : ["b.ts", "c.ts"]);
+    // ipuaro's own writes in the second turn are not changes from outside.
+    await agentWrite(t, "a.ts", "a2 by ipuaro\n");
+    await t.beginTurn("u3");
+    expect(t.checkpointFor("u3")!.changedOutside).toBeUndefined();
+
+    // A rewind to the message the hand edits came before loses none of them: only ipuaro's write goes.
+    const toSecond = await planAndRestore(t, t.checkpointFor("u2")!, { onConflict: "skip", dryRun: true });
+    expect([toSecond.changes.map((c) => c.path), toSecond.conflicts]).toEqual([["a.ts"], []]);
+
+    const out = await planAndRestore(t, t.checkpointFor("u1")!, { onConflict: "skip", dryRun: false });
+    expect(out.changes.map((c) => c.path)).toEqual(["a.ts"]);
+    expect(out.conflicts.map((c) => c.path)).toEqual(mode === "tools" ? ["b.ts"] : ["b.ts", "c.ts"]);
+    expect(fs.readFileSync(abs("a.ts"), "utf8")).toBe("a0\n");
+    expect(fs.readFileSync(abs("b.ts"), "utf8")).toBe("b1 by ipuaro\nb2 by hand\n");
+    expect(fs.readFileSync(abs("c.ts"), "utf8")).toBe("c1 by hand\n");
   });
 });
