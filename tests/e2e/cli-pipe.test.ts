@@ -37,3 +37,22 @@ it("a reader that stops after the first bytes ends the command quietly with exit
   expect(code, stderr).toBe(0);
   expect(stderr).not.toMatch(/EPIPE|Unhandled|\n\s+at /);
 }, 120_000);
+
+it("a slow reader gets the whole output: the command waits for the pipe to drain before it exits", async () => {
+  const indexed = await runIpuaro(["index", root], { env: env(), timeoutMs: 120_000 });
+  expect(indexed.code, indexed.stderr).toBe(0);
+  const args = ["tool", "get_lines", '{"path":"dist-min.js"}', root, "--json"];
+  const fast = await runIpuaro(args, { env: env(), timeoutMs: 120_000 });
+  expect(fast.stdout.length).toBeGreaterThan(256 * 1024);
+  const child = spawn(process.execPath, ["--import", "tsx", ENTRY, ...args], { env: env(), stdio: ["ignore", "pipe", "pipe"] });
+  // Nothing is read for a while, as from `| (sleep 1; jq)`: the pipe fills and the writes queue up.
+  child.stdout.pause();
+  await new Promise((resolve) => setTimeout(resolve, 2500));
+  let stdout = "";
+  child.stdout.on("data", (d) => (stdout += d));
+  child.stdout.resume();
+  const code = await new Promise<number | null>((resolve) => child.on("close", (c) => resolve(c)));
+  expect(code).toBe(0);
+  expect(stdout.length).toBe(fast.stdout.length);
+  expect(() => JSON.parse(stdout)).not.toThrow();
+}, 120_000);

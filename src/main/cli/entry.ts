@@ -1,6 +1,6 @@
 // Process entry for the CLI (bin/ipuaro.js loads the compiled copy; tests run this file through tsx).
-// Once a command has finished, exit at once: client libraries may keep short fallback timers alive
-// (ioredis waits up to 2 s to destroy a socket the server already closed).
+// Once a command has finished and its output is flushed, exit: client libraries may keep short fallback
+// timers alive (ioredis waits up to 2 s to destroy a socket the server already closed).
 import { runCli } from "./program.js";
 
 // ipuaro writes its own output with process.stdout.write; a library's console.log/info (the ollama
@@ -21,9 +21,21 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
+/** Resolves once everything written to `stream` so far is out: writes to a pipe are asynchronous. */
+function flushed(stream: NodeJS.WriteStream): Promise<void> {
+  if (!stream.writableLength || stream.destroyed) return Promise.resolve();
+  return new Promise((resolve) => stream.write("", () => resolve()));
+}
+
+/** Exits once stdout and stderr are flushed (`sessions show --json | jq` lost all but the first 64 KiB). */
+async function exitFlushed(code: number): Promise<never> {
+  await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
+  process.exit(code);
+}
+
 runCli(process.argv)
-  .then(() => process.exit(process.exitCode ?? 0))
+  .then(() => exitFlushed(Number(process.exitCode ?? 0)))
   .catch((err: unknown) => {
     process.stderr.write(`ipuaro: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-    process.exit(1);
+    return exitFlushed(1);
   });
