@@ -11,6 +11,9 @@ import { mapObjects } from "./object-array.js";
 import { TimeSlicer } from "./time-slicer.js";
 import { ReExportRoutes, type HopLookup } from "./re-export-routes.js";
 
+/** A file with at most this many symbols is scanned for a shared name instead of indexed by name. */
+const SCANNED_SYMBOLS = 64;
+
 export interface GraphInput {
   facts: GraphFacts;
   complexity: ComplexityScore;
@@ -163,6 +166,8 @@ export class GraphAccumulator {
    * order, gathered as the files arrive so the run's serial end only joins them (≈ 2.5K names, 20 ms).
    */
   private readonly grownSymbols = new Map<string, string[]>();
+  /** A large file's kept symbols by name, made when a name it declares is first shared (locationsIn). */
+  private readonly symbolsByName = new Map<string, Map<string, GraphFacts["symbols"]>>();
   /** Streaming: file not known yet → files whose calls wait for it (see trySendCalls). */
   private readonly waitingOn = new Map<string, Set<string>>();
   /** Streaming: files woken to try their calls again, and the loop working through them (wakeWaiting). */
@@ -410,8 +415,25 @@ export class GraphAccumulator {
 
   /** The JSON of each declaration of `name` in a file (from its kept symbols), in order. */
   private locationsIn(p: string, pathJson: string, name: string): string[] {
+    const symbols = (this.files.get(p) as GraphInput).facts.symbols;
     const out: string[] = [];
-    for (const s of (this.files.get(p) as GraphInput).facts.symbols) if (s.name === name) out.push(locationJson(pathJson, s));
+    if (symbols.length <= SCANNED_SYMBOLS) {
+      for (const s of symbols) if (s.name === name) out.push(locationJson(pathJson, s));
+      return out;
+    }
+    // Two copies of a generated file share every name: a scan per shared name was quadratic (85K
+    // functions each: minutes of a main thread that read no signals and no Redis replies).
+    let byName = this.symbolsByName.get(p);
+    if (!byName) {
+      byName = new Map();
+      for (const s of symbols) {
+        const list = byName.get(s.name);
+        if (list) list.push(s);
+        else byName.set(s.name, [s]);
+      }
+      this.symbolsByName.set(p, byName);
+    }
+    for (const s of byName.get(name) ?? []) out.push(locationJson(pathJson, s));
     return out;
   }
 
