@@ -12,6 +12,12 @@ export const WATCHER_REPORT_TIMEOUT_MS = 5000;
 export const SETTLE_FROM_PATHS = 20;
 /** The longest an index tool waits for it; past that it answers, saying the answer may lag. */
 export const SETTLE_WAIT_MS = 8000;
+/**
+ * The longest it waits for a few changed files (a save just before the message): re-parsing them takes
+ * milliseconds, and without the wait find_definition gave the line numbers from before the save. Short,
+ * so steady churn (a file rewritten every second) costs each call little.
+ */
+export const SETTLE_FEW_WAIT_MS = 600;
 
 function reportedPaths(e: ProjectWatchEvent): string[] {
   if (e.type === "renamed") return e.from ? [e.path, e.from] : [e.path];
@@ -51,13 +57,14 @@ export function liveIndexServices(indexer: ProjectIndexer, watcher: () => Projec
     },
     async indexSettled() {
       const w = watcher();
-      // A few changed files cannot mislead a search much; steady churn (a log written every second) must not stall every call.
-      if (!w?.running || w.backlog < SETTLE_FROM_PATHS) return { settled: true, backlog: 0 };
+      if (!w?.running || w.backlog === 0) return { settled: true, backlog: 0 };
+      const few = w.backlog < SETTLE_FROM_PATHS;
       let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), SETTLE_WAIT_MS)));
+      const timeout = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), few ? SETTLE_FEW_WAIT_MS : SETTLE_WAIT_MS)));
       const settled = await Promise.race([w.idle().then(() => true), timeout]);
       clearTimeout(timer);
-      return { settled, backlog: settled ? 0 : w.backlog };
+      // A few files still changing (steady churn) cannot mislead a search much: not worth a warning.
+      return settled || few ? { settled: true, backlog: 0 } : { settled: false, backlog: w.backlog };
     },
   };
 }

@@ -65,6 +65,16 @@ describe("live index: a burst", () => {
     expect(w.watcher.backlog).toBe(0);
   });
 
+  it("an index tool asked right after a file was saved answers from the saved file", async () => {
+    const services = liveIndexServices(project.indexer, () => w.watcher);
+    const rel = "packages/core/src/money.ts";
+    const saved = `// five\n// new\n// lines\n// at the\n// top\n${fs.readFileSync(path.join(project.root, rel), "utf8")}`;
+    w.write(rel, saved);
+    await waitFor("the save seen", () => w.watcher.backlog > 0);
+    expect(await services.indexSettled!()).toEqual({ settled: true, backlog: 0 });
+    expect(await w.indexedHash(rel)).toBe(await hashContent(saved));
+  });
+
   it("an index tool asked mid-burst waits until the index has taken the burst in", async () => {
     const services = liveIndexServices(project.indexer, () => w.watcher);
     // Into a folder already watched: one event per file, as a branch switch gives.
