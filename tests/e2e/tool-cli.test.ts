@@ -54,3 +54,18 @@ it("shows a memory tool's error as its message and code, not the JSON the model 
   expect(r.code).toBe(1);
   expect(r.stderr.trim()).toBe("INVALID_ARGS: content must be at least 10 characters; got 1. (SHADOW_ERR_CONTENT_TOO_SHORT)");
 }, 120_000);
+
+it("a tool that only reads leaves no session behind (an empty one passed for the project's last session)", async () => {
+  const fresh = buildAcmeShop();
+  const freshEnv = { IPUARO_REDIS_URL: server().url, IPUARO_HOME: path.join(fresh, ".home"), XDG_CONFIG_HOME: path.join(fresh, ".xdg") };
+  try {
+    for (const [name, args] of [["get_lines", { path: STRINGS }], ["find_definition", { symbol: "slugify" }], ["get_structure", {}]] as const) {
+      const r = await runIpuaro(["tool", name, JSON.stringify(args), fresh], { env: freshEnv, timeoutMs: 120_000 });
+      expect([name, r.code], r.stderr).toEqual([name, 0]);
+    }
+    const listed = JSON.parse((await runIpuaro(["sessions", "list", fresh, "--json"], { env: freshEnv, timeoutMs: 120_000 })).stdout) as { sessions: unknown[] };
+    expect(listed.sessions).toEqual([]);
+  } finally {
+    removeDir(fresh);
+  }
+}, 300_000);

@@ -65,6 +65,15 @@ function liveSession(store: SessionStore, opts: Omit<OpenSessionOptions, "choice
   return new LiveSession(store, state, undo, { saveInputHistory: opts.config.session.saveInputHistory });
 }
 
+/**
+ * A session that is never stored: for a one-off tool call that only reads (`ipuaro tool get_lines`), which
+ * must not leave an empty session behind and become the project's "last" one.
+ */
+export function transientSession(opts: Omit<OpenSessionOptions, "choice" | "lease">): LiveSession {
+  const store = sessionStoreFor(opts.redis, opts.projectName, opts.config);
+  return liveSession(store, opts, store.draft(opts.root));
+}
+
 /** An existing session as it is (no repair, nothing created): for commands that only read it or undo. */
 export async function findSession(opts: Omit<OpenSessionOptions, "choice"> & { id: string | null }): Promise<LiveSession | null> {
   const store = sessionStoreFor(opts.redis, opts.projectName, opts.config);

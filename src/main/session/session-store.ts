@@ -75,9 +75,10 @@ export class SessionStore {
     return redisOp(this.redis, action, fn);
   }
 
-  async create(root: string, now = Date.now()): Promise<SessionState> {
+  /** A new session's state, not stored (see create). */
+  draft(root: string, now = Date.now()): SessionState {
     const meta: SessionMeta = { id: newSessionId(new Date(now)), projectName: this.projectName, root, createdAt: now };
-    const state: SessionState = {
+    return {
       meta,
       lastActivityAt: now,
       head: null,
@@ -86,6 +87,11 @@ export class SessionStore {
       context: { loadedFiles: [], tokensUsed: 0, tokensLimit: 0 },
       inputHistory: [],
     };
+  }
+
+  async create(root: string, now = Date.now()): Promise<SessionState> {
+    const state = this.draft(root, now);
+    const { meta } = state;
     await this.op(`creating session ${meta.id}`, async () => {
       const key = sessionDataKey(meta.id);
       const pipe = this.redis.pipeline();

@@ -5,7 +5,7 @@ import { loadConfig } from "../../config/loader.js";
 import { FatalError } from "../../errors.js";
 import { escapeForDisplay } from "../../security/hidden-characters.js";
 import { ProjectIndexer } from "../../indexing/project-indexer.js";
-import { openSession } from "../../session/open-session.js";
+import { openSession, transientSession } from "../../session/open-session.js";
 import { openProjectStore } from "../../store/open-project-store.js";
 import { createSessionCheckpoints } from "../../checkpoints/index.js";
 import { markReadAsOnDisk } from "../../tools/edit-support.js";
@@ -81,10 +81,16 @@ export function registerToolCommand(program: Command): void {
       try {
         // The tool reads the index: bring it up to date first (a warm run parses only what changed).
         await indexer.scanAndIndex({ proceed: firstIndexNote(opened.store, config.limits.maxFilesWarning, "the tool runs") });
-        // Edits made here join the project's last session, so `ipuaro undo` can take them back (a new
-        // session's, when the last one is open in the UI).
-        const { session, lease } = await openSession({ redis: opened.redis, projectName: opened.store.projectName, root, config, choice: { kind: "last" }, lease: "ipuaro tool" });
-        releaseLease = () => lease?.release();
+        // Edits and commands run here join the project's last session, so `ipuaro undo` and `rewind` can
+        // take them back (a new session's, when the last one is open in the UI). A read needs none: it
+        // left an empty session behind that then passed for the project's last one.
+        const sessionOpts = { redis: opened.redis, projectName: opened.store.projectName, root, config };
+        let session;
+        if (changesFiles(tool)) {
+          const taken = await openSession({ ...sessionOpts, choice: { kind: "last" }, lease: "ipuaro tool" });
+          session = taken.session;
+          releaseLease = () => taken.lease?.release();
+        } else session = transientSession(sessionOpts);
         const services = session.toolServices({
           refreshIndex: async () => void (await indexer.scanAndIndex()),
           // No watcher runs during a one-off tool call, so there is nobody to tell about our own writes.
@@ -96,12 +102,12 @@ export function registerToolCommand(program: Command): void {
         if (typeof editPath === "string") await markReadAsOnDisk(ctx, editPath);
         // Writes are recorded as ipuaro's own, as in a session's turns, so a later rewind does not take
         // them for changes made by hand.
-        const checkpoints = createSessionCheckpoints({ session, root, config, store: opened.store, index: { refreshIndex: async () => void (await indexer.scanAndIndex()) } });
+        const checkpoints = changesFiles(tool) ? createSessionCheckpoints({ session, root, config, store: opened.store, index: { refreshIndex: async () => void (await indexer.scanAndIndex()) } }) : null;
         let result;
         try {
           result = await tool.run("cli", args, ctx);
         } finally {
-          checkpoints.close();
+          checkpoints?.close();
         }
         if (opts.json) process.stdout.write(`${JSON.stringify(result)}\n`);
         else if (result.success) process.stdout.write(`${result.display.details ?? result.data ?? ""}\n`);
@@ -113,6 +119,11 @@ export function registerToolCommand(program: Command): void {
         await opened.release();
       }
     });
+}
+
+/** Tools whose effects a session records for undo and rewind: edits, commands, commits. */
+function changesFiles(tool: { name: string; category: string }): boolean {
+  return tool.category === "edit" || tool.category === "run" || tool.name === "git_commit";
 }
 
 /**
