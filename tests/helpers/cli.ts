@@ -1,10 +1,12 @@
 // Runs the ipuaro CLI from its TypeScript sources as a separate process, as a user would run it.
 import { spawn } from "node:child_process";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 const ENTRY = path.join(REPO, "src", "main", "cli", "entry.ts");
+// By path, so a command run from a folder outside the repository (cwd) still finds the TypeScript loader.
+const TSX = pathToFileURL(path.join(REPO, "node_modules", "tsx", "dist", "loader.mjs")).href;
 
 export interface CliResult {
   code: number | null;
@@ -14,7 +16,7 @@ export interface CliResult {
 
 export function runIpuaro(args: string[], opts: { env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number; input?: string; onStderr?: (soFar: string) => void } = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", ENTRY, ...args], {
+    const child = spawn(process.execPath, ["--import", TSX, ENTRY, ...args], {
       cwd: opts.cwd ?? REPO,
       env: { ...process.env, NO_COLOR: "1", ...opts.env },
       stdio: ["pipe", "pipe", "pipe"],

@@ -52,8 +52,12 @@ export function registerAnalyzeCommand(program: Command, io: ShadowCliIo = proce
     .action(async (query: string, given: string, opts: AnalyzeOptions) => {
       let root: string;
       if (!opts.target && FILE_QUERIES.has(query) && isFile(given)) {
-        root = resolveProjectRoot(path.dirname(given));
-        opts.target = path.relative(root, fs.realpathSync(given)).split(path.sep).join("/");
+        // The project around the file: the one ipuaro is run in when the file is inside it (without git,
+        // the file's own folder was taken for the project and nothing of it was found in the index).
+        const file = fs.realpathSync(given);
+        const here = fs.realpathSync(process.cwd());
+        root = resolveProjectRoot(file.startsWith(here + path.sep) ? here : path.dirname(given));
+        opts.target = path.relative(root, file).split(path.sep).join("/");
       } else root = resolveProjectRoot(given);
       await withShadowScope(
         root,
