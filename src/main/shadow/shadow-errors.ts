@@ -5,7 +5,10 @@ import { isIpuaroError } from "../errors.js";
 import { MAX_TOOL_OUTPUT_CHARS } from "../tools/define-tool.js";
 import type { ToolErrorCode, ToolOutcome } from "../tools/tool-types.js";
 
-/** Seed 001's codes, plus INVALID_DEPTH / INVALID_STATUS / INVALID_INCLUDE for the parameters it gave no code. */
+/**
+ * Seed 001's codes, plus INVALID_DEPTH / INVALID_STATUS / INVALID_INCLUDE for the parameters it gave no
+ * code, and PATH_OUTSIDE_ROOT / MEMORY_NOT_FOUND where its nearest code (FILE_NOT_FOUND) said the wrong thing.
+ */
 export const SHADOW_ERROR_CODES = {
   SHADOW_ERR_DATABASE_LOCKED: { tool: "UNAVAILABLE", retryable: true },
   SHADOW_ERR_DATABASE_CORRUPT: { tool: "INTERNAL", retryable: false },
@@ -23,6 +26,8 @@ export const SHADOW_ERROR_CODES = {
   SHADOW_ERR_INVALID_SOURCES: { tool: "INVALID_ARGS", retryable: false },
   SHADOW_ERR_UNKNOWN_CATEGORY: { tool: "INVALID_ARGS", retryable: false },
   SHADOW_ERR_FILE_NOT_FOUND: { tool: "FILE_NOT_FOUND", retryable: false },
+  SHADOW_ERR_PATH_OUTSIDE_ROOT: { tool: "PATH_OUTSIDE_ROOT", retryable: false },
+  SHADOW_ERR_MEMORY_NOT_FOUND: { tool: "NOT_FOUND", retryable: false },
   SHADOW_ERR_NO_HOTSPOTS: { tool: "NOT_FOUND", retryable: false },
   SHADOW_ERR_NO_PREDICTION_DATA: { tool: "NOT_FOUND", retryable: true },
   SHADOW_ERR_NO_DEPENDENCIES: { tool: "NOT_FOUND", retryable: false },

@@ -93,11 +93,11 @@ export function stringList(value: unknown, name: string, max: number, maxChars =
  * exist: deleted files keep their history.
  */
 export function projectRelative(root: string, input: string): string {
-  if (input.includes("\0")) throw new ShadowError("SHADOW_ERR_FILE_NOT_FOUND", "the path contains a NUL character.", { target: input });
+  if (input.includes("\0")) throw new ShadowError("SHADOW_ERR_INVALID_QUERY", "the path contains a NUL character.", { target: input });
   const abs = path.resolve(root, input.trim());
   const rel = path.relative(path.resolve(root), abs).split(path.sep).join("/");
   if (rel.startsWith("..") || path.isAbsolute(rel)) {
-    throw new ShadowError("SHADOW_ERR_FILE_NOT_FOUND", `${input} is outside the project root; give a path relative to the root.`, { target: input });
+    throw new ShadowError("SHADOW_ERR_PATH_OUTSIDE_ROOT", `${input} is outside the project root; give a path relative to the root.`, { target: input });
   }
   return rel === "" ? "." : rel;
 }

@@ -127,7 +127,7 @@ describe("ipuaro memory", () => {
     expect(await json("memory", "delete", id, fx.root, "--json")).toEqual({ deleted: id });
     const again = await ipuaro("memory", "delete", id, fx.root, "--json");
     expect(again.code).toBe(1);
-    expect(JSON.parse(again.out).code).toBe("SHADOW_ERR_FILE_NOT_FOUND");
+    expect(JSON.parse(again.out).code).toBe("SHADOW_ERR_MEMORY_NOT_FOUND");
     const bad = await ipuaro("memory", "search", "cents", fx.root, "--sources", "web", "--json");
     expect(JSON.parse(bad.out).code).toBe("SHADOW_ERR_INVALID_SOURCES");
   });
@@ -174,5 +174,8 @@ describe("ipuaro decisions", () => {
     const missingJson = await ipuaro("decisions", fx.root, "--id", "99", "--json");
     expect(missingJson.code).toBe(1);
     expect(JSON.parse(missingJson.out)).toMatchObject({ error: true, code: "SHADOW_ERR_NO_DECISIONS", details: { id: "99" } });
+    // Not a number at all is a wrong argument, not a missing decision.
+    const notNumber = await ipuaro("decisions", fx.root, "--id", "abc", "--json");
+    expect([notNumber.code, JSON.parse(notNumber.out).code]).toEqual([1, "SHADOW_ERR_INVALID_QUERY"]);
   });
 });

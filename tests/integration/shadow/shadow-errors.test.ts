@@ -82,10 +82,10 @@ describe("analyze argument checks", () => {
     const wrong = await fails(analyze, { query: "predict_change", target: "src/price.ts" }, fx.ctx, "SHADOW_ERR_FILE_NOT_FOUND");
     expect(wrong.message).toContain(`did you mean ${PRICE}?`);
     expect(wrong.details).toMatchObject({ target: "src/price.ts", similar: [PRICE], retryable: false });
-    await fails(analyze, { query: "file_history", target: "../outside.ts" }, fx.ctx, "SHADOW_ERR_FILE_NOT_FOUND");
-    await fails(analyze, { query: "file_history", target: "/etc/passwd" }, fx.ctx, "SHADOW_ERR_FILE_NOT_FOUND");
+    await fails(analyze, { query: "file_history", target: "../outside.ts" }, fx.ctx, "SHADOW_ERR_PATH_OUTSIDE_ROOT");
+    await fails(analyze, { query: "file_history", target: "/etc/passwd" }, fx.ctx, "SHADOW_ERR_PATH_OUTSIDE_ROOT");
     await fails(analyze, { query: "dependency_graph", target: "src/nowhere" }, fx.ctx, "SHADOW_ERR_FILE_NOT_FOUND");
-    await fails(analyze, { query: "file_history", target: "src/a\0b.ts" }, fx.ctx, "SHADOW_ERR_FILE_NOT_FOUND");
+    await fails(analyze, { query: "file_history", target: "src/a\0b.ts" }, fx.ctx, "SHADOW_ERR_INVALID_QUERY");
   });
 
   it("says when there is no data for the question", async () => {
@@ -156,7 +156,7 @@ describe("memory and decision argument checks", () => {
     [decide, { description: "A description that is long enough." }, "SHADOW_ERR_TITLE_TOO_SHORT"],
     [decide, { title: "Use cents", description: "Too short." }, "SHADOW_ERR_DESCRIPTION_TOO_SHORT"],
     [decide, { title: "Use cents", description: "A description that is long enough.", status: "done" }, "SHADOW_ERR_INVALID_STATUS"],
-    [decide, { title: "Use cents", description: "A description that is long enough.", related_files: ["../secrets.ts"] }, "SHADOW_ERR_FILE_NOT_FOUND"],
+    [decide, { title: "Use cents", description: "A description that is long enough.", related_files: ["../secrets.ts"] }, "SHADOW_ERR_PATH_OUTSIDE_ROOT"],
     [decide, { title: "Use cents", description: "A description that is long enough.", supersedes: 99 }, "SHADOW_ERR_NO_DECISIONS"],
     [contextInjectTool, { include: ["architecture", "gossip"] }, "SHADOW_ERR_INVALID_INCLUDE"],
     [contextInjectTool, { focus: "src/nowhere" }, "SHADOW_ERR_INVALID_FOCUS"],

@@ -34,6 +34,7 @@ export function registerDecisionsCommand(program: Command, io: ShadowCliIo = pro
             const status = opts.status ? parseChoice(opts.status, DECISION_STATUSES, "status", "SHADOW_ERR_INVALID_STATUS") : null;
             const all = await listDecisions(scope);
             if (opts.id !== undefined) {
+              if (!/^#?[1-9]\d*$/.test(opts.id)) throw new ShadowError("SHADOW_ERR_INVALID_QUERY", `--id takes a decision number (e.g. --id 3); got ${JSON.stringify(opts.id)}.`, { id: opts.id });
               const one = decisionsList(all, null, all.length || 1).decisions.find((d) => String(d.id) === opts.id!.replace(/^#/, ""));
               // As the other errors here: a line on stderr, or the error object with --json.
               if (!one) throw new ShadowError("SHADOW_ERR_NO_DECISIONS", `no decision ${opts.id}; \`ipuaro decisions\` lists them.`, { id: opts.id });

@@ -85,7 +85,7 @@ export function registerMemoryCommand(program: Command, io: ShadowCliIo = proces
     .action(async (id: string, target: string, opts: JsonOption) => {
       await run(io, target, !!opts.json, async (scope) => {
         if (!(await deleteMemoryOrNote(scope, id))) {
-          throw new ShadowError("SHADOW_ERR_FILE_NOT_FOUND", `no memory or note with id ${id}; see \`ipuaro memory list\`.`, { id });
+          throw new ShadowError("SHADOW_ERR_MEMORY_NOT_FOUND", `no memory or note with id ${id}; see \`ipuaro memory list\`.`, { id });
         }
         io.out(opts.json ? JSON.stringify({ deleted: id }) : `deleted ${id}`);
       });
