@@ -178,13 +178,13 @@ describe("the confirm panel", () => {
     expect(rewind.requests).toEqual([{ point: 1, mode: "code", onConflict: "overwrite" }]);
   });
 
-  it("/rewind 1 code preselects code for Enter; the note for the model is shown and the input stays empty", async () => {
+  it("/rewind 1 code preselects code for Enter; the note for the model is pointed to and the input stays empty", async () => {
     const { ui, rewind } = await withRewind({ rows: 40 });
     ui.t.type("/rewind 1 code", KEYS.enter);
     await ui.t.waitForText("[ENTER] apply code");
     ui.t.type(KEYS.enter);
     await ui.t.waitForText("Rewound code to before message 1");
-    await ui.t.waitForText("Note for the model: The code was rewound to before message 1");
+    await ui.t.waitForText("A note in the conversation tells the model what changed.");
     expect(rewind.requests).toEqual([{ point: 1, mode: "code", onConflict: "skip" }]);
     expect(ui.app.input.editor.text).toBe("");
   });

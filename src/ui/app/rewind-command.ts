@@ -60,12 +60,13 @@ export function rewindReport(r: RewindResult): string {
   const list = (label: string, items: readonly string[]) => items.length && lines.push(`${label}: ${items.join(", ")}`);
   list("Restored", r.restored);
   list("Deleted", r.deleted);
-  list("Conflicts left as they are (changed since ipuaro wrote them)", r.conflicts);
+  list("Conflicts left as they are (changed outside ipuaro since)", r.conflicts);
   if (r.skipped.length) lines.push("Not restored:", ...r.skipped.map((s) => `- ${describeSkip(s)}`));
   const warnings = otherWarnings(r);
   for (const w of warnings) lines.push(`Warning: ${w}`);
   if ((r.mode === "both" || r.mode === "code") && !r.changes.length && !r.conflicts.length && !r.skipped.length && !warnings.length) lines.push("The files were already as they were then.");
-  for (const note of r.notes) lines.push(`Note for the model: ${note}`);
+  // The notes are in the conversation, shown there: repeated here they read twice.
+  if (r.notes.length) lines.push("A note in the conversation tells the model what changed.");
   if (r.git) lines.push("Git HEAD moved since then; ipuaro does not touch git. You could run:", ...r.git.commands.map((c) => `    ${c}`));
   if (r.draft !== null) lines.push("The message is back in the input.");
   return lines.join("\n");
