@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { countTokens, SessionHistory } from "./session-history.js";
 import { compactConversation, type Summariser } from "../../../src/main/context/compression/compact-conversation.js";
-import { buildTranscript, filesTouchedInSummary, mergeTouched } from "../../../src/main/context/compression/conversation-summary.js";
+import { buildTranscript, filesTouchedInSummary, filesTouchedSection, mergeTouched } from "../../../src/main/context/compression/conversation-summary.js";
 
 
 
@@ -75,6 +75,20 @@ describe("a second compaction", () => {
   });
 });
 
+describe("the tool log of a summary", () => {
+  it("names a created file as created and a deleted one as deleted", async () => {
+    const h = new SessionHistory();
+    h.user("Goal: split money.ts");
+    h.call("create_file", "src/cash.ts");
+    h.call("edit_lines", "src/cash.ts");
+    h.call("delete_file", "src/money.ts");
+    h.answer("split");
+    h.user("next");
+    const { record } = (await compactConversation({ path: h.entries, countTokens, tokensLimit: 100_000, summarise: async () => null, trigger: "auto" }))!;
+    expect(record.summary).toContain("Files touched (from the tool log): src/cash.ts (created), src/money.ts (deleted)");
+  });
+});
+
 describe("tool-log lines", () => {
   it("parse back what filesTouchedSection wrote, and merge with edited winning", () => {
     const parsed = filesTouchedInSummary("## Goal\nx\n\nFiles touched (from the tool log): a b.ts (read), src/c.ts (edited)");
@@ -85,5 +99,17 @@ describe("tool-log lines", () => {
       { path: "d.ts", how: "read" },
     ]);
     expect(buildTranscript([], 100)).toBe("");
+  });
+
+  it("say a file was created, deleted or only failed to be edited, not just 'edited' or 'read'", () => {
+    const line = "Files touched (from the tool log): src/new.ts (created), src/old.ts (deleted), src/x.ts (edit failed), src/y.ts (read)";
+    const parsed = filesTouchedInSummary(line);
+    expect(filesTouchedSection(parsed)).toBe(line);
+    expect(mergeTouched(parsed, [{ path: "src/new.ts", how: "edited" }, { path: "src/x.ts", how: "read" }, { path: "src/y.ts", how: "edit failed" }, { path: "src/old.ts", how: "created" }])).toEqual([
+      { path: "src/new.ts", how: "created" },
+      { path: "src/old.ts", how: "created" },
+      { path: "src/x.ts", how: "edit failed" },
+      { path: "src/y.ts", how: "edit failed" },
+    ]);
   });
 });

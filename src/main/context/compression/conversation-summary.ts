@@ -24,7 +24,23 @@ const MAX_ASSISTANT_CHARS = 1500;
 
 export interface TouchedFile {
   path: string;
-  how: "read" | "edited";
+  how: Touch;
+}
+
+/** What happened to a file, in the order one outranks another (created and deleted: the later one). */
+const TOUCHES = ["read", "edit failed", "edited", "created", "deleted"] as const;
+type Touch = (typeof TOUCHES)[number];
+const RANK: Record<Touch, number> = { read: 0, "edit failed": 1, edited: 2, created: 3, deleted: 3 };
+
+function touchOf(tool: string, ok: boolean): Touch {
+  if (!EDIT_TOOL_NAMES.has(tool)) return "read";
+  if (!ok) return "edit failed";
+  return tool === "create_file" ? "created" : tool === "delete_file" ? "deleted" : "edited";
+}
+
+/** Records `how` for a file already known: a weightier touch replaces a lighter one. */
+function touch(known: TouchedFile, how: Touch): void {
+  if (RANK[how] >= RANK[known.how]) known.how = how;
 }
 
 /** Calls by id across the messages (results are matched to them by call_id). */
@@ -34,7 +50,7 @@ export function callsById(messages: readonly ViewMessage[]): Map<string, Session
   return map;
 }
 
-/** Files the tool log shows as read or changed, in first-touch order (edited wins over read). */
+/** Files the tool log shows as read or changed, in first-touch order (a change outranks a read). */
 export function filesTouched(messages: readonly ViewMessage[], calls = callsById(messages)): TouchedFile[] {
   const out = new Map<string, TouchedFile>();
   for (const m of messages) {
@@ -45,10 +61,10 @@ export function filesTouched(messages: readonly ViewMessage[], calls = callsById
       const p = callPath(call);
       if (!p) continue;
       const ok = block.callId ? (succeeded.get(block.callId) ?? block.ok) : block.ok;
-      const how = EDIT_TOOL_NAMES.has(block.name) && ok ? "edited" : "read";
+      const how = touchOf(block.name, ok);
       const known = out.get(p);
       if (!known) out.set(p, { path: p, how });
-      else if (how === "edited") known.how = "edited";
+      else touch(known, how);
     }
   }
   return [...out.values()];
@@ -115,19 +131,19 @@ export function filesTouchedInSummary(summary: string): TouchedFile[] {
   const line = summary.split("\n").findLast((l) => l.startsWith(FILES_TOUCHED_PREFIX));
   if (!line) return [];
   const out: TouchedFile[] = [];
-  for (const m of line.slice(FILES_TOUCHED_PREFIX.length).matchAll(/(.+?) \((read|edited)\)(?:, |$)/g)) {
+  for (const m of line.slice(FILES_TOUCHED_PREFIX.length).matchAll(new RegExp(`(.+?) \\((${TOUCHES.join("|")})\\)(?:, |$)`, "g"))) {
     out.push({ path: m[1]!, how: m[2] as TouchedFile["how"] });
   }
   return out;
 }
 
-/** `earlier` then `later` in first-touch order; edited wins over read. */
+/** `earlier` then `later` in first-touch order; a change outranks a read. */
 export function mergeTouched(earlier: readonly TouchedFile[], later: readonly TouchedFile[]): TouchedFile[] {
   const out = new Map<string, TouchedFile>();
   for (const f of [...earlier, ...later]) {
     const known = out.get(f.path);
     if (!known) out.set(f.path, { ...f });
-    else if (f.how === "edited") known.how = "edited";
+    else touch(known, f.how);
   }
   return [...out.values()];
 }
