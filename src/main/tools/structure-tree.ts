@@ -107,6 +107,11 @@ const fileCount = (n: number) => `${n} file${n === 1 ? "" : "s"}`;
  * `others(node)`: names in an expanded folder that are not indexed (docs, styles, images, folders
  * without code), shown on one line so the model knows they exist.
  */
+/** A name as one line of the tree: a line break or other control character in it is shown escaped. */
+function lineSafe(name: string): string {
+  return name.replace(/[\u0000-\u001f\u007f]/g, (c) => (c === "\n" ? "\\n" : c === "\t" ? "\\t" : `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`));
+}
+
 export function renderTree(
   root: DirNode,
   expanded: Set<DirNode>,
@@ -114,8 +119,20 @@ export function renderTree(
   others?: (node: DirNode) => string | null,
   view: TreeView = DEFAULT_TREE_VIEW,
 ): string {
-  const out: string[] = [`${root.path || "."}/ (${fileCount(root.fileCount)})`];
-  const dirLine = (d: DirNode, indent: string) => `${indent}${d.name}/ (${fileCount(d.fileCount)})${expanded.has(d) ? "" : " …"}`;
+  const out: string[] = [`${lineSafe(root.path || ".")}/ (${fileCount(root.fileCount)})`];
+  /**
+   * A folder that holds only one folder is shown with it on one line (`src/main/java/`), as code hosts
+   * do: 200 nested folders were indented 400 columns.
+   */
+  const chain = (d: DirNode): { label: string; last: DirNode } => {
+    let label = lineSafe(d.name);
+    let last = d;
+    while (expanded.has(last) && last.files.length === 0 && last.dirs.size === 1 && !others?.(last)) {
+      last = last.dirs.values().next().value as DirNode;
+      label += `/${lineSafe(last.name)}`;
+    }
+    return { label, last };
+  };
   const walk = (node: DirNode, indent: string) => {
     const dirs = sortedDirs(node);
     const files = [...node.files].sort();
@@ -133,10 +150,11 @@ export function renderTree(
   };
   const entries = (dirs: readonly DirNode[], files: readonly string[], indent: string) => {
     for (const d of dirs) {
-      out.push(dirLine(d, indent));
-      if (expanded.has(d)) walk(d, `${indent}  `);
+      const { label, last } = chain(d);
+      out.push(`${indent}${label}/ (${fileCount(last.fileCount)})${expanded.has(last) ? "" : " …"}`);
+      if (expanded.has(last)) walk(last, `${indent}  `);
     }
-    for (const f of files) out.push(`${indent}${fileLabel(f)}`);
+    for (const f of files) out.push(`${indent}${lineSafe(fileLabel(f))}`);
   };
   const page = rootPage(root, view);
   entries(page.dirs, page.files, "  ");

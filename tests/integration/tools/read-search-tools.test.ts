@@ -233,16 +233,23 @@ describe("get_structure", () => {
     expect(out).toEqual([
       "./ (404 files)",
       "  packages/ (403 files)",
-      "    big/ (400 files)",
-      "      src/ (400 files)",
-      ...bigFiles.map((f) => `        ${f}`),
-      `        … +${400 - MAX_ENTRIES_PER_FOLDER} more files (get_structure packages/big/src)`,
+      // big/ holds only src/: one line.
+      "    big/src/ (400 files)",
+      ...bigFiles.map((f) => `      ${f}`),
+      `      … +${400 - MAX_ENTRIES_PER_FOLDER} more files (get_structure packages/big/src)`,
       "    small/ (3 files)",
       "      s0.ts",
       "      s1.ts",
       "      s2.ts",
       "  README.ts",
     ]);
+  });
+
+  it("shows a chain of single folders on one line, and a name with a line break escaped", () => {
+    const deep = Array.from({ length: 200 }, (_, i) => `d${i}`).join("/");
+    const tree = buildDirTree([`${deep}/leaf.ts`, "odd\nname.ts"], "");
+    const out = renderTree(tree, chooseExpanded(tree, STRUCTURE_MAX_LINES), (f) => f.slice(f.lastIndexOf("/") + 1)).split("\n");
+    expect(out).toEqual(["./ (2 files)", `  ${deep}/ (1 file)`, "    leaf.ts", "  odd\\nname.ts"]);
   });
 
   it("says a file without an outline is one, and what is not there is not", async () => {

@@ -47,7 +47,9 @@ describe("get_structure of a big repository", () => {
     const srcOpened = lines.filter((l) => l.trim() === "feature-0/ (3 files)" || l.trim() === "feature-0/ (3 files) …").length;
     expect(srcOpened).toBeGreaterThanOrEqual(4);
     // The rest of a folder with more entries than one shows is counted, with the call that lists it.
-    expect(lines).toContain(`      … +${150 - MAX_ENTRIES_PER_FOLDER} more folders (get_structure deploy/k8s)`);
+    // deploy/ holds only k8s/: one line, `deploy/k8s/`, so its entries sit one level in.
+    expect(lines).toContain("  deploy/k8s/ (150 files)");
+    expect(lines).toContain(`    … +${150 - MAX_ENTRIES_PER_FOLDER} more folders (get_structure deploy/k8s)`);
   });
 
   it("pages through a folder of 1,500 files instead of cutting the answer off", async () => {
