@@ -97,6 +97,22 @@ describe("commands", () => {
     expect(h.t.text()).not.toContain("Deleted");
   });
 
+  it("/sessions marks a session open in another ipuaro and says so at once on Enter or D", async () => {
+    const backend = new ScriptedBackend();
+    const now = Date.now();
+    backend.sessions.push({ id: "20240101-090000-bbbb", createdAt: now, lastActivityAt: now, input: [], messages: [], openElsewhere: "the UI (pid 4242, since 14:05)" });
+    h = await startUi({ backend, cols: 120 });
+    await command(h, "/sessions");
+    await h.t.waitForText("◌ 20240101-090000-bbbb");
+    await h.t.waitForText("(open in the UI (pid 4242, since 14:05))");
+    h.t.type(KEYS.down, KEYS.enter);
+    await h.t.waitForText("20240101-090000-bbbb is open in the UI (pid 4242, since 14:05): close it there to load it here.");
+    h.t.type("d");
+    await h.t.waitForText("close it there to delete it here.");
+    expect(h.t.text()).not.toContain("Delete session 20240101-090000-bbbb?");
+    expect(backend.current.id).not.toBe("20240101-090000-bbbb");
+  });
+
   it("the current session cannot be deleted from the picker; Esc closes it", async () => {
     h = await startUi();
     await command(h, "/sessions");

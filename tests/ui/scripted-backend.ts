@@ -6,11 +6,10 @@ import type { TurnStats } from "../../src/main/agent/events.js";
 import type { CompactionRun } from "../../src/main/context/compression/compact-conversation.js";
 import type { UiPort } from "../../src/main/agent/ports.js";
 import type { ChatMessage } from "../../src/main/session/session-types.js";
-import type { SessionSummary } from "../../src/main/session/session-store.js";
 import type { UndoOutcome } from "../../src/main/session/undo-edit.js";
 import type { ToolResult } from "../../src/main/tools/tool-types.js";
 import type { AnalyzeRequest } from "../../src/ui/app/analyze-command.js";
-import type { IndexState, ReindexProgress, SessionView, StatusReport, TuiBackend } from "../../src/ui/app/tui-backend.js";
+import type { IndexState, ListedSession, ReindexProgress, SessionView, StatusReport, TuiBackend } from "../../src/ui/app/tui-backend.js";
 
 export type TurnScript = (ctx: { ui: UiPort; signal: AbortSignal; text: string }) => AsyncGenerator<TurnEvent, void>;
 
@@ -39,6 +38,8 @@ interface FakeSession {
   lastActivityAt: number;
   messages: ChatMessage[];
   input: string[];
+  /** Another ipuaro has it open (the /sessions list says so). */
+  openElsewhere?: string;
 }
 
 export class ScriptedBackend implements TuiBackend {
@@ -118,13 +119,14 @@ export class ScriptedBackend implements TuiBackend {
     this.current.input.push(text);
   }
 
-  async listSessions(): Promise<SessionSummary[]> {
+  async listSessions(): Promise<ListedSession[]> {
     return this.sessions.map((s) => ({
       id: s.id,
       createdAt: s.createdAt,
       lastActivityAt: s.lastActivityAt,
       messages: s.messages.length,
       title: s.messages.find((m) => m.role === "user")?.content.split("\n")[0] ?? "",
+      ...(s.openElsewhere ? { openElsewhere: s.openElsewhere } : {}),
     }));
   }
 

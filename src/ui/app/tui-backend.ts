@@ -7,6 +7,9 @@ import type { CompactionRun } from "../../main/context/compression/compact-conve
 import type { AnalyzeRequest } from "./analyze-command.js";
 import type { ChatMessage } from "../../main/session/session-types.js";
 import type { SessionSummary } from "../../main/session/session-store.js";
+
+/** A session as the `/sessions` list shows it. */
+export type ListedSession = SessionSummary & { openElsewhere?: string };
 import type { UndoOutcome } from "../../main/session/undo-edit.js";
 
 export interface SessionView {
@@ -66,7 +69,8 @@ export interface TuiBackend {
   compact(focus: string | undefined, signal: AbortSignal): Promise<CompactionRun | null>;
   addInput(text: string): Promise<void>;
 
-  listSessions(): Promise<SessionSummary[]>;
+  /** Newest first; `openElsewhere` names another ipuaro that has the session open. */
+  listSessions(): Promise<ListedSession[]>;
   loadSession(id: string): Promise<void>;
   deleteSession(id: string): Promise<void>;
   /** `/clear`: a fresh session (the old one stays in the list). */

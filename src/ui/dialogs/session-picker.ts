@@ -1,13 +1,13 @@
 // `/sessions`: the project's sessions, newest first. ↑/↓ select, Enter loads, D deletes (after a Y/N
 // confirmation; the current session cannot be deleted), Esc closes.
-import type { SessionSummary } from "../../main/session/session-store.js";
+import type { ListedSession } from "../app/tui-backend.js";
 import type { KeyAction } from "../input/keymap.js";
 import { fitLine, span, wrapStyled, type StyledLine } from "../text/styled-text.js";
 import { latinKey, type ModalHost } from "./choice-dialog.js";
 import { DialogBox, keyLegendRows, type Modal } from "./dialog-box.js";
 
 export interface SessionPickerOptions {
-  sessions: SessionSummary[];
+  sessions: ListedSession[];
   currentId: string;
   remove(id: string): Promise<void>;
   now?: number;
@@ -29,10 +29,17 @@ export function pickSession(host: ModalHost, opts: SessionPickerOptions): Promis
     let confirming: string | null = null;
     let note: StyledLine | null = null;
     const now = opts.now ?? Date.now();
-    const row = (s: SessionSummary, i: number, width: number): StyledLine => {
-      const mark = s.id === opts.currentId ? "●" : " ";
+    const row = (s: ListedSession, i: number, width: number): StyledLine => {
+      const mark = s.id === opts.currentId ? "●" : s.openElsewhere ? "◌" : " ";
       const text = ` ${mark} ${s.id}  ${String(s.messages).padStart(4)} messages  ${formatAge(now - s.lastActivityAt).padEnd(8)}  ${s.title}`;
-      return fitLine([span(text, i === selected ? "selected" : undefined)], width);
+      const style = i === selected ? "selected" : undefined;
+      return fitLine([span(text, style), ...(s.openElsewhere ? [span(`  (open in ${s.openElsewhere})`, style ?? "muted")] : [])], width);
+    };
+    /** Said at once for a session another ipuaro has open: loading or deleting it would be refused. */
+    const openElsewhere = (s: ListedSession, what: string): boolean => {
+      if (!s.openElsewhere) return false;
+      note = [span(` ${s.id} is open in ${s.openElsewhere}: close it there to ${what} it here.`, "warn")];
+      return true;
     };
     const frame = new DialogBox(host.screen, host.painter, {
       // A getter: the box reads it at each paint, so the count follows deletions.
@@ -62,10 +69,12 @@ export function pickSession(host: ModalHost, opts: SessionPickerOptions): Promis
         if (action?.type === "escape") return finish(null);
         if (action?.type === "up") selected = Math.max(0, selected - 1);
         else if (action?.type === "down") selected = Math.min(list.length - 1, selected + 1);
-        else if (action?.type === "submit" && list[selected]) return finish(list[selected]!.id);
-        else if (key === "d" && list[selected]) {
+        else if (action?.type === "submit" && list[selected]) {
+          if (!openElsewhere(list[selected]!, "load")) return finish(list[selected]!.id);
+        } else if (key === "d" && list[selected]) {
           // A note answers the action that caused it; the next action starts without it.
           if (list[selected]!.id === opts.currentId) note = [span(" The current session cannot be deleted; load another one first.", "warn")];
+          else if (openElsewhere(list[selected]!, "delete")) confirming = null;
           else {
             note = null;
             confirming = list[selected]!.id;

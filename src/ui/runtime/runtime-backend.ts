@@ -18,7 +18,7 @@ import { describeHolder, SessionLease } from "../../main/session/session-lease.j
 import { indexReaderOf, scanSymbols } from "../../main/store/index-queries.js";
 import type { OpenedProjectStore } from "../../main/store/open-project-store.js";
 import type { ToolRegistry } from "../../main/tools/registry.js";
-import type { IndexState, ReindexProgress, RewindPort, SessionView, StatusReport, TuiBackend } from "../app/tui-backend.js";
+import type { IndexState, ListedSession, ReindexProgress, RewindPort, SessionView, StatusReport, TuiBackend } from "../app/tui-backend.js";
 import type { AnalyzeRequest } from "../app/analyze-command.js";
 import { liveIndexServices } from "./live-index-services.js";
 import { statusRows } from "./status-report.js";
@@ -182,8 +182,10 @@ export class RuntimeBackend implements TuiBackend {
     return sessionStoreFor(this.opts.opened.redis, this.projectName, this.opts.config);
   }
 
-  listSessions() {
-    return this.sessions().list();
+  async listSessions(): Promise<ListedSession[]> {
+    const list = await this.sessions().list();
+    const holders = await Promise.all(list.map((s) => (s.id === this.runtime.session.id ? null : SessionLease.holder(this.opts.opened.redis, s.id).catch(() => null))));
+    return list.map((s, i) => (holders[i] ? { ...s, openElsewhere: describeHolder(holders[i]) } : s));
   }
 
   private async switchTo(choice: SessionChoice): Promise<void> {
