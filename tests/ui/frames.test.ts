@@ -49,6 +49,14 @@ describe("status bar", () => {
     await h.t.waitForText("[watching]");
     h.backend.emitIndexState({ text: "watcher ✗ Redis down", level: "error" });
     await h.t.waitForText("[watcher ✗ Redis down]");
+    // An error's full text is said once in the chat, and so is its end.
+    const gone = "The watcher stopped: the project folder is gone.";
+    h.backend.emitIndexState({ text: "watcher ✗ the project folder /tmp/a…", level: "error", detail: gone });
+    await h.t.waitForText(gone);
+    h.backend.emitIndexState({ text: "watcher ✗ the project folder /tmp/a…", level: "error", detail: gone });
+    h.backend.emitIndexState({ text: "watching", level: "ok" });
+    await h.t.waitForText("The watcher is back: watching.");
+    expect(h.t.text().split(gone).length - 1).toBe(1);
     // The bar has its own colours (dark theme: black on cyan).
     expect(h.t.cell(1, 0).bg).toBe(6);
   });

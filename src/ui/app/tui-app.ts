@@ -138,7 +138,14 @@ export class TuiApp implements ModalHost, CommandHost {
   /** Connects the core once the project is indexed and the session open. */
   attach(backend: TuiBackend): void {
     this.backendRef = backend;
+    let saidError: string | null = null;
     this.offIndexState = backend.onIndexState((s) => {
+      // An error is said once in full (the project folder deleted, the watcher gone); its end too.
+      if (s.level === "error" && s.detail && s.detail !== saidError) this.notice("warn", (saidError = s.detail));
+      else if (s.level !== "error" && saidError !== null) {
+        saidError = null;
+        this.notice("info", `The watcher is back: ${s.text ?? "watching"}.`);
+      }
       this.watchState = s;
       this.showIndexState();
     });

@@ -27,6 +27,8 @@ export interface SessionView {
 export interface IndexState {
   text: string | null;
   level: "ok" | "busy" | "error";
+  /** An error in full, said once in the chat: the status bar has room for a few words of it. */
+  detail?: string;
 }
 
 export interface StatusReport {

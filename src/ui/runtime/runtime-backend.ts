@@ -52,6 +52,11 @@ interface Cached<T> {
   value: Promise<T>;
 }
 
+/** The first words of an error, for the status bar (a long one pushed the branch and index out of it). */
+function shortReason(message: string): string {
+  return message.length <= 32 ? message : `${message.slice(0, 31).trimEnd()}…`;
+}
+
 export class RuntimeBackend implements TuiBackend {
   private lease: SessionLease | null;
   /** Paths of the large watcher batch being taken in, or null. */
@@ -125,7 +130,7 @@ export class RuntimeBackend implements TuiBackend {
 
   indexState(): IndexState {
     if (!this.watcher?.running) return { text: "not watching", level: "error" };
-    if (this.watcherError) return { text: `watcher ✗ ${this.watcherError}`, level: "error" };
+    if (this.watcherError) return { text: `watcher ✗ ${shortReason(this.watcherError)}`, level: "error", detail: `The watcher stopped: ${this.watcherError}.` };
     if (this.updating !== null) return { text: `updating ${this.updating.toLocaleString("en-US")} files`, level: "busy" };
     return { text: "watching", level: "ok" };
   }
