@@ -53,6 +53,7 @@ it("a slow reader gets the whole output: the command waits for the pipe to drain
   child.stdout.resume();
   const code = await new Promise<number | null>((resolve) => child.on("close", (c) => resolve(c)));
   expect(code).toBe(0);
-  expect(stdout.length).toBe(fast.stdout.length);
-  expect(() => JSON.parse(stdout)).not.toThrow();
+  // The same result (its timing aside, which varies by a digit).
+  const data = (out: string) => (JSON.parse(out) as { data: string }).data;
+  expect(data(stdout)).toBe(data(fast.stdout));
 }, 120_000);
