@@ -1,17 +1,48 @@
 // What the index leaves out: every .gitignore (nested ones apply to their own folder, as git does),
 // the configured ignorePatterns, and ipuaro's own always-ignored folders. The scanner and the watcher
 // share one instance so they never disagree about a path.
+//
+// Precedence is git's: a deeper .gitignore overrides a shallower one (the deepest file with a rule that
+// matches the path decides, a negation included), within one file the last matching rule wins, and
+// nothing under an excluded folder comes back. The ignorePatterns only add to that: what they ignore is
+// ignored whatever a .gitignore says. Virtual filesystems under the root (/proc, /sys, /dev) are never
+// entered at all (virtual-mounts.ts).
 import fs from "node:fs";
 import path from "node:path";
 import ignore, { type Ignore } from "ignore";
+import { virtualFolders } from "./virtual-mounts.js";
 
 /** Never indexed whatever the config says: VCS internals and ipuaro's own state. */
 const ALWAYS_IGNORED = [".git", ".hg", ".svn", ".ipuaro"];
 
+/** What one .gitignore says about one path: ignored, kept by a negation, or neither (no rule matched). */
+interface PathVerdict {
+  ignored: boolean;
+  unignored: boolean;
+}
+
+/**
+ * The library's matcher for one path on its own. `Ignore#test` also climbs the path's folders within the
+ * one file and answers "ignored" for anything under a folder that file ignores, but under git's
+ * precedence that folder may have been kept by a deeper file (`dist/` at the root, `!dist/` in a
+ * package): there the shallower file judges the package's dist/x.ts by its own rules only. The walk
+ * (and isIgnored) checks the folders itself, so only the path's own match is wanted. `ignore` is
+ * pinned in package.json; a version without this internal fails here, at the first .gitignore read.
+ */
+interface OwnPathMatcher {
+  test(path: string, checkUnignored: boolean, mode: "regex"): PathVerdict;
+}
+
+function ownPathMatcher(rules: Ignore): OwnPathMatcher {
+  const matcher = (rules as unknown as { _rules?: Partial<OwnPathMatcher> })._rules;
+  if (typeof matcher?.test !== "function") throw new Error("the `ignore` package changed: IgnoreRules needs its per-path matcher (see ignore-rules.ts)");
+  return matcher as OwnPathMatcher;
+}
+
 interface DirRules {
   /** Folder of the .gitignore, relative to the root ("" for the root). */
   base: string;
-  rules: Ignore;
+  rules: OwnPathMatcher;
   /** Every pattern matches by name alone (see namesOnly). */
   byName: boolean;
 }
@@ -40,9 +71,12 @@ export class IgnoreRules {
   private readonly perDir = new Map<string, DirRules | null>();
   /** Per folder, the .gitignore rules of the folder and its ancestors, root first. */
   private readonly chains = new Map<string, DirRules[]>();
+  /** Mount points of virtual filesystems under the root, relative to it (almost always none). */
+  private readonly virtual: ReadonlySet<string>;
 
   constructor(root: string, ignorePatterns: string[]) {
     this.root = root;
+    this.virtual = new Set(virtualFolders(root).filter((rel) => rel !== ""));
     this.patterns = [...ignorePatterns];
     this.global = ignore().add(ALWAYS_IGNORED).add(ignorePatterns);
     this.globalByName = namesOnly([...ALWAYS_IGNORED, ...ignorePatterns]);
@@ -103,55 +137,49 @@ export class IgnoreRules {
   private rulesFor(dir: string): DirRules | null {
     let cached = this.perDir.get(dir);
     if (cached !== undefined) return cached;
-    cached = null;
+    let text: string | null = null;
     try {
-      const text = fs.readFileSync(path.join(this.root, dir, ".gitignore"), "utf8");
-      cached = { base: dir, rules: ignore().add(text), byName: namesOnly(text.split(/\r?\n/)) };
+      text = fs.readFileSync(path.join(this.root, dir, ".gitignore"), "utf8");
     } catch {
       // No .gitignore here (or unreadable): nothing extra to ignore.
     }
+    cached = text === null ? null : { base: dir, rules: ownPathMatcher(ignore().add(text)), byName: namesOnly(text.split(/\r?\n/)) };
     this.perDir.set(dir, cached);
     return cached;
   }
 
   /**
-   * `rel` is `/`-separated and relative to the root. Checks the path against the global patterns and the
-   * .gitignore of every ancestor folder; callers walking top-down may pass `parentsChecked` to skip the
-   * ancestors already known not to be ignored.
+   * `rel` is `/`-separated and relative to the root. Judges every folder on the way down as the walker
+   * does, so a path inside an ignored folder is ignored even when asked about directly, and the watcher
+   * gets the walk's answer for a single path.
    */
   isIgnored(rel: string, isDir: boolean): boolean {
     if (rel === "" || rel === ".") return false;
-    const probe = isDir ? `${rel}/` : rel;
-    if (this.global.ignores(probe)) return true;
-    const parts = rel.split("/");
-    // Ancestors are checked too: a file inside an ignored folder is ignored even when asked about directly.
-    for (let i = 1; i < parts.length; i++) {
-      const ancestor = parts.slice(0, i).join("/");
-      if (this.global.ignores(`${ancestor}/`)) return true;
+    let parent = "";
+    let start = 0;
+    for (let slash = rel.indexOf("/"); slash !== -1; slash = rel.indexOf("/", start)) {
+      if (this.isIgnoredChild(parent, rel.slice(start, slash), true)) return true;
+      parent = rel.slice(0, slash);
+      start = slash + 1;
     }
-    for (let i = 0; i < parts.length; i++) {
-      const dir = parts.slice(0, i).join("/");
-      const dr = this.rulesFor(dir);
-      if (!dr) continue;
-      const sub = parts.slice(i).join("/");
-      if (dr.rules.ignores(isDir ? `${sub}/` : sub)) return true;
-      // An ignored ancestor folder below this .gitignore ignores everything under it.
-      for (let j = i + 1; j < parts.length; j++) {
-        if (dr.rules.ignores(`${parts.slice(i, j).join("/")}/`)) return true;
-      }
-    }
-    return false;
+    return this.isIgnoredChild(parent, rel.slice(start), isDir);
   }
 
-  /** Fast check for the walker: the parent is known to be kept, so only this entry's own name matters. */
+  /** The walker's check: the parent is known to be kept, so only this entry's own match matters. */
   isIgnoredChild(parentRel: string, name: string, isDir: boolean): boolean {
     const rel = parentRel ? `${parentRel}/${name}` : name;
+    if (isDir && this.virtual.size !== 0 && this.virtual.has(rel)) return true;
     const probe = isDir ? `${rel}/` : rel;
     const nameProbe = isDir ? `${name}/` : name;
     if (this.global.ignores(this.globalByName ? nameProbe : probe)) return true;
-    for (const dr of this.chainFor(parentRel)) {
+    const chain = this.chainFor(parentRel);
+    // Deepest .gitignore first: the first with a matching rule decides, a negation as much as an ignore.
+    for (let i = chain.length - 1; i >= 0; i--) {
+      const dr = chain[i] as DirRules;
       const sub = dr.byName ? nameProbe : dr.base ? probe.slice(dr.base.length + 1) : probe;
-      if (dr.rules.ignores(sub)) return true;
+      const verdict = dr.rules.test(sub, true, "regex");
+      if (verdict.ignored) return true;
+      if (verdict.unignored) return false;
     }
     return false;
   }

@@ -4,6 +4,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import watcher, { type AsyncSubscription, type Event } from "@parcel/watcher";
+import { virtualFolders } from "../virtual-mounts.js";
 import type { RawChange } from "./event-coalescer.js";
 
 /** Never indexed: VCS internals, ipuaro's own state, dependencies (mirrors ignore-rules.ts). */
@@ -21,6 +22,8 @@ export function parcelIgnoreList(root: string, patterns: readonly string[], forS
   const negated = cleaned.filter((p) => p.startsWith("!")).map((p) => p.slice(1).replace(/^\/|\/$/g, ""));
   const out = new Set<string>();
   for (const name of ALWAYS_IGNORED) out.add(`**/${name}`);
+  // A /proc mounted under the project (a chroot's) holds thousands of folders nothing reads: not watched.
+  for (const rel of virtualFolders(root)) if (rel) out.add(path.join(root, rel));
   for (const raw of cleaned) {
     if (raw.startsWith("!")) continue;
     const pattern = raw.replace(/\/+$/, "");
