@@ -8,6 +8,7 @@ import { factsOf, parseGraphInput } from "./record-facts.js";
 import { TimeSlicer } from "./graph/time-slicer.js";
 import { ImportResolver } from "./graph/import-resolver.js";
 import { internalSpecifierMatchers, loadProjectLayout, predictProjectLayout } from "./graph/project-layout.js";
+import { linkTargetPath } from "./graph/project-links.js";
 import { encodeStat, type GraphRewrite, type IndexStorePort, type RecordBatch } from "./index-store-port.js";
 import type { IndexWorkerPool } from "./worker-pool.js";
 import type { RunningScan, TimedScan } from "./scanner.js";
@@ -46,6 +47,7 @@ export interface IndexStats {
   unchanged: number;
   removed: number;
   bytes: number;
+  /** `errors`: files and folders (a folder once) that could not be read, each also listed in `errors`. */
   skipped: { binary: number; nonUtf8: number; ignored: number; unsupported: number; errors: number };
   symlinks: number;
   parseErrors: number;
@@ -212,6 +214,8 @@ async function indexHeld(opts: IndexRunOptions, asked: { ms: number }): Promise<
   // Not UTF-8 either way: a file whose name is not cannot be read through a string path.
   stats.skipped.nonUtf8 += scan.badNames.length;
   for (const p of scan.badNames) stats.errors.push({ path: p, message: "the file name is not valid UTF-8; it was skipped" });
+  // Counted as errors, a folder once: every entry of `errors` is in a count (a bad name in nonUtf8).
+  stats.skipped.errors += scan.unreadable.length;
   for (const p of scan.unreadable) stats.errors.push({ path: p, message: "the folder could not be read; its files were skipped" });
   stats.stages.walk = walked.walkSeconds;
   let leftGraph = 0;
@@ -232,6 +236,8 @@ async function indexHeld(opts: IndexRunOptions, asked: { ms: number }): Promise<
   };
   const graph = new GraphAccumulator(new ImportResolver(present, layout), layout, graphSink);
   let parsedText = 0;
+  /** Symlinks new or retargeted this run: their importers now land elsewhere. */
+  let linksChanged = 0;
   /** Unchanged files whose facts must come back from the store for the graph pass. */
   const unchangedText: string[] = [];
   const removedOrBroken: string[] = [...known.keys()].filter((p) => !present.has(p));
@@ -273,6 +279,10 @@ async function indexHeld(opts: IndexRunOptions, asked: { ms: number }): Promise<
     for (const r of result.records) {
       // A stored file without facts is a binary one: it counts as binary, unchanged or not.
       applyRecord(r, batch, stats, removedOrBroken, known, graphMembers.has(r.path));
+      if (r.kind === "symlink") {
+        graph.addLink(r.path, linkTargetPath(root, r.path, r.target));
+        if (!r.unchanged) linksChanged++;
+      }
       if ((r.kind === "binary" || r.kind === "symlink") && graphMembers.has(r.path)) {
         leftGraph++;
         batch.graphStale = true;
@@ -321,7 +331,7 @@ async function indexHeld(opts: IndexRunOptions, asked: { ms: number }): Promise<
   stats.stages.parse = threadParse / pool.size / 1000;
 
   const graphStart = performance.now();
-  const needGraph = parsedText > 0 || stale.length > 0 || leftGraph > 0 || graphWasStale || stats.schemaReset || known.size === 0;
+  const needGraph = parsedText > 0 || stale.length > 0 || leftGraph > 0 || linksChanged > 0 || graphWasStale || stats.schemaReset || known.size === 0;
   if (needGraph) {
     opts.onProgress?.({ phase: "graph", done: 0, total: paths.length });
     await addStoredFacts(store, graph, unchangedText);

@@ -5,6 +5,7 @@ import type { ComplexityScore, FileMeta } from "../../workers/ast-types.js";
 import type { GraphFacts } from "../../workers/protocol.js";
 import { ImportResolver } from "./import-resolver.js";
 import type { ProjectLayout } from "./project-layout.js";
+import type { ProjectLinks } from "./project-links.js";
 import { FieldChunker, INDEX_FIELD, type GraphChunkSink } from "./graph-serialiser.js";
 import { buildMeta, metaJson, metaJsonHead } from "./file-meta.js";
 import { mapObjects } from "./object-array.js";
@@ -177,14 +178,27 @@ export class GraphAccumulator {
   /** Where call targets lead through barrels (memoised once every file on the way is known). */
   private readonly routes: ReExportRoutes;
   private readonly out: FieldChunker | null;
+  /** The project's symlinks, for the final resolution (see addLink). */
+  private readonly links: Map<string, string | null>;
 
   constructor(
     private readonly resolver: ImportResolver,
     private readonly layout: ProjectLayout,
     sink?: GraphChunkSink,
+    links: ProjectLinks = new Map(),
   ) {
     this.out = sink ? new FieldChunker(sink) : null;
     this.routes = new ReExportRoutes(this.files, resolver);
+    this.links = new Map(links);
+  }
+
+  /**
+   * A symlink of the project and the project path it points to (null: outside). While files arrive an
+   * import of a link resolves to the link itself; at the end such imports are resolved again through
+   * the links (see complete), so a link's record may come at any time before that.
+   */
+  addLink(p: string, target: string | null): void {
+    this.links.set(p, target);
   }
 
   add(p: string, input: GraphInput): void {
@@ -366,8 +380,9 @@ export class GraphAccumulator {
   /**
    * Imports are resolved as files arrive, against every scanned path; a path that then turned out binary
    * or non-UTF-8 is not part of the graph, and may have hidden a text file the import means (`./x` →
-   * `x.ts` full of NUL bytes, beside `x.tsx`). Those files' imports and calls are resolved again against
-   * the text files, as the live index resolves them.
+   * `x.ts` full of NUL bytes, beside `x.tsx`); a symlink stands for the file it points to. Those files'
+   * imports and calls are resolved again against the text files and the links, as the live index
+   * resolves them.
    */
   private async reresolve(paths: string[], textResolver: ImportResolver, reload?: FactsReload): Promise<void> {
     const inputs = this.out ? ((await reload?.(paths)) ?? new Map<string, GraphInput>()) : new Map(paths.map((p) => [p, this.files.get(p) as GraphInput]));
@@ -388,7 +403,9 @@ export class GraphAccumulator {
 
   private async complete(reload?: FactsReload): Promise<Map<string, FileMeta>> {
     const slicer = new TimeSlicer();
-    const textResolver = new ImportResolver(new Set(this.files.keys()), this.layout);
+    const landing = new Set(this.files.keys());
+    for (const l of this.links.keys()) landing.add(l);
+    const textResolver = new ImportResolver(landing, this.layout, this.links);
     // Files with an edge to a path that never arrived as text.
     const misresolved = new Set<string>();
     for (const [d, users] of this.dependents) if (!this.files.has(d)) for (const u of users) misresolved.add(u);
@@ -458,8 +475,8 @@ export class GraphAccumulator {
   }
 }
 
-export async function buildGraph(files: Map<string, GraphInput>, resolver: ImportResolver, layout: ProjectLayout): Promise<GraphOutput> {
-  const acc = new GraphAccumulator(resolver, layout);
+export async function buildGraph(files: Map<string, GraphInput>, resolver: ImportResolver, layout: ProjectLayout, links?: ProjectLinks): Promise<GraphOutput> {
+  const acc = new GraphAccumulator(resolver, layout, undefined, links);
   const slicer = new TimeSlicer();
   for (const [p, input] of files) {
     acc.add(p, input);

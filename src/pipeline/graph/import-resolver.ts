@@ -1,8 +1,10 @@
 // Resolves an import specifier in one file to another file of the project, against the in-memory file
 // set (no disk access per import): relative paths, folder index files, extension probing (including
-// TypeScript's `./x.js` → `./x.ts`), tsconfig `baseUrl`/`paths` and workspace packages.
+// TypeScript's `./x.js` → `./x.ts`), tsconfig `baseUrl`/`paths` and workspace packages. A path that
+// is a symlink stands for the file it points to, as it does for Node and TypeScript.
 import path from "node:path";
 import type { ProjectLayout, TsconfigScope } from "./project-layout.js";
+import type { ProjectLinks } from "./project-links.js";
 
 const posix = path.posix;
 
@@ -21,9 +23,14 @@ function dirOf(file: string): string {
   return slash === -1 ? "" : file.slice(0, slash);
 }
 
+/** Links followed from one path before giving up (a loop of links leads nowhere). */
+const MAX_LINK_HOPS = 8;
+
 export class ImportResolver {
+  /** Paths an import can land on: the files, and any symlinks (which `links` follows). */
   private readonly files: ReadonlySet<string>;
   private readonly layout: ProjectLayout;
+  private readonly links: ProjectLinks;
   private readonly scopeCache = new Map<string, TsconfigScope | null>();
   /** folder → (relative specifier → result). */
   private readonly relativeCache = new Map<string, Map<string, string | null>>();
@@ -39,9 +46,14 @@ export class ImportResolver {
    */
   private readonly bareCache = new Map<TsconfigScope | null, Map<string, string | null>>();
 
-  constructor(files: ReadonlySet<string>, layout: ProjectLayout) {
+  /**
+   * `links`: the project's symlinks among `files`, each with the project path it points to. Without
+   * them a link is a file like any other (the cold index's first pass, before links are read).
+   */
+  constructor(files: ReadonlySet<string>, layout: ProjectLayout, links: ProjectLinks = new Map()) {
     this.files = files;
     this.layout = layout;
+    this.links = links;
     // Made up front: a branch that creates one when a package's first file comes runs only after V8
     // optimised resolve() without it, and threw that code away (then compiled it again) every time.
     this.bareCache.set(null, new Map());
@@ -60,7 +72,28 @@ export class ImportResolver {
 
   /** Tries `base` as a file, with extensions, and as a folder with an index file. */
   probe(base: string): string | null {
+    return this.throughLink(this.probeLinks(base));
+  }
+
+  /** probe() without following a symlink it lands on: the caller follows the final hit once. */
+  private probeLinks(base: string): string | null {
     return this.probeNormal(posix.normalize(base).replace(/^\.\//, ""));
+  }
+
+  /**
+   * The file a hit stands for: itself, or the file its symlink (chain) points to when that file is one
+   * the resolver knows; null for a link out of the project, to a file not indexed, or in a loop.
+   */
+  private throughLink(hit: string | null): string | null {
+    if (hit === null || this.links.size === 0) return hit;
+    let at = hit;
+    for (let hops = 0; hops < MAX_LINK_HOPS; hops++) {
+      const next = this.links.get(at);
+      if (next === undefined) return at === hit || this.files.has(at) ? at : null;
+      if (next === null) return null;
+      at = next;
+    }
+    return null;
   }
 
   /**
@@ -106,7 +139,7 @@ export class ImportResolver {
         captured = "";
       }
       for (const t of a.targets) {
-        const hit = this.probe(a.wildcard ? t.replace("*", captured) : t);
+        const hit = this.probeLinks(a.wildcard ? t.replace("*", captured) : t);
         if (hit) return hit;
       }
     }
@@ -123,17 +156,17 @@ export class ImportResolver {
     const sub = parts.slice(nameLen).join("/");
     if (!sub) {
       for (const e of pkg.entries) {
-        const hit = this.probe(e) ?? this.probe(e.replace(/^(.*?)\/(dist|build|lib)\//, "$1/src/").replace(/\.d\.ts$/, ""));
+        const hit = this.probeLinks(e) ?? this.probeLinks(e.replace(/^(.*?)\/(dist|build|lib)\//, "$1/src/").replace(/\.d\.ts$/, ""));
         if (hit) return hit;
       }
-      return this.probe(posix.join(pkg.dir, "src/index")) ?? this.probe(posix.join(pkg.dir, "index"));
+      return this.probeLinks(posix.join(pkg.dir, "src/index")) ?? this.probeLinks(posix.join(pkg.dir, "index"));
     }
     const exported = pkg.subpaths[`./${sub}`];
     if (exported) {
-      const hit = this.probe(exported);
+      const hit = this.probeLinks(exported);
       if (hit) return hit;
     }
-    return this.probe(posix.join(pkg.dir, sub)) ?? this.probe(posix.join(pkg.dir, "src", sub));
+    return this.probeLinks(posix.join(pkg.dir, sub)) ?? this.probeLinks(posix.join(pkg.dir, "src", sub));
   }
 
   /** The project file an import refers to, or null for external/builtin/unresolvable specifiers. */
@@ -144,7 +177,7 @@ export class ImportResolver {
       let hit = inDir.get(spec);
       if (hit === undefined) {
         const norm = posix.join(dirOf(fromFile), spec);
-        hit = DECLARATION_FILE.test(fromFile) ? this.probeFromDeclaration(norm) : this.probeNormal(norm);
+        hit = this.throughLink(DECLARATION_FILE.test(fromFile) ? this.probeFromDeclaration(norm) : this.probeNormal(norm));
         inDir.set(spec, hit);
       }
       return hit;
@@ -154,7 +187,7 @@ export class ImportResolver {
     let perScope = this.bareCache.get(scope);
     if (!perScope) this.bareCache.set(scope, (perScope = new Map()));
     let hit = perScope.get(spec);
-    if (hit === undefined) perScope.set(spec, (hit = this.resolveBare(scope, spec)));
+    if (hit === undefined) perScope.set(spec, (hit = this.throughLink(this.resolveBare(scope, spec))));
     return hit;
   }
 
@@ -176,7 +209,7 @@ export class ImportResolver {
     }
     const ws = this.viaWorkspace(spec);
     if (ws) return ws;
-    if (scope?.baseUrl !== null && scope?.baseUrl !== undefined) return this.probe(posix.join(scope.baseUrl, spec));
+    if (scope?.baseUrl !== null && scope?.baseUrl !== undefined) return this.probeLinks(posix.join(scope.baseUrl, spec));
     return null;
   }
 }

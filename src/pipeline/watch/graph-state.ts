@@ -8,6 +8,7 @@ import { buildMeta } from "../graph/file-meta.js";
 import { INDEX_FIELD, serialiseGraph } from "../graph/graph-serialiser.js";
 import { ImportResolver } from "../graph/import-resolver.js";
 import type { ProjectLayout } from "../graph/project-layout.js";
+import type { ProjectLinks } from "../graph/project-links.js";
 import { exportedName, ReExportRoutes } from "../graph/re-export-routes.js";
 import { callersThrough, movedNames, fileCalls, hasReExports, movedBarrelScope, reExportSignature, symbolDelta, type CallSeed } from "./call-targets.js";
 import { ImporterIndex } from "./import-keys.js";
@@ -21,6 +22,9 @@ export interface GraphChange {
   path: string;
   record: FactsRecord | null;
 }
+
+/** A symlink of the batch: where it points now (null: outside the project), or null when it is no link any more. */
+export type LinkChange = { target: string | null } | null;
 
 /** What to write to Redis: meta entries, index fields to set and index fields to delete. */
 export interface GraphDelta {
@@ -47,9 +51,11 @@ const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.
 
 
 export class GraphState {
-  /** Text files with facts: the resolver's file set. */
+  /** The resolver's file set: text files with facts, and the symlinks it follows (`links`). */
   private readonly files = new Set<string>();
   private readonly nodes = new Map<string, FileNode>();
+  /** The project's symlinks and the project paths they point to (null: outside). */
+  private readonly links = new Map<string, string | null>();
   private readonly dependents = new Map<string, Set<string>>();
   private readonly symbols = new Map<string, SymbolLocation[]>();
   private importers!: ImporterIndex;
@@ -62,9 +68,10 @@ export class GraphState {
   private constructor() {}
 
   /** Builds the state from stored facts with the full graph pass (what the index holds, recomputed). */
-  static async build(records: Map<string, FactsRecord>, layout: ProjectLayout): Promise<GraphState> {
+  static async build(records: Map<string, FactsRecord>, layout: ProjectLayout, links: ProjectLinks = new Map()): Promise<GraphState> {
     const state = new GraphState();
     for (const [p, r] of records) state.nodes.set(p, { ...r, deps: [], callsJson: null });
+    for (const [p, target] of links) state.links.set(p, target);
     await state.rebuildInMemory(layout);
     return state;
   }
@@ -104,9 +111,10 @@ export class GraphState {
     this.layout = layout;
     this.files.clear();
     for (const p of this.nodes.keys()) this.files.add(p);
-    this.resolver = new ImportResolver(this.files, layout);
+    for (const p of this.links.keys()) this.files.add(p);
+    this.resolver = new ImportResolver(this.files, layout, this.links);
     this.routes = null; // a new layout can resolve any re-export elsewhere
-    const graph = await buildGraph(this.nodes, this.resolver, layout);
+    const graph = await buildGraph(this.nodes, this.resolver, layout, this.links);
     this.dependents.clear();
     this.symbols.clear();
     for (const [name, locs] of graph.symbols) this.symbols.set(name, locs);
@@ -192,8 +200,8 @@ export class GraphState {
     return this.routes;
   }
 
-  /** Applies one batch of changed files and returns the Redis fields to write. */
-  apply(changes: GraphChange[]): GraphDelta {
+  /** Applies one batch of changed files (and symlinks, by path) and returns the Redis fields to write. */
+  apply(changes: GraphChange[], links: ReadonlyMap<string, LinkChange> = new Map()): GraphDelta {
     const delta: GraphDelta = { meta: [], setFields: [], deleteFields: [], resolved: 0 };
     const metaDirty = new Set<string>();
     const touchedSymbols = new Set<string>();
@@ -234,11 +242,15 @@ export class GraphState {
         delta.deleteFields.push(INDEX_FIELD.deps(p), INDEX_FIELD.calls(p));
       }
     }
+    // After the files: a text file replaced by a link (or a link by a text file) keeps its path in `files`.
+    const relinked = this.applyLinks(links, created);
+    if (relinked.length) membership = true;
     // The resolver caches results per (folder, specifier): a changed file set needs a fresh one. (Measured:
     // forgetting only the affected entries saved nothing noticeable, as few resolutions are redone.)
-    if (membership) this.resolver = new ImportResolver(this.files, this.layout);
+    if (membership) this.resolver = new ImportResolver(this.files, this.layout, this.links);
     for (const p of changed) this.importers.add(p, (this.nodes.get(p) as FileNode).facts, this.resolver);
-    if (membership) this.importers.affectedBy(created, this.resolver, reresolve);
+    // A link that came, went or points elsewhere is looked up like a created file: importers find it by its name.
+    if (membership) this.importers.affectedBy([...created, ...relinked], this.resolver, reresolve);
 
     // Files whose own resolution changed, with the dependencies they gained or lost.
     const moved = new Map<string, string[]>();
@@ -295,6 +307,38 @@ export class GraphState {
       else delta.deleteFields.push(INDEX_FIELD.symbol(name));
     }
     return delta;
+  }
+
+  /**
+   * Takes the batch's link changes; returns the links whose importers may now land elsewhere: those that
+   * changed, and those that lead (through other links too) to one of them or to a created file. (An
+   * importer through a link to a deleted file is among that file's dependents already.)
+   */
+  private applyLinks(links: ReadonlyMap<string, LinkChange>, created: readonly string[]): string[] {
+    const moved = new Set<string>();
+    for (const [p, now] of links) {
+      if (now === null) {
+        if (!this.links.delete(p)) continue;
+        if (!this.nodes.has(p)) this.files.delete(p);
+      } else {
+        if (this.links.has(p) && this.links.get(p) === now.target) continue;
+        this.links.set(p, now.target);
+        this.files.add(p);
+      }
+      moved.add(p);
+    }
+    if (!this.links.size || (!moved.size && !created.length)) return [...moved];
+    const leadsTo = new Set([...moved, ...created]);
+    for (let grew = true; grew; ) {
+      grew = false;
+      for (const [p, target] of this.links) {
+        if (target === null || leadsTo.has(p) || !leadsTo.has(target)) continue;
+        leadsTo.add(p);
+        moved.add(p);
+        grew = true;
+      }
+    }
+    return [...moved];
   }
 
   /**

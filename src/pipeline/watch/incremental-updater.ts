@@ -3,16 +3,17 @@
 // Work is proportional to the changed files and their direct neighbours; only a changed project layout
 // (tsconfig paths, workspace packages) rebuilds the whole graph, from the facts held in memory.
 import path from "node:path";
-import type { IndexedRecord, IndexTask, KnownFileState } from "../../workers/protocol.js";
+import { symlinkTarget, type IndexedRecord, type IndexTask, type KnownFileState } from "../../workers/protocol.js";
 import { FILES_PER_TASK } from "../index-pipeline.js";
 import type { RecordBatch } from "../index-store-port.js";
 import type { IgnoreRules } from "../ignore-rules.js";
 import { internalSpecifierMatchers, loadProjectLayout, type ProjectLayout } from "../graph/project-layout.js";
+import { linkTargetPath } from "../graph/project-links.js";
 import type { IndexWorkerPool } from "../worker-pool.js";
 import { parseGraphInput } from "../record-facts.js";
 import { LAYOUT_FILE, planBatch, type BatchPlan } from "./batch-plan.js";
 import type { PendingChange } from "./event-coalescer.js";
-import { GraphState, type FactsRecord, type GraphChange } from "./graph-state.js";
+import { GraphState, type FactsRecord, type GraphChange, type LinkChange } from "./graph-state.js";
 import { layoutFingerprint, specifierMatcher } from "./layout-diff.js";
 import { applyRecord, pairRenames, type FileUpdate } from "./record-outcome.js";
 import type { WatchStorePort } from "./watch-store-port.js";
@@ -75,7 +76,13 @@ export async function loadIndexState(root: string, store: WatchStorePort): Promi
       }
     }
   }
-  const graph = await GraphState.build(records, loadProjectLayout(root, known.keys()));
+  // The index holds a link's target in its stat: imports through links resolve without reading the disk.
+  const links = new Map<string, string | null>();
+  for (const [p, k] of known) {
+    const target = symlinkTarget(k.hash);
+    if (target !== null) links.set(p, linkTargetPath(root, p, target));
+  }
+  const graph = await GraphState.build(records, loadProjectLayout(root, known.keys()), links);
   return { known, graph };
 }
 
@@ -94,6 +101,8 @@ export class IncrementalUpdater {
   private readonly changedWhileParsing = new Set<string>();
   /** Paths a layout change asked to re-parse while their background parse ran. */
   private readonly reparseAfterParsing = new Set<string>();
+  /** Symlinks that came, went or were retargeted in the batch running, for the graph. */
+  private readonly linkChanges = new Map<string, LinkChange>();
 
   constructor(
     private readonly opts: UpdaterOptions,
@@ -149,6 +158,7 @@ export class IncrementalUpdater {
       if (!prev) continue;
       drops.remove.push(p);
       this.known.delete(p);
+      if (symlinkTarget(prev.hash) !== null) this.linkChanges.set(p, null);
       if (this.graph.has(p)) graphChanges.push({ path: p, record: null });
       result.updates.push({ type: why, path: p, hash: null, previousHash: prev.hash, since: sinceOf(p) });
     }
@@ -179,7 +189,8 @@ export class IncrementalUpdater {
     result.stages.workersMs = workersDone - planned;
     result.checked += plan.check.size + plan.sweep.size + reparse.size;
 
-    const delta = this.graph.apply(graphChanges);
+    const delta = this.graph.apply(graphChanges, new Map(this.linkChanges));
+    this.linkChanges.clear();
     result.resolved = delta.resolved;
     // A new layout rewrites the whole graph; the delta would be overwritten at once, so it is not sent.
     if (!(plan.layoutTouched && (await this.reloadLayout(result)))) {
@@ -260,6 +271,10 @@ export class IncrementalUpdater {
     const outcome = applyRecord(r, prev, this.graph.has(r.path), batch);
     if (outcome.known) this.known.set(r.path, outcome.known);
     else if (outcome.removed) this.known.delete(r.path);
+    const linkBefore = prev ? symlinkTarget(prev.hash) : null;
+    const now = this.known.get(r.path);
+    const linkNow = now ? symlinkTarget(now.hash) : null;
+    if (linkNow !== linkBefore) this.linkChanges.set(r.path, linkNow === null ? null : { target: linkTargetPath(this.opts.root, r.path, linkNow) });
     if (outcome.graph !== undefined) graphChanges.push({ path: r.path, record: outcome.graph });
     if (outcome.parsed) result.parsed++;
     if (outcome.removed) result.removed++;

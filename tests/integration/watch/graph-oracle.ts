@@ -4,6 +4,8 @@ import { buildGraph } from "../../../src/pipeline/graph/graph-builder.js";
 import { serialiseGraph } from "../../../src/pipeline/graph/graph-serialiser.js";
 import { ImportResolver } from "../../../src/pipeline/graph/import-resolver.js";
 import { loadProjectLayout } from "../../../src/pipeline/graph/project-layout.js";
+import { linkTargetPath } from "../../../src/pipeline/graph/project-links.js";
+import { symlinkTarget } from "../../../src/workers/protocol.js";
 import type { FactsRecord } from "../../../src/pipeline/watch/graph-state.js";
 import type { IndexedProject } from "../../helpers/indexed-project.js";
 
@@ -32,7 +34,13 @@ export async function rebuiltGraph(project: IndexedProject): Promise<Graph> {
   const inputs = new Map<string, FactsRecord>();
   for await (const rows of project.store.scanFacts()) for (const [p, json] of rows) if (known.has(p)) inputs.set(p, JSON.parse(json) as FactsRecord);
   const layout = loadProjectLayout(project.root, known.keys());
-  const graph = await buildGraph(inputs, new ImportResolver(new Set(inputs.keys()), layout), layout);
+  // Imports through a symlink land on the file it points to (the stat holds the link's target).
+  const links = new Map<string, string | null>();
+  for (const [p, k] of known) {
+    const target = symlinkTarget(k.hash);
+    if (target !== null) links.set(p, linkTargetPath(project.root, p, target));
+  }
+  const graph = await buildGraph(inputs, new ImportResolver(new Set([...inputs.keys(), ...links.keys()]), layout, links), layout, links);
   const { meta, indexFields } = await serialiseGraph(graph);
   return normalise(meta, indexFields);
 }

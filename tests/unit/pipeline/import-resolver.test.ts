@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ImportResolver } from "../../../src/pipeline/graph/import-resolver.js";
 import { internalSpecifierMatchers, loadProjectLayout } from "../../../src/pipeline/graph/project-layout.js";
+import { linkTargetPath } from "../../../src/pipeline/graph/project-links.js";
 import { makeTempDir, removeDir, writeTree } from "../../helpers/temp-dir.js";
 
 let root: string;
@@ -106,6 +107,33 @@ describe("ImportResolver", () => {
     ["apps/web/src/main.tsx", "../../../../outside"],
   ])("%s imports %s → unresolved", (from, spec) => {
     expect(resolver().r.resolve(from, spec)).toBeNull();
+  });
+
+  it("follows a symlink to the file it points to; a link out, to a file it does not know, or in a loop leads nowhere", () => {
+    const links = new Map<string, string | null>([
+      ["src/alias.ts", linkTargetPath(root, "src/alias.ts", "a/a.ts")],
+      ["src/chain.ts", linkTargetPath(root, "src/chain.ts", "./alias.ts")],
+      ["src/abs.ts", linkTargetPath(root, "src/abs.ts", `${root}/src/a/a.ts`)],
+      ["src/out.ts", linkTargetPath(root, "src/out.ts", "../../elsewhere/x.ts")],
+      ["src/notes.ts", linkTargetPath(root, "src/notes.ts", "notes.md")],
+      ["src/loop1.ts", "src/loop2.ts"],
+      ["src/loop2.ts", "src/loop1.ts"],
+      ["src/lib", "src/a"],
+    ]);
+    const known = ["src/a/a.ts", "src/n.ts", "tsconfig.json"];
+    const layout = loadProjectLayout(root, known);
+    const r = new ImportResolver(new Set([...known, ...links.keys()]), layout, links);
+    expect(links.get("src/out.ts")).toBeNull();
+    expect(r.resolve("src/n.ts", "./alias")).toBe("src/a/a.ts");
+    expect(r.resolve("src/n.ts", "./alias.js")).toBe("src/a/a.ts");
+    expect(r.resolve("src/n.ts", "./chain")).toBe("src/a/a.ts");
+    expect(r.resolve("src/n.ts", "./abs")).toBe("src/a/a.ts");
+    expect(r.resolve("src/n.ts", "./out")).toBeNull();
+    expect(r.resolve("src/n.ts", "./notes")).toBeNull();
+    expect(r.resolve("src/n.ts", "./loop1")).toBeNull();
+    // A link to a folder: the walk never looks inside it, so nothing under it is a file of the index.
+    expect(r.resolve("src/n.ts", "./lib/a")).toBeNull();
+    expect(r.resolve("src/n.ts", "@/alias")).toBeNull();
   });
 
   it("tells the workers which bare specifiers are internal", () => {
