@@ -72,7 +72,7 @@ export function summaryText(project: string, stats: IndexStats, schemaBefore: st
     `indexed ${counted(stats.files, "file")} of ${project} in ${stats.totalSeconds.toFixed(2)}s`,
     // With the symlinks, the counts add up to the files found (a tree of links read "0 parsed, 0 unchanged").
     `${stats.parsed} parsed, ${stats.unchanged} unchanged${stats.removed ? `, ${stats.removed} removed` : ""}${stats.symlinks ? `, ${stats.symlinks} ${stats.symlinks === 1 ? "symlink" : "symlinks"} (recorded, not followed)` : ""}`,
-    `skipped: ${stats.skipped.binary} binary (metadata only), ${stats.skipped.nonUtf8} non-UTF-8, ${stats.skipped.ignored} ignored, ${stats.skipped.unsupported} of types not indexed`,
+    `skipped: ${stats.skipped.binary} binary (metadata only), ${stats.skipped.nonUtf8} non-UTF-8, ${stats.skipped.ignored} ignored, ${stats.skipped.unsupported} of types not indexed${stats.skipped.errors ? `, ${stats.skipped.errors} that could not be read (listed below)` : ""}`,
   ];
   if (stats.schemaReset) {
     parts.push(

@@ -9,6 +9,7 @@ import { RunDeclined, runIndex, type IndexProgress, type IndexStats } from "../.
 import type { IndexStorePort } from "../../pipeline/index-store-port.js";
 import { scanProject, startScan, type TimedScan } from "../../pipeline/scanner.js";
 import { createIndexWorkerPool, type IndexWorkerPool } from "../../pipeline/worker-pool.js";
+import { refuseUnindexableRoot } from "./index-root.js";
 
 export type { TimedScan };
 
@@ -32,6 +33,7 @@ export class ProjectIndexer {
   readonly rules: IgnoreRules;
   readonly binaryExtensions: string[];
   private poolInstance: IndexWorkerPool | null = null;
+  private rootChecked = false;
 
   constructor(
     readonly root: string,
@@ -69,6 +71,7 @@ export class ProjectIndexer {
 
   /** `startPool`: start the worker threads now, so they load their parsers while this thread walks. */
   async scan(onFound?: (n: number) => void, opts: { startPool?: boolean } = {}): Promise<TimedScan> {
+    this.refuseRoot();
     if (opts.startPool ?? true) void this.pool;
     const t = performance.now();
     const scan = await scanProject(this.root, { rules: this.rules, binaryExtensions: new Set(this.binaryExtensions), onProgress: onFound });
@@ -80,6 +83,7 @@ export class ProjectIndexer {
    * when `proceed` declined the run.
    */
   async scanAndIndex(hooks: IndexRunHooks = {}): Promise<IndexStats | null> {
+    this.refuseRoot();
     void this.pool; // threads load their parsers while this thread starts walking
     const walk = () => startScan(this.root, { rules: this.rules, binaryExtensions: new Set(this.binaryExtensions), onProgress: hooks.onFound, signal: hooks.signal });
     try {
@@ -113,6 +117,16 @@ export class ProjectIndexer {
       force: !!opts.force,
       by: this.by,
     });
+  }
+
+  /**
+   * Every walk starts here, in the CLI, the UI and the tools alike: the filesystem root (or a virtual
+   * filesystem) is refused before a thread starts or a folder is read. Checked once: the root never changes.
+   */
+  private refuseRoot(): void {
+    if (this.rootChecked) return;
+    refuseUnindexableRoot(this.root);
+    this.rootChecked = true;
   }
 
   private get by(): string {

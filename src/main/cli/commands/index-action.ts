@@ -19,6 +19,8 @@ import { TtyProgress } from "../progress-bar.js";
 import { benchText, indexJson, summaryText, type BenchExtras } from "../index-report.js";
 import { resolveProjectRoot } from "../project-root.js";
 import { counted } from "../../plural.js";
+import { FatalError } from "../../errors.js";
+import { isHomeFolder, refuseUnindexableRoot } from "../../indexing/index-root.js";
 
 export interface IndexOptions {
   bench?: boolean;
@@ -51,6 +53,16 @@ async function confirmSize(root: string, count: number, limit: number, yes: bool
   }
 }
 
+/**
+ * The home folder is a project only when the user says so: it holds every project, cache and dotfile
+ * (config files with tokens among them). Asked on a terminal; without one, refused unless --yes.
+ */
+async function confirmHomeFolder(root: string): Promise<boolean> {
+  const warning = `${root} is your home folder: indexing it reads every project, cache and dotfile under it (config files with tokens among them) into Redis.`;
+  if (!process.stdin.isTTY) throw new FatalError(`${warning} Give a project folder, or pass --yes to index it anyway.`, 2);
+  return (await askChoice(`${warning} Index it anyway?`, { c: "continue", x: "cancel" })) === "c";
+}
+
 /** One parse-only run of the project's files in a fresh process (parse-baseline.ts says why). */
 function parseOnlyBaseline(root: string, config: IpuaroConfig, indexer: ProjectIndexer): Promise<ParseOnlyResult> {
   return runParseOnlyInChild({ root, ignorePatterns: config.project.ignorePatterns, binaryExtensions: indexer.binaryExtensions, workers: config.indexing.workers });
@@ -58,6 +70,8 @@ function parseOnlyBaseline(root: string, config: IpuaroConfig, indexer: ProjectI
 
 export async function indexAction(target: string, opts: IndexOptions): Promise<void> {
   let root = resolveProjectRoot(target);
+  // Before Redis or a thread: `/` (or /proc) is no project (ProjectIndexer refuses it too).
+  refuseUnindexableRoot(root);
   let { config } = loadConfig({ projectRoot: root });
   const tty = process.stderr.isTTY && !opts.json && config.display.progressBar;
   const progress = tty ? new TtyProgress(process.stderr) : null;
@@ -107,6 +121,8 @@ export async function indexAction(target: string, opts: IndexOptions): Promise<v
     process.exitCode = 1;
   };
   try {
+    // Asked before a first index (or --force), as the size question is: an index already there was agreed to.
+    if (isHomeFolder(root) && !opts.yes && (opts.force || (await opened.store.fileCount()) === 0) && !(await confirmHomeFolder(root))) return cancelled();
     const probe = opts.bench ? new BenchProbe() : null;
     probe?.start();
     // The baseline runs once before the cold run and once after; the faster one is the yardstick, so

@@ -1,8 +1,12 @@
 // `ipuaro index [path]`: declared here, done in index-action.ts (loaded when the command runs, so
 // ipuaro's own redis-server can start meanwhile, and --help does not load the indexer).
 import { InvalidArgumentError, type Command } from "commander";
+import { FatalError } from "../../errors.js";
 import { startRedisEarly } from "../early-redis.js";
 import type { IndexOptions } from "./index-action.js";
+
+/** Options that index, which `--drop` (deleting the index) cannot go with. */
+const INDEXING_OPTIONS = ["bench", "force", "watch"] as const;
 
 /** `true`/`false` (also yes/no, 1/0); anything else is a usage error rather than quietly true. */
 function parseBool(value: string): boolean {
@@ -23,7 +27,15 @@ export function registerIndexCommand(program: Command): void {
     .option("--parse-only-baseline <bool>", "with --bench, also time a parse-only run of the same files", parseBool, true)
     .option("--force", "re-parse every file, whatever the index already holds (rebuilds a damaged index)")
     .option("-w, --watch", "after indexing, keep the index live (file changes are applied as they happen) until Ctrl+C")
-    .action(async (target: string, opts: IndexOptions) => {
+    .option("--drop", "delete the project's index from Redis instead (its sessions and memory are kept)")
+    .action(async (target: string, opts: IndexOptions & { drop?: boolean }) => {
+      if (opts.drop) {
+        const clash = INDEXING_OPTIONS.find((o) => opts[o]);
+        if (clash) throw new FatalError(`--drop deletes the index; it cannot go with --${clash}`, 2);
+        await startRedisEarly(target);
+        const { dropIndexAction } = await import("./index-drop-action.js");
+        return dropIndexAction(target, opts);
+      }
       await startRedisEarly(target);
       const { indexAction } = await import("./index-action.js");
       await indexAction(target, opts);
