@@ -13,6 +13,7 @@ import { ValueArena } from "./value-arena.js";
 import { fileDataJson, fileDataJsonRoom, writeFileDataJson } from "./file-json.js";
 import { extractFileSteps, languageForPath, type ExtractResult } from "./extract/index.js";
 import { isGeneratedCode } from "./extract/generated-code.js";
+import { utf16Bom } from "./utf16-bom.js";
 import type { ImportInfo } from "./ast-types.js";
 import { isInternalSpecifier, symlinkHash, type GraphFacts, type SerialisedValue, type SourceLanguage, type IndexedRecord, type IndexTask, type IndexTaskResult, type InternalSpecifiers, type WireHashes } from "./protocol.js";
 
@@ -98,7 +99,9 @@ function extname(p: string): string {
 
 /** The `files` value of a file whose content is the index's already, under a new mtime (undefined: not UTF-8 text after all). */
 function touchedFileJson(rel: string, buf: Buffer, binaryExtensions: readonly string[], tail: { hash: string; size: number; lastModified: number }): SerialisedValue | undefined {
-  if (binaryExtensions.includes(extname(rel)) || buf.indexOf(0) !== -1) return JSON.stringify({ binary: true, ...tail });
+  const binaryExtension = binaryExtensions.includes(extname(rel));
+  if (!binaryExtension && utf16Bom(buf)) return undefined;
+  if (binaryExtension || buf.indexOf(0) !== -1) return JSON.stringify({ binary: true, ...tail });
   try {
     utf8.decode(buf);
   } catch {
@@ -172,7 +175,10 @@ async function indexOne(task: IndexTask, rel: string, timings: IndexTaskResult["
   }
 
   const ext = extname(rel);
-  if (task.binaryExtensions.includes(ext) || buf.indexOf(0) !== -1) {
+  const binaryExtension = task.binaryExtensions.includes(ext);
+  // UTF-16 text has NULs throughout: its byte order mark is looked for first (utf16-bom.ts).
+  if (!binaryExtension && utf16Bom(buf)) return { record: { path: rel, kind: "nonUtf8", size, mtimeMs }, bytes: buf.length };
+  if (binaryExtension || buf.indexOf(0) !== -1) {
     const fileJson = JSON.stringify({ binary: true, hash, size, lastModified: mtimeMs });
     return { record: { path: rel, kind: "binary", size, mtimeMs, hash, fileJson }, bytes: buf.length };
   }

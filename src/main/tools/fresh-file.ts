@@ -3,6 +3,7 @@
 // another program just rewrote would be served as it was, and every edit of it refused as stale.
 import fsp from "node:fs/promises";
 import { hashContent } from "../../pipeline/watch/content-hash.js";
+import { readRegularFile } from "../fs/regular-file.js";
 import type { StoredFile } from "../store/stored-values.js";
 import type { ToolContext } from "./tool-types.js";
 
@@ -20,11 +21,9 @@ async function matchesDisk(stored: Exclude<StoredFile, { kind: "symlink" }>, abs
   }
   if (size === stored.size && mtime === stored.lastModified) return true;
   if (size !== stored.size) return false;
-  try {
-    return (await hashContent(await fsp.readFile(abs))) === stored.hash;
-  } catch {
-    return false;
-  }
+  // Through readRegularFile: a FIFO swapped in after the lstat is not opened for a blocking read.
+  const read = await readRegularFile(abs);
+  return read.kind === "file" && (await hashContent(read.bytes)) === stored.hash;
 }
 
 /** The stored file (null when the index has none), brought up to date first when the disk differs. */

@@ -1,8 +1,8 @@
 // get_lines: a file's lines from the index's copy in Redis (kept fresh by the watcher, and checked against
 // the disk first), numbered.
-import fs from "node:fs";
 import { z } from "zod";
 import { defineTool, MAX_TOOL_OUTPUT_CHARS } from "./define-tool.js";
+import { notTextFailure, readToolFile } from "./disk-read.js";
 import { hashContent } from "../../pipeline/watch/content-hash.js";
 import { freshStoredFile } from "./fresh-file.js";
 import { rememberRead } from "./read-snapshots.js";
@@ -62,17 +62,17 @@ export const getLines = defineTool({
       total = lines.length;
       rememberRead(ctx.session, p.rel, stored.hash, lines); // edits compare the file against what the model saw
     } else {
-      // Not in the index (e.g. README.md, an ignored file): read it from disk if it is text.
-      let buf: Buffer;
-      try {
-        buf = fs.readFileSync(p.abs);
-      } catch (err) {
-        const code = (err as NodeJS.ErrnoException).code;
-        if (code === "EISDIR") return { ok: false, code: "PATH_INVALID", message: `${p.rel} is a folder; give a file path (get_structure ${p.rel} lists its files)` };
-        if (code === "EACCES" || code === "EPERM") return { ok: false, code: "DENIED", message: `${p.rel} cannot be read: permission denied` };
-        return { ok: false, code: "FILE_NOT_FOUND", message: `${p.rel} does not exist. Use get_structure to see the files.` };
-      }
-      if (buf.includes(0)) return { ok: false, code: "NOT_TEXT", message: `${p.rel} is a binary file` };
+      // Not in the index (e.g. README.md, an ignored file): read it from disk if it is a regular text file.
+      // p.real: the path with its symlinks resolved (and checked to stay inside the root).
+      const read = await readToolFile(p.rel, p.real, {
+        missing: `${p.rel} does not exist. Use get_structure to see the files.`,
+        folder: `${p.rel} is a folder; give a file path (get_structure ${p.rel} lists its files)`,
+        tooLarge: `read part of it with run_command, e.g. \`sed -n '1,200p' ${p.rel}\` or \`tail -n 200 ${p.rel}\``,
+      });
+      if (!read.ok) return read;
+      const buf = read.bytes;
+      const notText = notTextFailure(p.rel, buf, "; get_lines reads UTF-8 text only");
+      if (notText) return notText;
       try {
         lines = textLines(new TextDecoder("utf-8", { fatal: true }).decode(buf));
       } catch {

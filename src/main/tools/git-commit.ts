@@ -1,10 +1,10 @@
 // git_commit: commits the named files (staging them first) or what is already staged. The user is
 // asked every time, whatever auto-apply says: a commit is history. Hooks run (never --no-verify); it
 // never amends and never pushes.
-import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { shellJoin } from "../exec/shell-quote.js";
+import { readRegularFile } from "../fs/regular-file.js";
 import type { GitStatusSummary } from "../git/project-git.js";
 import { escapeForDisplay, findHiddenCharacter } from "../security/index.js";
 import { defineTool } from "./define-tool.js";
@@ -17,13 +17,11 @@ function changedPaths(s: GitStatusSummary): string[] {
 }
 
 /** `<<<<<<< `, `=======`, `>>>>>>> ` at the start of a line, as git writes them. */
-function hasConflictMarkers(file: string): boolean {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, "utf8");
-  } catch {
-    return false; // deleted: nothing to look at
-  }
+async function hasConflictMarkers(file: string): Promise<boolean> {
+  // Not a regular file (a FIFO would hang the read), deleted, or too large to read: nothing to look at.
+  const read = await readRegularFile(file);
+  if (read.kind !== "file") return false;
+  const text = read.bytes.toString("utf8");
   return /^<{7}(?: |$)/m.test(text) && /^>{7}(?: |$)/m.test(text);
 }
 
@@ -70,7 +68,8 @@ export const gitCommit = defineTool({
         committing = changed.filter((c) => files.some((f) => covers(f, c)));
         // `git add` marks a conflict resolved whatever the file holds: staging one that still has its
         // markers would lose the conflict and commit the markers.
-        const unresolved = status.conflicted.filter((c) => committing.includes(c) && hasConflictMarkers(path.join(ctx.root, c)));
+        const marked = await Promise.all(status.conflicted.map(async (c) => committing.includes(c) && (await hasConflictMarkers(path.join(ctx.root, c)))));
+        const unresolved = status.conflicted.filter((_, i) => marked[i]);
         if (unresolved.length > 0) {
           return { ok: false, code: "INVALID_ARGS", message: `${listPaths(unresolved, 20)} still ${unresolved.length === 1 ? "has" : "have"} conflict markers (<<<<<<< ======= >>>>>>>); resolve the conflict in ${unresolved.length === 1 ? "it" : "them"} first. Nothing was staged or committed` };
         }

@@ -15,6 +15,7 @@ export type ToolErrorCode =
   | "PATH_NOT_FOUND"
   | "PATH_FORBIDDEN"
   | "FILE_NOT_FOUND"
+  | "FILE_TOO_LARGE"
   | "NOT_TEXT"
   | "NOT_FOUND"
   | "CONFLICT"
@@ -71,6 +72,8 @@ export interface EditProposal {
   newContent: string | null;
   /** Set when project history marks the file risky to change; critical ones are confirmed even in auto-apply. */
   risk?: { level: "high" | "critical"; message: string; requiresConfirmation: boolean };
+  /** Set when the file cannot be backed up for a rewind (larger than checkpoints.maxFileBytes): shown before the user decides. */
+  backupWarning?: string;
 }
 
 /** `unattended` reject: nobody could be asked (a non-interactive run), not the user's "no"; `reason` says how to allow edits. */

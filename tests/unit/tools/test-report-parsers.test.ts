@@ -1,5 +1,7 @@
 // The report parsers, runner detection and command building of run_tests, on recorded runner output
 // (vitest 4.1 JSON, node 20 TAP) and on the documented jest/mocha JSON shapes.
+import { execFileSync, spawn } from "node:child_process";
+import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { cleanTerminalOutput, headAndTail } from "../../../src/main/exec/output-text.js";
 import { shellQuote } from "../../../src/main/exec/shell-quote.js";
@@ -337,6 +339,20 @@ describe("detectTestRunner", () => {
     dir = makeTempDir("ipuaro-detect-");
     const missing = detectTestRunner(dir);
     expect(!missing.ok && missing.message).toMatch(/no package.json/);
+  });
+
+  it("refuses a package.json that is a FIFO without opening it (the read would wait for a writer)", () => {
+    dir = makeTempDir("ipuaro-detect-");
+    const fifo = path.join(dir, "package.json");
+    execFileSync("mkfifo", [fifo]);
+    // A writer after 2 s, so a read that did open it returns (and fails the test) instead of hanging.
+    const writer = spawn("sh", ["-c", `sleep 2; printf '{}' > '${fifo}'`], { detached: true, stdio: "ignore" });
+    try {
+      const r = detectTestRunner(dir);
+      expect(!r.ok && r.message).toBe("package.json in the project root is a FIFO (named pipe), not a regular file, so the test runner is unknown");
+    } finally {
+      if (writer.exitCode === null) process.kill(-writer.pid!, "SIGKILL");
+    }
   });
 });
 

@@ -3,6 +3,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { shellJoin } from "../../exec/shell-quote.js";
+import { MAX_READ_BYTES, specialFileKind } from "../../fs/regular-file.js";
 
 export type TestRunnerKind = "vitest" | "jest" | "mocha" | "node" | "npm";
 
@@ -34,6 +35,10 @@ function readPackageJson(root: string): PackageJson | string {
   const file = path.join(root, "package.json");
   let text: string;
   try {
+    // A FIFO or device in its place would hang the read (see fs/regular-file.ts).
+    const st = fs.statSync(file);
+    if (!st.isFile()) return `package.json in the project root is ${specialFileKind(st)}, not a regular file, so the test runner is unknown`;
+    if (st.size > MAX_READ_BYTES) return `package.json in the project root is ${st.size} bytes, too large to read, so the test runner is unknown`;
     text = fs.readFileSync(file, "utf8");
   } catch {
     return "there is no package.json in the project root, so the test runner is unknown; run the tests with run_command (e.g. `node --test`)";
