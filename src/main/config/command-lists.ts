@@ -50,24 +50,37 @@ function readJson(file: string, missingOk: boolean): unknown {
   }
 }
 
-function parseWith<T>(schema: z.ZodType<T>, value: unknown, file: string): T {
+/**
+ * What each file must look like, said with every error: zod's "(root): expected object, received array"
+ * for a user's `["docker"]` did not say what to write instead. Also in the README (Configuration).
+ */
+const EXPECTED_SHAPE = {
+  user: '{"user": ["docker", "make", ...]} (programs to allow besides the defaults; optional "askForUnknown": false denies programs on no list instead of asking)',
+  whitelist: '{"default": ["npm", ...], "user": [], "askForUnknown": true}',
+  blacklist: '{"commands": ["rm -rf", "git push --force", ...]}',
+} as const;
+
+function parseWith<T>(schema: z.ZodType<T>, value: unknown, file: string, shape: keyof typeof EXPECTED_SHAPE): T {
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
   const issues = parsed.error.issues.map((i) => `${i.path.length ? i.path.map(String).join(".") : "(root)"}: ${i.message}`).join("; ");
-  throw new FatalError(`invalid command list ${file}: ${issues}`, CONFIG_EXIT_CODE);
+  // A bare list of programs is the likeliest mistake in the user's file: say exactly what to write.
+  const bareList = shape === "user" && Array.isArray(value) && value.every((p) => typeof p === "string");
+  const fix = bareList ? `; write it as {"user": ${JSON.stringify(value)}}` : "";
+  throw new FatalError(`invalid command list ${file}: ${issues}. Expected ${EXPECTED_SHAPE[shape]}${fix}`, CONFIG_EXIT_CODE);
 }
 
 function readUserWhitelist(file: string): UserWhitelist | null {
   const raw = readJson(file, true);
-  return raw === undefined ? null : parseWith(UserWhitelistSchema, raw, file);
+  return raw === undefined ? null : parseWith(UserWhitelistSchema, raw, file, "user");
 }
 
 /** Loads and validates the three lists; an invalid file is a FatalError naming it (exit code 52). */
 export function loadCommandLists(env: NodeJS.ProcessEnv = process.env): CommandLists {
   const dir = packageConfigDir();
   const files = { blacklist: path.join(dir, "blacklist.json"), whitelist: path.join(dir, "whitelist.json"), user: userWhitelistFile(env) };
-  const blacklist = parseWith(BlacklistSchema, readJson(files.blacklist, false), files.blacklist);
-  const packaged = parseWith(WhitelistSchema, readJson(files.whitelist, false), files.whitelist);
+  const blacklist = parseWith(BlacklistSchema, readJson(files.blacklist, false), files.blacklist, "blacklist");
+  const packaged = parseWith(WhitelistSchema, readJson(files.whitelist, false), files.whitelist, "whitelist");
   const user = readUserWhitelist(files.user);
   const userWhitelist = [...new Set([...packaged.user, ...(user?.user ?? [])])];
   return {

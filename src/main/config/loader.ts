@@ -5,9 +5,9 @@ import path from "node:path";
 import { FatalError, IpuaroError } from "../errors.js";
 import { normalizeOllamaHost } from "../llm/ollama-host.js";
 import { ConfigSchema, type IpuaroConfig } from "./schema.js";
-import { packageConfigDir, PROJECT_CONFIG_FILE, userConfigDir } from "./paths.js";
+import { CONFIG_EXIT_CODE, ipuaroHome, packageConfigDir, PROJECT_CONFIG_FILE, userConfigDir } from "./paths.js";
 
-export const CONFIG_EXIT_CODE = 52;
+export { CONFIG_EXIT_CODE };
 
 type Json = Record<string, unknown>;
 
@@ -69,6 +69,8 @@ function readJsonLayer(file: string): Json | null {
 function envLayer(env: NodeJS.ProcessEnv): { layer: Json; modelError: FatalError | null } {
   const layer: Json = {};
   let modelError: FatalError | null = null;
+  // Not a layer of the schema, but every command's data folder: a relative one is refused up front.
+  if (env.IPUARO_HOME) ipuaroHome(env);
   if (env.IPUARO_REDIS_URL) layer.redis = { url: env.IPUARO_REDIS_URL };
   if (env.OLLAMA_HOST) {
     const host = ollamaHostFromEnv(env.OLLAMA_HOST);

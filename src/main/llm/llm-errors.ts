@@ -1,6 +1,7 @@
 // Maps what the `ollama` package and Node's fetch throw onto ipuaro's typed errors.
 // Detection goes by `cause.code` and `status_code`, not by message text (notes §4, 27–29): a server's own
 // error text ("llama runner process has terminated") must not be mistaken for a transport failure.
+import { STATUS_CODES } from "node:http";
 import { IpuaroError } from "../errors.js";
 
 /** The user (or the orchestrator) cancelled a request. Not an error to report: the turn just ends. */
@@ -28,11 +29,13 @@ export class OllamaHttpError extends Error {
     readonly serverError: string | null,
     /** The body cut to a short one-line excerpt (an HTML page's title when it has one). */
     readonly excerpt: string,
+    /** The status line's reason ("Bad Request"); empty when the server sent none. */
+    readonly statusText = "",
   ) {
     super(serverError ?? `HTTP ${status_code}${excerpt ? ` (${excerpt})` : ""}`);
   }
 
-  static fromBody(status: number, body: string): OllamaHttpError {
+  static fromBody(status: number, body: string, statusText = ""): OllamaHttpError {
     let serverError: string | null = null;
     try {
       const parsed: unknown = JSON.parse(body);
@@ -41,7 +44,7 @@ export class OllamaHttpError extends Error {
     } catch {
       // not JSON: not from Ollama's API
     }
-    return new OllamaHttpError(status, serverError, serverError !== null ? oneLine(serverError, SERVER_ERROR_CHARS) : bodyExcerpt(body));
+    return new OllamaHttpError(status, serverError, serverError !== null ? oneLine(serverError, SERVER_ERROR_CHARS) : bodyExcerpt(body), oneLine(statusText, EXCERPT_CHARS));
   }
 }
 
@@ -187,6 +190,19 @@ function notOllamaError(ctx: LlmErrorContext, status: number, excerpt: string, e
   );
 }
 
+/** "400 Bad Request": the reason the server gave, else the standard one for the status. */
+function statusLabel(status: number, err: unknown): string {
+  const reason = (err instanceof OllamaHttpError && err.statusText) || STATUS_CODES[status] || "";
+  return reason ? `${status} ${reason}` : String(status);
+}
+
+function notOllamaSuggestion(host: string): string {
+  return (
+    `Ollama's own errors carry a JSON message, so something else may be answering at ${host} (another service, or a proxy that cannot reach Ollama): ` +
+    `check that OLLAMA_HOST / llm.host points at Ollama (http://127.0.0.1:11434 by default); \`curl ${host}/api/tags\` should list models.`
+  );
+}
+
 function idleTimeoutError(ctx: LlmErrorContext, err: LlmIdleTimeoutError): IpuaroError {
   const seconds = formatSeconds(err.limitMs);
   if (err.phase === "first-byte") {
@@ -235,11 +251,19 @@ export function toLlmError(err: unknown, ctx: LlmErrorContext, aborted: boolean)
     const message = excerpt;
     // 5xx (runner crashed, out of memory, busy) and 429 may pass; other 4xx are our request's fault.
     const recoverable = status >= 500 || status === 429 || status === 408;
-    return new IpuaroError("llm", `Ollama at ${ctx.host} answered HTTP ${status} while ${ctx.action}: ${message}`, {
+    // With nothing after the colon the status alone was shown ("answered HTTP 400 …: "): its reason and the empty body say more.
+    const answered = message
+      ? `answered HTTP ${status} while ${ctx.action}: ${message}`
+      : `answered HTTP ${statusLabel(status, err)} with an empty body while ${ctx.action}`;
+    // Ollama words its errors as JSON ({"error": …}); another answer came from some other server there.
+    const notOllamaShaped = err instanceof OllamaHttpError && serverError === null;
+    return new IpuaroError("llm", `Ollama at ${ctx.host} ${answered}`, {
       recoverable,
       ...(status === 500 && /memory|resources/i.test(message)
         ? { suggestion: "Lower llm.contextWindow or use a smaller model: the context does not fit in memory." }
-        : {}),
+        : notOllamaShaped
+          ? { suggestion: notOllamaSuggestion(ctx.host) }
+          : {}),
       cause: err,
     });
   }

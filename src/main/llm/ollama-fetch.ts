@@ -52,7 +52,7 @@ export function ollamaFetch(outer: AbortSignal | undefined, timeouts: IdleTimeou
     const watched = new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
     const contentType = response.headers.get("content-type") ?? "";
     // Ollama's API answers JSON or NDJSON; a web page at a 2xx means OLLAMA_HOST points at some web server.
-    if (!response.ok || /text\/html/i.test(contentType)) throw OllamaHttpError.fromBody(response.status, await watched.text());
+    if (!response.ok || /text\/html/i.test(contentType)) throw OllamaHttpError.fromBody(response.status, await watched.text(), response.statusText);
     return watched;
   };
 }

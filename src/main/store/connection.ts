@@ -4,6 +4,7 @@
 // server that was tried.
 import { Redis } from "ioredis";
 import { errorMessage, IpuaroError } from "../errors.js";
+import { handshakeProblem } from "./handshake-errors.js";
 import { resolveRedisTarget, type RedisTarget } from "./redis-target.js";
 import { ANSWER_TIMEOUT_MS, isSilenceError, seconds, silentServerSuggestion, whileConnecting } from "./silent-server.js";
 
@@ -61,11 +62,12 @@ export function toRedisError(err: unknown, redis: Redis | null, action: string):
       suggestion: silentServerSuggestion(state),
     });
   }
+  const problem = state && handshakeProblem(err, state);
+  if (problem) return new IpuaroError("redis", `${problem.message} (while ${action})`, { cause: err, suggestion: problem.suggestion });
   if (isReplyError(err)) {
     const msg = err.message;
     let suggestion: string | undefined;
     if (/^OOM/.test(msg)) suggestion = "Redis is out of memory: raise its maxmemory or free space, then retry.";
-    else if (/^(NOAUTH|WRONGPASS)/.test(msg)) suggestion = "Put the right credentials in redis.url (redis://user:password@host:port).";
     else if (/^LOADING/.test(msg)) suggestion = "Redis is still loading its data from disk; retry in a moment.";
     return new IpuaroError("redis", `Redis at ${where} refused ${action}: ${msg}`, {
       cause: err,
@@ -75,6 +77,8 @@ export function toRedisError(err: unknown, redis: Redis | null, action: string):
   // The error the client hands back ("Connection is closed.", its retry limit) says little; the socket
   // error seen by the `error` listener (ECONNREFUSED, ENOENT …) says why.
   const clientSide = err instanceof Error && (err.name === "MaxRetriesPerRequestError" || err.message === "Connection is closed.");
+  const socketProblem = clientSide && state ? handshakeProblem(state.lastError, state) : null;
+  if (socketProblem) return new IpuaroError("redis", `${socketProblem.message} (while ${action})`, { cause: err, suggestion: socketProblem.suggestion });
   const detail = state?.lastError ? (clientSide ? state.lastError.message : `${errorMessage(err)} (${state.lastError.message})`) : errorMessage(err);
   return new IpuaroError("redis", `Lost connection to Redis at ${where} while ${action}: ${detail}`, {
     cause: err,
@@ -114,14 +118,15 @@ function connectFailure(state: ConnectionState, err: unknown): IpuaroError {
       suggestion: silentServerSuggestion(state),
     });
   }
+  // The handshake's own error reaches only the `error` listener (lastError); the caller gets "Connection is closed.".
+  const problem = handshakeProblem(err, state) ?? handshakeProblem(state.lastError, state);
+  if (problem) return new IpuaroError("redis", problem.message, { cause: err, suggestion: problem.suggestion });
   if (isReplyError(err)) {
     return new IpuaroError("redis", `Redis at ${state.description} rejected the connection: ${err.message}`, {
       cause: err,
-      suggestion: /^(NOAUTH|WRONGPASS)/.test(err.message)
-        ? "Put the right credentials in redis.url (redis://user:password@host:port)."
-        : /DB index is out of range/.test(err.message)
-          ? "The server has fewer logical databases (its `databases` setting, 16 by default): pick a lower db in redis.url / IPUARO_REDIS_URL or redis.db."
-          : connectionSuggestion(state),
+      suggestion: /DB index is out of range/.test(err.message)
+        ? "The server has fewer logical databases (its `databases` setting, 16 by default): pick a lower db in redis.url / IPUARO_REDIS_URL or redis.db."
+        : connectionSuggestion(state),
     });
   }
   const cause = state.lastError ?? err;

@@ -81,6 +81,22 @@ describe("OLLAMA_HOST pointing at something that is not Ollama", () => {
     expect((err as Error).message).toBe(`${url} does not look like an Ollama server: it answered with a web page (Router login) while listing models.`);
   });
 
+  it("a 400 with an empty body names the status and the empty body, and says to check OLLAMA_HOST", async () => {
+    const url = await webServer((_req, res) => res.writeHead(400).end());
+    const err = (await clientFor(url).checkModel().catch((e: unknown) => e)) as IpuaroError;
+    expect(err).toBeInstanceOf(IpuaroError);
+    expect(err.message).toBe(`Ollama at ${url} answered HTTP 400 Bad Request with an empty body while listing models`);
+    expect(err.suggestion).toBe(
+      `Ollama's own errors carry a JSON message, so something else may be answering at ${url} (another service, or a proxy that cannot reach Ollama): check that OLLAMA_HOST / llm.host points at Ollama (http://127.0.0.1:11434 by default); \`curl ${url}/api/tags\` should list models.`,
+    );
+  });
+
+  it("an empty error body keeps the reason the server gave in its status line", async () => {
+    const url = await webServer((_req, res) => res.writeHead(418, "Not Today").end());
+    const err = (await clientFor(url).checkModel().catch((e: unknown) => e)) as IpuaroError;
+    expect(err.message).toBe(`Ollama at ${url} answered HTTP 418 Not Today with an empty body while listing models`);
+  });
+
   it("Ollama's own 404 for a model (the fake's JSON) still says the model is missing", async () => {
     fake = await new FakeOllama().start();
     const client = new OllamaClient({ host: fake.url, model: "nope:1b", contextWindow: 8192, temperature: 0 });

@@ -4,6 +4,7 @@
 import type { Command } from "commander";
 import { fileHistoryUsage, formatBytes, type FileHistoryUsage } from "../../checkpoints/index.js";
 import { loadCommandLists } from "../../config/command-lists.js";
+import { homeFolderProblem, ipuaroHome } from "../../config/paths.js";
 import { loadConfig, modelConfigError } from "../../config/loader.js";
 import type { IpuaroConfig } from "../../config/schema.js";
 import { errorMessage, IpuaroError } from "../../errors.js";
@@ -91,6 +92,19 @@ function usageDetail(u: FileHistoryUsage): string {
   return `${formatBytes(u.blobBytes)} in ${u.blobs} backup${u.blobs === 1 ? "" : "s"}${u.shadowBytes ? `, ${formatBytes(u.shadowBytes)} of shadow-git snapshots` : ""} (${u.dir}; ipuaro sessions prune frees what no session needs)`;
 }
 
+/** The file history's size; a data folder that is not a folder (IPUARO_HOME naming a file) fails. */
+async function fileHistoryCheck(): Promise<{ check: DoctorCheck; usage: FileHistoryUsage | null }> {
+  const home = ipuaroHome();
+  const problem = homeFolderProblem(home);
+  if (problem) return { check: { name: "file-history", status: "fail", detail: problem }, usage: null };
+  try {
+    const usage = await fileHistoryUsage(home);
+    return { check: { name: "file-history", status: "ok", detail: usageDetail(usage) }, usage };
+  } catch (error) {
+    return { check: { name: "file-history", status: "fail", detail: `cannot measure ${home}: ${errorMessage(error)}` }, usage: null };
+  }
+}
+
 export function registerDoctorCommand(program: Command): void {
   program
     .command("doctor")
@@ -127,9 +141,9 @@ export function registerDoctorCommand(program: Command): void {
       } finally {
         await opened?.release();
       }
-      const usage = await fileHistoryUsage();
-      report({ name: "file-history", status: "ok", detail: usageDetail(usage) });
-      finish(usage);
+      const history = await fileHistoryCheck();
+      report(history.check);
+      finish(history.usage);
     });
 }
 
