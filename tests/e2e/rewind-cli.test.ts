@@ -86,8 +86,8 @@ describe("ipuaro rewind", () => {
     const list = await json("rewind", "--list", root);
     expect(Object.keys(list)).toEqual(["points"]);
     expect(list.points.map((p: Record<string, unknown>) => Object.keys(p))).toEqual([
-      ["n", "entryId", "message", "at", "files", "insertions", "deletions"],
-      ["n", "entryId", "message", "at", "files", "insertions", "deletions"],
+      ["n", "entryId", "message", "at", "files", "unrestorable", "insertions", "deletions"],
+      ["n", "entryId", "message", "at", "files", "unrestorable", "insertions", "deletions"],
     ]);
     expect(list.points.map((p: { n: number; message: string; files: number; insertions: number; deletions: number }) => [p.n, p.message, p.files, p.insertions, p.deletions])).toEqual([
       [1, "Where is Money?", 2, 2, 2],
@@ -113,8 +113,14 @@ describe("ipuaro rewind", () => {
 
     const byHand = `${read(STRINGS)}// by hand\n`;
     fs.writeFileSync(path.join(root, STRINGS), byHand);
-    const done = await json("rewind", "2", root);
-    expect(done).toEqual({ restored: [MONEY], deleted: [], conflicts: [STRINGS], skipped: [], warnings: [] });
+    // A preview changes nothing: 0, even when it lists a conflict.
+    const preview = await cli("rewind", "2", root, "--dry-run");
+    expect(preview.code).toBe(0);
+    expect(preview.stdout).toContain(`conflict: ${STRINGS}`);
+    // Done, but a file was left as a conflict: an exit code of its own, neither 0 nor an error's 1.
+    const left = await cli("rewind", "2", root, "--json");
+    expect(left.code).toBe(3);
+    expect(JSON.parse(left.stdout)).toEqual({ restored: [MONEY], deleted: [], conflicts: [STRINGS], skipped: [], warnings: [] });
     expect(read(MONEY)).toBe(money);
     expect(read(STRINGS)).toBe(byHand);
 

@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { RewindPointStats, RewindPreview, RewindRequest, RewindResult } from "../../src/main/checkpoints/index.js";
 import type { RewindPort } from "../../src/ui/app/tui-backend.js";
+import { pointStatsText } from "../../src/ui/dialogs/rewind-dialogs.js";
 import { KEYS } from "../helpers/headless-terminal.js";
 import { ScriptedBackend, stats } from "./scripted-backend.js";
 import { startUi, type UiHarness } from "./ui-harness.js";
@@ -272,5 +273,14 @@ describe("a replayed session", () => {
     await h.t.waitForText("User: где Money?");
     await h.t.waitForText("Rewind note: src/cart.ts differs from the conversation.");
     expect(h.t.find("User: Rewind note")).toBeNull();
+  });
+});
+
+describe("a rewind point's stats in the list", () => {
+  it("count the files a rewind cannot restore (too large to back up) instead of saying no code changes", () => {
+    const p = POINTS[1]!;
+    expect(pointStatsText(p)).toBe("no code changes");
+    expect(pointStatsText({ ...p, files: 1, unrestorable: 1 })).toBe("1 file, not restorable");
+    expect(pointStatsText({ ...p, files: 3, unrestorable: 1, insertions: 2, deletions: 1 })).toBe("3 files +2 −1, 1 not restorable");
   });
 });

@@ -4,6 +4,7 @@
 // checkpoint; files a run_command / run_tests call created, changed or deleted join it too, backed up
 // from the index's copy in Redis (command-tracking.ts). Checkpoints are an aid: a failure to make one is
 // reported as a notice and never stops an edit, a command or a turn.
+import fsp from "node:fs/promises";
 import path from "node:path";
 import { ipuaroHome } from "../config/paths.js";
 import { errorMessage } from "../errors.js";
@@ -69,6 +70,8 @@ export class CheckpointTracker {
   /** Serialises updates of the running checkpoint (a command and an edit never interleave, but be safe). */
   private queue: Promise<unknown> = Promise.resolve();
   private registering: Promise<boolean> | null = null;
+  /** Files of this turn already announced as too large to back up, before their edit was confirmed. */
+  private readonly warnedTooLarge = new Set<string>();
 
   constructor(private readonly opts: CheckpointTrackerOptions) {
     this.root = opts.root;
@@ -154,6 +157,7 @@ export class CheckpointTracker {
     return this.serial(async () => {
       await this.ready();
       this.current = null;
+      this.warnedTooLarge.clear();
       try {
         await this.registerStore();
         const seq = await this.store.nextSeq();
@@ -332,13 +336,42 @@ export class CheckpointTracker {
         // passing over it (or falling back to an older record of it) in silence.
         await this.track([[rel, record]]);
         if (failed.length) this.notice(`could not back up ${rel} before writing it (a rewind cannot restore it): ${failed[0]!.why}`);
-        else if (record.state === "skipped" && record.reason === "too_large") {
+        else if (record.state === "skipped" && record.reason === "too_large" && !this.warnedTooLarge.has(rel)) {
           this.notice(`${rel} is larger than checkpoints.maxFileBytes (${record.size ?? "?"} > ${this.settings.maxFileBytes} bytes): it is not backed up, and a rewind cannot restore it`);
         }
       } catch (error) {
         this.notice(`could not back up ${rel} before writing it (a rewind cannot restore it): ${errorMessage(error)}`);
       }
     });
+  }
+
+  /**
+   * Edit tools: before the change to `rel` is shown for confirmation. A file this turn's checkpoint has
+   * not backed up, or will not (too large), is said now, once a turn (a notice, and the returned text
+   * for the confirmation), so the user decides knowing a rewind to this message cannot undo the change;
+   * beforeWrite then does not say it again. null otherwise.
+   */
+  async warnBeforeConfirm(rel: string): Promise<string | null> {
+    try {
+      await this.ready();
+      if (!this.current || this.warnedTooLarge.has(rel)) return null;
+      const record = this.current.files[rel];
+      // Backed up (or known absent) at the turn's start or first write: a rewind restores that.
+      if (record && !(record.state === "skipped" && record.reason === "too_large")) return null;
+      let size = record?.size;
+      if (!record) {
+        const st = await fsp.lstat(absPath(this.root, rel));
+        if (!st.isFile() || st.size <= this.settings.maxFileBytes) return null;
+        size = st.size;
+      }
+      const warning = `${rel} is larger than checkpoints.maxFileBytes (${size ?? "?"} > ${this.settings.maxFileBytes} bytes): it is not backed up, so once this change is applied a rewind to this message cannot restore it`;
+      this.warnedTooLarge.add(rel);
+      this.notice(warning);
+      return warning;
+    } catch {
+      // Missing (a new file) or unreadable: nothing to warn about before; beforeWrite reports failures.
+      return null;
+    }
   }
 
   /** After ipuaro wrote `bytes` to `rel` (null: deleted it): a later rewind treats this content as its own. */

@@ -11,6 +11,8 @@ export type RecordSkipReason =
   | "not_regular"
   /** Changed by a command, and the index held no exact copy of what it was before. */
   | "not_indexed"
+  /** Ignored (so not in the index), changed by a command, and over the limits of the copy taken before commands. */
+  | "not_copied"
   /** Reading it or storing its backup failed (an I/O error, a full disk). */
   | "backup_failed";
 
@@ -30,9 +32,17 @@ export type FileRecord =
       /** When this record was made (a later snapshot reuses it when the file is untouched since). */
       at: number;
     }
-  /** The file did not exist: restoring this record deletes it. */
-  | { state: "absent"; realParentDir?: string; at: number }
-  | { state: "skipped"; reason: RecordSkipReason; size?: number; at: number };
+  /**
+   * The file did not exist: restoring this record deletes it. `newDir`: the topmost folder of its path
+   * that did not exist either (project-relative); the rewind removes the folders up to it that its
+   * deletions leave empty.
+   */
+  | { state: "absent"; realParentDir?: string; newDir?: string; at: number }
+  /**
+   * Not backed up. `size` and `mtimeMs` (when known) are the file's then: a disk still matching both
+   * has not changed since, so a rewind has nothing to restore and does not report it.
+   */
+  | { state: "skipped"; reason: RecordSkipReason; size?: number; mtimeMs?: number; at: number };
 
 export interface GitHeadRecord {
   head: string;
@@ -151,6 +161,8 @@ export interface RewindResult {
   skipped: SkippedFile[];
   /** The files restored or deleted (or that would be, on a dry run), with line counts. */
   changes: FileChange[];
+  /** Folders removed because the rewind's deletions left them empty (see empty-folders.ts). */
+  removedFolders?: string[];
   /** Notes added to the conversation for the model (files and conversation disagree, a summary). */
   notes: string[];
   git: GitHeadNotice | null;

@@ -19,8 +19,11 @@ function diskSha(disk: DiskFile): string | null | undefined {
 
 /** What restoring a tools-mode record means: write the blob, delete the file, or report it cannot. */
 export function recordTarget(record: FileRecord, blobs: BlobStore): RestoreTarget {
-  if (record.state === "skipped") return { kind: "unrestorable", reason: record.reason };
-  if (record.state === "absent") return { kind: "absent", ...(record.realParentDir ? { realParentDir: record.realParentDir } : {}) };
+  if (record.state === "skipped") {
+    const since = record.size !== undefined && record.mtimeMs !== undefined ? { size: record.size, mtimeMs: record.mtimeMs } : {};
+    return { kind: "unrestorable", reason: record.reason, ...since };
+  }
+  if (record.state === "absent") return { kind: "absent", ...(record.realParentDir ? { realParentDir: record.realParentDir } : {}), ...(record.newDir ? { newDir: record.newDir } : {}) };
   return { kind: "file", sha256: record.blob, mode: record.mode, realParentDir: record.realParentDir, load: () => blobs.get(record.blob) };
 }
 
@@ -59,7 +62,9 @@ async function shadowItems(tracker: CheckpointTracker, checkpoint: CheckpointDat
   const items: RestoreItem[] = changes.map((c) => {
     const from = c.from;
     let t: RestoreTarget;
-    if (!from) t = { kind: "absent" };
+    // git keeps no folders, only files: which folders are new is known from ipuaro's own record, if any.
+    const own = tracker.recordAt(checkpoint, c.path);
+    if (!from) t = { kind: "absent", ...(own?.state === "absent" && own.newDir ? { newDir: own.newDir } : {}) };
     else if ((from.mode & GIT_TYPE_MASK) !== GIT_REGULAR) t = { kind: "unrestorable", reason: "not_regular" };
     // git keeps only 644 or 755: the executable bit is all it knows of the mode.
     else t = { kind: "file", gitOid: from.oid, executable: (from.mode & 0o111) !== 0, load: () => shadow.readBlob(from.oid) };

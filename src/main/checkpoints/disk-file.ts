@@ -73,10 +73,12 @@ export async function readDiskFile(abs: string, readLimit: number): Promise<Disk
     const git = createHash("sha1").update(`blob ${fst.size}\0`);
     const keep = fst.size <= readLimit;
     const chunks: Buffer[] = [];
-    const buffer = Buffer.alloc(CHUNK);
+    // Sized to the file (one byte more, to see its end in one read): a zeroed 1 MiB per small file was
+    // most of the time of copying a few thousand small ignored files before a command.
+    const buffer = Buffer.alloc(Math.min(CHUNK, fst.size + 1));
     let total = 0;
     for (;;) {
-      const { bytesRead } = await handle.read(buffer, 0, CHUNK, null);
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
       if (bytesRead === 0) break;
       const part = buffer.subarray(0, bytesRead);
       sha.update(part);

@@ -1,5 +1,7 @@
-// One tracked file into a checkpoint record: missing → "absent"; a symlink or other non-regular file,
-// or one over checkpoints.maxFileBytes → "skipped"; otherwise its bytes go to the blob store. A file
+// One tracked file into a checkpoint record: missing → "absent" (with the topmost of its folders that is
+// missing too, so a rewind that deletes the file can remove the folders it leaves empty); a symlink or
+// other non-regular file, or one over checkpoints.maxFileBytes → "skipped" (with its size and mtime, so a
+// rewind can tell it has not changed since); otherwise its bytes go to the blob store. A file
 // untouched since its previous record (same size, mtime, inode, mode, and not modified in the moments
 // before that record was made) reuses the record without being read again.
 import fsp from "node:fs/promises";
@@ -27,6 +29,21 @@ export function absPath(root: string, rel: string): string {
   return path.join(root, ...rel.split("/"));
 }
 
+/** The topmost folder of the project-relative file `rel` that does not exist (a symlink counts as existing). */
+async function topMissingDir(root: string, rel: string): Promise<string | undefined> {
+  const parts = rel.split("/").slice(0, -1);
+  for (let i = 1; i <= parts.length; i++) {
+    const dir = parts.slice(0, i).join("/");
+    try {
+      await fsp.lstat(absPath(root, dir));
+    } catch (error) {
+      if (isMissing(error)) return dir;
+      throw error;
+    }
+  }
+  return undefined;
+}
+
 export async function snapshotFile(opts: SnapshotOptions): Promise<FileRecord> {
   const now = opts.now ?? Date.now();
   const abs = absPath(opts.root, opts.rel);
@@ -36,10 +53,11 @@ export async function snapshotFile(opts: SnapshotOptions): Promise<FileRecord> {
     st = await fsp.lstat(abs);
   } catch (error) {
     if (!isMissing(error)) throw error;
-    return { state: "absent", ...(parent ? { realParentDir: parent } : {}), at: now };
+    const newDir = parent ? undefined : await topMissingDir(opts.root, opts.rel);
+    return { state: "absent", ...(parent ? { realParentDir: parent } : {}), ...(newDir ? { newDir } : {}), at: now };
   }
-  if (!st.isFile()) return { state: "skipped", reason: "not_regular", at: now };
-  if (st.size > opts.maxFileBytes) return { state: "skipped", reason: "too_large", size: st.size, at: now };
+  if (!st.isFile()) return { state: "skipped", reason: "not_regular", size: st.size, mtimeMs: st.mtimeMs, at: now };
+  if (st.size > opts.maxFileBytes) return { state: "skipped", reason: "too_large", size: st.size, mtimeMs: st.mtimeMs, at: now };
   const prev = opts.previous;
   if (
     prev?.state === "file" &&
@@ -55,7 +73,7 @@ export async function snapshotFile(opts: SnapshotOptions): Promise<FileRecord> {
   const disk = await readDiskFile(abs, opts.maxFileBytes);
   if (disk.kind === "absent") return { state: "absent", ...(parent ? { realParentDir: parent } : {}), at: now };
   if (disk.kind !== "file") return { state: "skipped", reason: "not_regular", at: now };
-  if (!disk.bytes) return { state: "skipped", reason: "too_large", size: disk.size, at: now };
+  if (!disk.bytes) return { state: "skipped", reason: "too_large", size: disk.size, mtimeMs: disk.mtimeMs, at: now };
   const blob = await opts.blobs.put(disk.bytes);
   return { state: "file", blob, mode: disk.mode, size: disk.size, mtimeMs: disk.mtimeMs, ino: disk.ino, realParentDir: parent ?? path.dirname(abs), at: now };
 }

@@ -57,6 +57,7 @@ export function createSessionCheckpoints(opts: SessionCheckpointsOptions): Sessi
     ...(opts.onNotice ? { onNotice: opts.onNotice } : {}),
   });
   attachCheckpointHooks(session.toolState, {
+    beforeConfirm: (rel) => tracker.warnBeforeConfirm(rel),
     beforeWrite: (rel) => tracker.beforeWrite(rel),
     afterWrite: (rel, bytes) => tracker.afterWrite(rel, bytes),
     beforeCommand: (command?: string) => tracker.beforeCommand(command),

@@ -5,12 +5,15 @@
 //     user changed it outside ipuaro; left alone unless onConflict is "overwrite";
 //  4. never through a symlink, into a non-regular file, into a file with other hard links, or into a
 //     folder whose realpath moved (a folder swapped for a symlink) → skipped;
-//  5. a record of "did not exist" deletes the file;
+//  5. a record of "did not exist" deletes the file, and the folders it was the last thing in, if they
+//     did not exist at the checkpoint either (empty-folders.ts);
 //  6. otherwise the bytes are written back (atomic temp + rename) after the path was opened with
 //     O_NOFOLLOW and its dev/ino checked against lstat, and the recorded mode restored (a shadow-git
 //     record knows only the executable bit: the file's other bits stay).
 // A dry run stops after 4 (and says when a backup is gone) and counts the lines each file would gain
-// and lose. One file's failure is reported as skipped and never stops the others.
+// and lose. One file's failure is reported as skipped and never stops the others. A record that could
+// not be backed up (1.) is reported only when the file changed since: same size and mtime as then means
+// there is nothing to restore.
 import { constants } from "node:fs";
 import fsp from "node:fs/promises";
 import path from "node:path";
@@ -20,6 +23,7 @@ import { AtomicWriteError, deleteFileAtomic, writeFileAtomic } from "../fs/atomi
 import { sha256 } from "./blob-store.js";
 import type { FileChange, OnConflict, RecordSkipReason, SkippedFile } from "./checkpoint-types.js";
 import { errnoOf, isMissing, readDiskFile, realDir, type DiskFile } from "./disk-file.js";
+import { newFoldersOf, removeEmptyFolders } from "./empty-folders.js";
 import { absPath } from "./file-snapshot.js";
 
 export type RestoreTarget =
@@ -39,8 +43,10 @@ export type RestoreTarget =
       /** The bytes to write; null when the backup is gone. */
       load(): Promise<Buffer | null>;
     }
-  | { kind: "absent"; realParentDir?: string }
-  | { kind: "unrestorable"; reason: RecordSkipReason };
+  /** `newDir`: see FileRecord; the folders up to it are removed when the deletion leaves them empty. */
+  | { kind: "absent"; realParentDir?: string; newDir?: string }
+  /** `size` and `mtimeMs`: the file's when recorded, if known (unchanged since → nothing to report). */
+  | { kind: "unrestorable"; reason: RecordSkipReason; size?: number; mtimeMs?: number };
 
 export interface RestoreItem {
   path: string;
@@ -72,6 +78,8 @@ export interface RestoreOutcome {
   skipped: SkippedFile[];
   /** sha256 now on disk per written path (null = deleted), for the tracker's "last written" record. */
   written: Array<[string, string | null]>;
+  /** Folders removed because the deletions left them empty (none on a dry run). */
+  removedFolders: string[];
 }
 
 const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
@@ -233,17 +241,29 @@ async function applyOne(item: RestoreItem, abs: string, disk: DiskFile, realRoot
   return { written: sha256(bytes) };
 }
 
+/** Same size and mtime as when recorded: the file has not changed since (nothing to restore). */
+async function unchangedSince(abs: string, target: Extract<RestoreTarget, { kind: "unrestorable" }>): Promise<boolean> {
+  if (target.size === undefined || target.mtimeMs === undefined) return false;
+  try {
+    const st = await fsp.lstat(abs);
+    return st.size === target.size && st.mtimeMs === target.mtimeMs;
+  } catch {
+    return false;
+  }
+}
+
 export async function restoreFiles(items: readonly RestoreItem[], opts: RestoreOptions): Promise<RestoreOutcome> {
-  const out: RestoreOutcome = { changes: [], conflicts: [], skipped: [], written: [] };
+  const out: RestoreOutcome = { changes: [], conflicts: [], skipped: [], written: [], removedFolders: [] };
   const realRoot = await fsp.realpath(opts.root);
+  const emptied: string[] = [];
   for (const item of items) {
     const rel = item.path;
     const { target } = item;
+    const abs = absPath(opts.root, rel);
     if (target.kind === "unrestorable") {
-      out.skipped.push({ path: rel, reason: target.reason });
+      if (!(await unchangedSince(abs, target))) out.skipped.push({ path: rel, reason: target.reason });
       continue;
     }
-    const abs = absPath(opts.root, rel);
     let disk: DiskFile;
     try {
       disk = await readDiskFile(abs, opts.maxFileBytes);
@@ -253,13 +273,18 @@ export async function restoreFiles(items: readonly RestoreItem[], opts: RestoreO
     }
     if (isTargetContent(target, disk)) continue;
     try {
+      const writes = out.written.length;
       await restoreOne(item, abs, disk, realRoot, opts, out);
+      // Deleted (not left as a conflict or skipped): its new folders may be empty now.
+      if (target.kind === "absent" && out.written.length > writes) emptied.push(...newFoldersOf(rel, target.newDir));
     } catch (error) {
       // One file's failure (a backup that cannot be read) must not abort the rest: the files already
       // written would go unreported and unrecorded as ipuaro's own, and the conversation not rewound.
       out.skipped.push(ioSkip(rel, error));
     }
   }
+  // After every file: a folder two deleted files shared is empty only once both are gone.
+  if (emptied.length) out.removedFolders = await removeEmptyFolders(realRoot, emptied);
   return out;
 }
 

@@ -17,6 +17,7 @@ import { REWIND_MODES, type CheckpointData, type CodePlan, type GitHeadRecord, t
 import { planAndRestore, type PlanCache } from "./code-plan.js";
 import { addNote, branchSummaryNote, codeOnlyNote, conversationOnlyNote, partialCodeNote, rewindConversation, summariseFrom, summariseUpTo, type Summarise } from "./conversation-rewind.js";
 import { gitHeadNotice, readGitHead } from "./git-head.js";
+import { IGNORED_COPY_FILE_BYTES, IGNORED_COPY_TOTAL_BYTES } from "./ignored-copies.js";
 
 export interface RewindServiceOptions {
   session: LiveSession;
@@ -36,7 +37,10 @@ export interface RewindServiceOptions {
 }
 
 export interface RewindPointStats extends RewindPoint {
+  /** Files a code rewind to the point would touch or cannot restore (conflicts and `unrestorable` included). */
   files: number;
+  /** Of `files`, those that differ from the checkpoint but cannot be restored (too large, no copy…); absent: none. */
+  unrestorable?: number;
   insertions: number;
   deletions: number;
 }
@@ -45,6 +49,7 @@ const SKIP_TEXT: Record<SkippedFile["reason"], string> = {
   too_large: "larger than checkpoints.maxFileBytes when the checkpoint was made, so it was not backed up",
   not_regular: "not a regular file",
   not_indexed: "changed by a command, and the index held no copy of it from before",
+  not_copied: `changed by a command; it is ignored, so the index holds no copy, and it was over the limits of the copy ipuaro takes of ignored files before each command (${IGNORED_COPY_FILE_BYTES / 1024 / 1024} MiB a file, ${IGNORED_COPY_TOTAL_BYTES / 1024 / 1024} MiB in all): no copy from before`,
   backup_failed: "its backup could not be made when the checkpoint was (an I/O error or a full disk)",
   symlink: "it is a symlink now; ipuaro never writes through one",
   hard_link: "it has other hard links; writing it would change them too",
@@ -112,11 +117,14 @@ export class RewindService {
     for (const p of await this.points()) {
       const cp = this.tracker.checkpointFor(p.entryId);
       if (!cp) {
-        out.push({ ...p, files: 0, insertions: 0, deletions: 0 });
+        out.push({ ...p, files: 0, unrestorable: 0, insertions: 0, deletions: 0 });
         continue;
       }
       const plan = await this.codePlan(cp, cache);
-      out.push({ ...p, files: plan.changes.length + plan.conflicts.length, insertions: plan.insertions, deletions: plan.deletions });
+      // A file that differs but cannot be restored (a big file the model edited) is a change too: "no
+      // code changes" would hide what the preview then lists as not restored.
+      const unrestorable = plan.skipped.length;
+      out.push({ ...p, files: plan.changes.length + plan.conflicts.length + unrestorable, unrestorable, insertions: plan.insertions, deletions: plan.deletions });
     }
     return out;
   }
@@ -159,7 +167,7 @@ export class RewindService {
         suggestion: "Rewind the conversation only (mode conversation).",
       });
     }
-    const result: RewindResult = { point, mode, dryRun, draft: null, restored: [], deleted: [], conflicts: [], skipped: [], changes: [], notes: [], git: null, warnings: [] };
+    const result: RewindResult = { point, mode, dryRun, draft: null, restored: [], deleted: [], conflicts: [], skipped: [], changes: [], removedFolders: [], notes: [], git: null, warnings: [] };
     if (cp) result.git = await this.gitNotice(cp);
 
     if (wantsCode && cp) await this.restoreCode(cp, { dryRun, onConflict }, result);
@@ -213,6 +221,7 @@ export class RewindService {
     result.deleted = outcome.changes.filter((c) => c.action === "delete").map((c) => c.path);
     result.conflicts = outcome.conflicts.map((c) => c.path);
     result.skipped = outcome.skipped;
+    result.removedFolders = outcome.removedFolders;
     result.warnings = [...outcome.warnings, ...outcome.skipped.map(describeSkip)];
     if (opts.dryRun) return;
     const touched = outcome.written.map(([p]) => p);

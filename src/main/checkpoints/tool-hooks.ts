@@ -5,6 +5,8 @@ import type { ToolSessionState } from "../tools/tool-types.js";
 import type { CommandWatch } from "./command-tracking.js";
 
 export interface CheckpointHooks {
+  /** Before an edit of `rel` is confirmed: a warning the file cannot be backed up (also sent as a notice), or null. Never throws. */
+  beforeConfirm(rel: string): Promise<string | null>;
   /** Before an edit tool writes or deletes `rel` (project-relative). Never throws. */
   beforeWrite(rel: string): Promise<void>;
   /** After it wrote `bytes` (null: deleted the file). Never throws. */

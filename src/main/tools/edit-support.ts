@@ -8,10 +8,12 @@ import path from "node:path";
 import { hashContent } from "../../pipeline/watch/content-hash.js";
 import { checkpointHooksFor } from "../checkpoints/tool-hooks.js";
 import { AtomicWriteError, deleteFileAtomic, writeFileAtomic } from "../fs/atomic-write.js";
+import { readRegularFile } from "../fs/regular-file.js";
 import { isTaintingWrite } from "../security/index.js";
 import { changedRegion, dominantEol, inFileEols, splitWithEols, textLines, unifiedDiff, type LineRange } from "./edit-text.js";
 import { forgetRead, rememberRead, seenLines } from "./read-snapshots.js";
 import { forgetSeen, noteSeen } from "./seen-ranges.js";
+import { notTextFailure, readToolFile } from "./disk-read.js";
 import { numberLines, toolPath } from "./tool-paths.js";
 import type { ConflictDecision, EditRecord, ToolContext, ToolOutcome } from "./tool-types.js";
 import { counted } from "../plural.js";
@@ -32,10 +34,6 @@ const MAX_SHOWN_LINES = 80;
 
 function fail(code: ToolFailure["code"], message: string): ToolFailure {
   return { ok: false, code, message };
-}
-
-function errno(error: unknown): string | undefined {
-  return (error as NodeJS.ErrnoException | undefined)?.code;
 }
 
 /**
@@ -78,21 +76,17 @@ export interface DiskText {
   lines: string[];
 }
 
-/** Reads the target as UTF-8 text; binary, non-UTF-8, folders and missing files are failures. */
+/** Reads the target as UTF-8 text; binary, non-UTF-8, folders, FIFOs, devices and missing files are failures. */
 export async function readDiskText(target: WriteTarget): Promise<DiskText | ToolFailure> {
-  let bytes: Buffer;
-  try {
-    const st = await fsp.lstat(target.abs);
-    if (st.isDirectory()) return fail("PATH_INVALID", `${target.rel} is a folder, not a file`);
-    if (!st.isFile()) return fail("NOT_TEXT", `${target.rel} is not a regular file`);
-    bytes = await fsp.readFile(target.abs);
-  } catch (error) {
-    if (errno(error) === "ENOENT" || errno(error) === "ENOTDIR") {
-      return fail("FILE_NOT_FOUND", `${target.rel} does not exist. Use get_structure to see the files, or create_file to make it.`);
-    }
-    throw error;
-  }
-  if (bytes.includes(0)) return fail("NOT_TEXT", `${target.rel} is a binary file (${bytes.length} bytes); ipuaro edits text files only`);
+  const read = await readToolFile(target.rel, target.abs, {
+    missing: `${target.rel} does not exist. Use get_structure to see the files, or create_file to make it.`,
+    folder: `${target.rel} is a folder, not a file`,
+    tooLarge: "ipuaro edits files up to that size; change it with run_command (e.g. `sed -i`) instead",
+  });
+  if (!read.ok) return read;
+  const bytes = read.bytes;
+  const notText = notTextFailure(target.rel, bytes, "; ipuaro edits UTF-8 text files only");
+  if (notText) return notText;
   let decoded: string;
   try {
     decoded = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
@@ -104,14 +98,17 @@ export async function readDiskText(target: WriteTarget): Promise<DiskText | Tool
   return { hash: await hashContent(bytes), bom, text, lines: textLines(text) };
 }
 
-/** Hash of the target's current bytes; null when it is gone. */
+/**
+ * Hash of the target's current bytes; null when it is gone. Anything else that is not the regular file
+ * the change was built on (a FIFO swapped in, a file grown past the read limit) hashes to a value no
+ * file has, so the write is refused as a conflict instead of reading it.
+ */
 async function diskHash(abs: string): Promise<string | null> {
-  try {
-    return await hashContent(await fsp.readFile(abs));
-  } catch (error) {
-    if (errno(error) === "ENOENT" || errno(error) === "ENOTDIR") return null;
-    throw error;
-  }
+  const read = await readRegularFile(abs);
+  if (read.kind === "file") return hashContent(read.bytes);
+  if (read.kind === "missing") return null;
+  if (read.kind === "unreadable") throw new Error(read.reason);
+  return `not a readable regular file: ${read.kind}`;
 }
 
 /** The lines the model read at `hash`: the session's snapshot, else the Redis copy if it still is that version. */
@@ -221,6 +218,9 @@ export async function confirmAndWrite(ctx: ToolContext, change: PlannedChange): 
   const afterLines = change.after === null ? null : textLines(change.after);
   if (ctx.signal?.aborted) return fail("CANCELLED", `cancelled before the change to ${rel} was shown; nothing was written`);
   const warning = await riskWarningFor(ctx.store, ctx.root, rel).catch(() => null);
+  const checkpoints = checkpointHooksFor(ctx.session);
+  // Said before the question, not after the write: the user decides knowing a rewind cannot undo it.
+  const backupWarning = await checkpoints?.beforeConfirm(rel);
   const decision = await ctx.ports.confirmEdit({
     ...(warning ? { risk: { level: warning.level, message: warning.message, requiresConfirmation: warning.requiresConfirmation } } : {}),
     tool: change.tool,
@@ -229,6 +229,7 @@ export async function confirmAndWrite(ctx: ToolContext, change: PlannedChange): 
     ...(change.description ? { description: change.description } : {}),
     ...(change.range ? { range: change.range } : {}),
     newContent: change.after,
+    ...(backupWarning ? { backupWarning } : {}),
   });
   if (decision.action === "reject" && decision.unattended) {
     return fail(
@@ -274,7 +275,6 @@ export async function confirmAndWrite(ctx: ToolContext, change: PlannedChange): 
     ...(createdFolder !== undefined ? { createdFolder } : {}),
   };
   // Checkpoints (issue 8): the file's content before its first write in this turn is backed up first.
-  const checkpoints = checkpointHooksFor(ctx.session);
   await checkpoints?.beforeWrite(rel);
   await ctx.services.recordEdit(record);
   ctx.services.registerOwnWrite(rel, newHash);

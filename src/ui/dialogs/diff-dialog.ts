@@ -38,6 +38,8 @@ export function askEditDecision(host: ModalHost, proposal: EditProposal, opts: D
     let note: StyledLine | null = null;
     const body = (width: number): StyledLine[] => {
       const rows: StyledLine[] = [];
+      // Before the diff: applying means a rewind cannot take this file back.
+      if (proposal.backupWarning) rows.push(...wrapStyled([span(proposal.backupWarning, "warn")], width), []);
       if (opts.showDescription && proposal.description) {
         rows.push(...wrapStyled([span("Change: ", "muted"), { text: proposal.description }], width), []);
       }

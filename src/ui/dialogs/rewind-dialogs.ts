@@ -10,11 +10,17 @@ import { latinKey, type ModalHost } from "./choice-dialog.js";
 import { DialogBox, keyLegendRows, type Modal } from "./dialog-box.js";
 import { formatAge } from "./session-picker.js";
 
-/** `2 files +3 −5`, `no code changes`, or `conversation only` (no checkpoint). */
+/**
+ * `2 files +3 −5`, `no code changes`, or `conversation only` (no checkpoint); files that differ but
+ * cannot be restored (too large to back up) count too: `1 file, not restorable`, `3 files +1 −1, 1 not restorable`.
+ */
 export function pointStatsText(p: RewindPointStats): string {
   if (!p.hasCheckpoint) return "conversation only";
   if (p.files === 0) return "no code changes";
-  return `${p.files} file${p.files === 1 ? "" : "s"} +${p.insertions} −${p.deletions}`;
+  const files = `${p.files} file${p.files === 1 ? "" : "s"}`;
+  const unrestorable = p.unrestorable ?? 0;
+  if (unrestorable === p.files) return `${files}, not restorable`;
+  return `${files} +${p.insertions} −${p.deletions}${unrestorable ? `, ${unrestorable} not restorable` : ""}`;
 }
 
 /** A message's first line, for one-row lists. */

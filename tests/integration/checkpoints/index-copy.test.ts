@@ -52,13 +52,13 @@ describe("project walks around a command", () => {
 
   it("sees created, changed and deleted files of every type, minus ignored folders and ipuaro's home", async () => {
     const opts = { ignorePatterns: [], limit: 100, exclude: [path.join(root, "home")] };
-    const before = (await walkProject(root, opts))!;
+    const before = (await walkProject(root, opts))!.files;
     expect([...before.keys()].sort()).toEqual([".gitignore", "a.ts", "b.md", "c.ts"]);
     fs.appendFileSync(path.join(root, "b.md"), "more");
     fs.rmSync(path.join(root, "c.ts"));
     fs.writeFileSync(path.join(root, "d.txt"), "new");
     fs.writeFileSync(path.join(root, "ignored", "y.ts"), "ignored");
-    const after = (await walkProject(root, opts))!;
+    const after = (await walkProject(root, opts))!.files;
     expect(diffWalks(before, after)).toEqual({ created: ["d.txt"], changed: ["b.md"], deleted: ["c.ts"] });
     expect(await walkProject(root, { ...opts, limit: 2 })).toBeNull();
   });

@@ -68,7 +68,7 @@ describe("restoring files from checkpoint records", () => {
     const r = await record("a.ts");
     const before = fs.statSync(abs("a.ts"));
     const out = await restore([item("a.ts", r, () => false)]);
-    expect(out).toEqual({ changes: [], conflicts: [], skipped: [], written: [] });
+    expect(out).toEqual({ changes: [], conflicts: [], skipped: [], removedFolders: [], written: [] });
     expect(fs.statSync(abs("a.ts")).ino).toBe(before.ino);
   });
 

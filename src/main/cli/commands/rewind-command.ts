@@ -2,6 +2,8 @@
 // [--on-conflict skip|overwrite] [--json]`: back to the state just before user message N of a session
 // (default: the project's last), without the TUI. `--list` shows the points with `N files +x −y`.
 // Git is never touched; when HEAD moved since the checkpoint the commands a user could run are shown.
+// Exit 0 for a clean rewind (and --list, --dry-run), REWIND_FILES_LEFT_EXIT when it was done but some
+// files were left as conflicts or could not be restored, 1 on an error, 2 on bad arguments.
 import { analyticsEventsFor } from "../../shadow/events-recorder.js";
 import type { Command } from "commander";
 import { createSessionCheckpoints, describeSkip, type RewindPointStats, type RewindResult } from "../../checkpoints/index.js";
@@ -14,6 +16,12 @@ import { openProjectStore } from "../../store/open-project-store.js";
 import { resolveProjectRoot } from "../project-root.js";
 
 type CliMode = "both" | "conversation" | "code";
+
+/**
+ * The rewind was done but left files as they are (conflicts, or not restorable): a script must not take
+ * it for a clean rewind (0) nor for a failure that changed nothing (1: the conversation may have moved).
+ */
+export const REWIND_FILES_LEFT_EXIT = 3;
 const CLI_MODES: readonly CliMode[] = ["both", "conversation", "code"];
 
 interface RewindOptions {
@@ -30,10 +38,13 @@ function firstLine(text: string, max = 60): string {
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
-export function pointStatsText(p: Pick<RewindPointStats, "hasCheckpoint" | "files" | "insertions" | "deletions">): string {
+export function pointStatsText(p: Pick<RewindPointStats, "hasCheckpoint" | "files" | "insertions" | "deletions" | "unrestorable">): string {
   if (!p.hasCheckpoint) return "no checkpoint (conversation only)";
   if (p.files === 0) return "no code changes";
-  return `${p.files} file${p.files === 1 ? "" : "s"} +${p.insertions} −${p.deletions}`;
+  const files = `${p.files} file${p.files === 1 ? "" : "s"}`;
+  const unrestorable = p.unrestorable ?? 0;
+  if (unrestorable === p.files) return `${files} it cannot restore`;
+  return `${files} +${p.insertions} −${p.deletions}${unrestorable ? `, ${unrestorable} it cannot restore` : ""}`;
 }
 
 function listText(points: RewindPointStats[]): string {
@@ -56,10 +67,21 @@ function summaryLine(r: RewindResult): string | null {
   return `${head}${left.length ? `; ${left.join("; ")}` : ""}.`;
 }
 
+/** One line per outermost removed folder (everything inside it went too). */
+function removedFolderLines(removed: readonly string[]): string[] {
+  const set = new Set(removed);
+  const tops = removed.filter((d) => !d.includes("/") || !set.has(d.slice(0, d.lastIndexOf("/"))));
+  return tops.map((top) => {
+    const inside = removed.filter((d) => d.startsWith(`${top}/`)).length;
+    return `removed empty folder ${top}/${inside ? ` and the ${inside} inside it` : ""} (the files created there were deleted)`;
+  });
+}
+
 export function rewindResultText(r: RewindResult): string {
   const lines: string[] = [];
   if (r.mode !== "conversation") {
     for (const c of r.changes) lines.push(`${r.dryRun ? `would ${c.action}` : DONE[c.action]} ${c.path} (+${c.insertions} −${c.deletions})`);
+    lines.push(...removedFolderLines(r.removedFolders ?? []));
     const skips = new Set(r.skipped.map(describeSkip));
     const warnings = r.warnings.filter((w) => !skips.has(w));
     if (r.changes.length === 0) {
@@ -132,7 +154,7 @@ export function registerRewindCommand(program: Command): void {
         if (opts.list) {
           const points = await checkpoints.rewind.pointsWithStats();
           if (opts.json) {
-            const out = points.map((p) => ({ n: p.n, entryId: p.entryId, message: p.message, at: p.at, files: p.files, insertions: p.insertions, deletions: p.deletions }));
+            const out = points.map((p) => ({ n: p.n, entryId: p.entryId, message: p.message, at: p.at, files: p.files, unrestorable: p.unrestorable ?? 0, insertions: p.insertions, deletions: p.deletions }));
             process.stdout.write(`${JSON.stringify({ points: out })}\n`);
           } else process.stdout.write(`session ${session.id}\n${listText(points)}\n`);
           return;
@@ -151,9 +173,9 @@ export function registerRewindCommand(program: Command): void {
           // What JSON leaves out still matters to a person reading the terminal.
           if (result.git) process.stderr.write(`ipuaro: git HEAD moved since this checkpoint; you could run: ${result.git.commands.join(" ; ")}\n`);
         } else process.stdout.write(`${rewindResultText(result)}\n`);
-        const wanted = result.changes.length + result.conflicts.length + result.skipped.length;
-        const codeFailed = args.mode !== "conversation" && !result.dryRun && wanted > 0 && result.changes.length === 0;
-        process.exitCode = codeFailed ? 1 : 0;
+        // A preview changes nothing, so it is never "left" anything: 0, whatever it lists.
+        const leftFiles = !result.dryRun && (result.conflicts.length > 0 || result.skipped.length > 0);
+        process.exitCode = leftFiles ? REWIND_FILES_LEFT_EXIT : 0;
       } finally {
         await indexer.close();
         await opened.release();
