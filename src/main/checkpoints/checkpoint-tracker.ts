@@ -13,7 +13,7 @@ import { BlobStore, sha256 } from "./blob-store.js";
 import type { CheckpointData, FileRecord, GitHeadRecord } from "./checkpoint-types.js";
 import { CheckpointStore } from "./checkpoint-store.js";
 import { startCommandWatch, type CommandWatch } from "./command-tracking.js";
-import { readDiskFile } from "./disk-file.js";
+import { leftByIpuaro, shadowChangedOutside } from "./outside-changes.js";
 import { absPath, snapshotFile } from "./file-snapshot.js";
 import { readGitHead } from "./git-head.js";
 import { walkProject } from "./project-walk.js";
@@ -170,7 +170,7 @@ export class CheckpointTracker {
           // One file that cannot be backed up must not cost the whole turn its checkpoint (and every
           // other file its backup): it is recorded as not restorable and named.
           files[rel] = await this.snapshotOrSkip(rel, previous, now, failed);
-          if (!this.leftByIpuaro(rel, previous, files[rel])) changedOutside.push(rel);
+          if (!leftByIpuaro(rel, previous, files[rel], this.written)) changedOutside.push(rel);
         }
         if (failed.length) {
           const list = failed.map((f) => `${f.rel} (${f.why})`).join("; ");
@@ -179,7 +179,13 @@ export class CheckpointTracker {
         const git = await (this.opts.readHead ?? readGitHead)(this.root);
         const previousShadow = [...this.list].reverse().find((c) => c.shadowCommit)?.shadowCommit;
         const shadowCommit = this.mode === "shadow-git" ? await this.shadowSnapshot(userEntryId) : null;
-        if (shadowCommit && previousShadow) changedOutside.push(...(await this.shadowChangedOutside(previousShadow, shadowCommit, files)));
+        if (shadowCommit && previousShadow) {
+          const disk = { root: this.root, maxFileBytes: this.settings.maxFileBytes };
+          await shadowChangedOutside(this.shadowGit(), { previous: previousShadow, now: shadowCommit }, files, this.written, disk).then(
+            (paths) => changedOutside.push(...paths),
+            (error: unknown) => this.notice(`checkpoint: could not compare the shadow snapshots (${errorMessage(error)}); a rewind may not see changes made between messages`),
+          );
+        }
         const checkpoint: CheckpointData = {
           v: 1,
           userEntryId,
@@ -199,41 +205,6 @@ export class CheckpointTracker {
         this.notice(`no checkpoint for this turn (a rewind cannot restore its files): ${errorMessage(error)}`);
       }
     });
-  }
-
-  /**
-   * Whether `now` is what ipuaro left in the file: its previous record, or ipuaro's last write of it. A
-   * record without content (too large, not regular) is judged by its state and size alone.
-   */
-  private leftByIpuaro(rel: string, previous: FileRecord | undefined, now: FileRecord): boolean {
-    if (!previous) return true;
-    if (now.state === "skipped") return previous.state === "skipped" && previous.reason === now.reason && previous.size === now.size;
-    const sha = now.state === "file" ? now.blob : null;
-    if (sha === (previous.state === "file" ? previous.blob : previous.state === "absent" ? null : undefined)) return true;
-    return this.written.has(rel) && this.written.get(rel) === sha;
-  }
-
-  /**
-   * Files of the project (beyond the tracked ones, judged by their records) that changed between the
-   * previous shadow snapshot and this one other than by ipuaro's own last write.
-   */
-  private async shadowChangedOutside(previous: string, now: string, tracked: Record<string, FileRecord>): Promise<string[]> {
-    const out: string[] = [];
-    try {
-      for (const change of await this.shadowGit().changes(previous, now)) {
-        const rel = change.path;
-        if (rel in tracked) continue;
-        const written = this.written.get(rel);
-        if (written !== undefined) {
-          const disk = await readDiskFile(absPath(this.root, rel), this.settings.maxFileBytes);
-          if ((disk.kind === "absent" ? null : disk.kind === "file" ? disk.sha256 : undefined) === written) continue;
-        }
-        out.push(rel);
-      }
-    } catch (error) {
-      this.notice(`checkpoint: could not compare the shadow snapshots (${errorMessage(error)}); a rewind may not see changes made between messages`);
-    }
-    return out;
   }
 
   /** Whether a checkpoint after `checkpoint` found `rel` changed outside ipuaro (see CheckpointData.changedOutside). */
