@@ -1,0 +1,60 @@
+// /sessions over the real runtime: a session another live ipuaro holds (a real lease in Redis, held
+// by a real other process) is marked in the list with who has it, and loading it is refused at once.
+import { spawn, type ChildProcess } from "node:child_process";
+import os from "node:os";
+import { Redis } from "ioredis";
+import { afterAll, afterEach, beforeAll, expect, it, vi } from "vitest";
+import { SessionStore } from "../../src/main/session/session-store.js";
+import { projectNameFor, sessionLeaseKey } from "../../src/main/store/keys.js";
+import { runTui } from "../../src/ui/run-tui.js";
+import { FakeOllama } from "../helpers/fake-ollama.js";
+import { createHeadlessTerminal, KEYS, type HeadlessTerminal } from "../helpers/headless-terminal.js";
+import { buildAcmeShop } from "../helpers/indexed-project.js";
+import { useRedisServer } from "../helpers/redis-server.js";
+import { removeDir } from "../helpers/temp-dir.js";
+import { stubTuiEnv } from "./tui-test-env.js";
+
+const server = useRedisServer();
+let root: string;
+let fake: FakeOllama;
+let redis: Redis;
+let other: ChildProcess;
+let t: HeadlessTerminal | null = null;
+
+beforeAll(async () => {
+  root = buildAcmeShop();
+  fake = await new FakeOllama().start();
+  redis = new Redis({ path: server().socket });
+  other = spawn("sleep", ["600"], { stdio: "ignore" });
+});
+afterAll(async () => {
+  other.kill();
+  redis.disconnect();
+  await fake?.close();
+  removeDir(root);
+});
+afterEach(() => {
+  vi.unstubAllEnvs();
+  t?.dispose();
+  t = null;
+});
+
+it("marks a session open in another ipuaro and refuses to load it at once", async () => {
+  stubTuiEnv({ redisUrl: server().url, ollamaUrl: fake.url, root });
+  const elsewhere = await new SessionStore(redis, projectNameFor(root)).create(root);
+  const id = elsewhere.meta.id;
+  await redis.set(sessionLeaseKey(id), JSON.stringify({ pid: other.pid, host: os.hostname(), since: Date.now(), what: "ipuaro run", token: "theirs" }), "PX", 30_000);
+  t = createHeadlessTerminal({ cols: 130, rows: 30 });
+  const exited = runTui(root, { streams: t.streams, new: true });
+  await t.waitForText("[watching]", 30_000);
+  t.type("/sessions", KEYS.enter);
+  await t.waitForText(`◌ ${id}`);
+  await t.waitForText(`(open in ipuaro run (pid ${other.pid}`);
+  const row = t.find(`◌ ${id}`)!;
+  const current = t.find("● ")!;
+  t.type(row.y > current.y ? KEYS.down : KEYS.up, KEYS.enter);
+  await t.waitForText(`${id} is open in ipuaro run (pid ${other.pid}`);
+  t.type(KEYS.escape);
+  t.type(KEYS.ctrlD);
+  expect(await exited).toBe(0);
+}, 90_000);
