@@ -16,19 +16,48 @@ const USUAL_VIRTUAL_FOLDERS = ["dev", "proc", "sys"];
 /** mountinfo escapes a space, tab, newline and backslash in a path as octal (`\040`). */
 const unescapeMountPath = (p: string) => p.replace(/\\([0-7]{3})/g, (_, oct: string) => String.fromCharCode(parseInt(oct, 8)));
 
-/** Absolute mount points of virtual filesystems in a /proc/self/mountinfo text. */
-export function virtualMountPoints(mountinfo: string): string[] {
-  const out: string[] = [];
+/** Every mount in a /proc/self/mountinfo text: its absolute mount point and filesystem type. */
+function mounts(mountinfo: string): Array<{ point: string; type: string }> {
+  const out: Array<{ point: string; type: string }> = [];
   for (const line of mountinfo.split("\n")) {
     // `36 35 98:0 /root /mount/point opts [optional fields] - fstype source superopts`
     const fields = line.split(" ");
     const dash = fields.indexOf("-");
     const mountPoint = fields[4];
     const type = fields[dash + 1];
-    if (dash < 5 || mountPoint === undefined || type === undefined || !VIRTUAL_FS_TYPES.has(type)) continue;
-    out.push(unescapeMountPath(mountPoint));
+    if (dash < 5 || mountPoint === undefined || type === undefined) continue;
+    out.push({ point: unescapeMountPath(mountPoint), type });
   }
   return out;
+}
+
+/** Absolute mount points of virtual filesystems in a /proc/self/mountinfo text. */
+export function virtualMountPoints(mountinfo: string): string[] {
+  return mounts(mountinfo)
+    .filter((m) => VIRTUAL_FS_TYPES.has(m.type))
+    .map((m) => m.point);
+}
+
+/**
+ * Whether `root` lies on a virtual filesystem (/proc/self, /sys/kernel): the innermost mount holding it
+ * is one. A mount table that cannot be read answers by the usual places.
+ */
+export function onVirtualFilesystem(root: string, mountinfo?: string): boolean {
+  let text = mountinfo;
+  if (text === undefined) {
+    try {
+      text = fs.readFileSync("/proc/self/mountinfo", "utf8");
+    } catch {
+      return USUAL_VIRTUAL_FOLDERS.some((d) => root === `/${d}` || root.startsWith(`/${d}/`));
+    }
+  }
+  let best: { point: string; type: string } | null = null;
+  for (const m of mounts(text)) {
+    const holds = m.point === "/" || root === m.point || root.startsWith(`${m.point}/`);
+    // The last of equal mount points is the one on top.
+    if (holds && (!best || m.point.length >= best.point.length)) best = m;
+  }
+  return !!best && VIRTUAL_FS_TYPES.has(best.type);
 }
 
 /**

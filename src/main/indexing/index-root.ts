@@ -5,7 +5,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { virtualFolders } from "../../pipeline/virtual-mounts.js";
+import { onVirtualFilesystem } from "../../pipeline/virtual-mounts.js";
 import { FatalError } from "../errors.js";
 
 /** Why `root` (a real path) cannot be indexed at all, or null. */
@@ -17,7 +17,7 @@ export function unindexableRootProblem(root: string): string | null {
       : "";
     return `${root} is the filesystem root, not a project: its index would hold the whole system. Give a project folder instead, e.g. \`ipuaro index ~/code/my-app\`.${why}`;
   }
-  if (virtualFolders(root).includes("")) return `${root} is a virtual filesystem (kernel state, not files), not a project; give a project folder`;
+  if (onVirtualFilesystem(root)) return `${root} is on a virtual filesystem (kernel state, not files), not a project; give a project folder`;
   return null;
 }
 

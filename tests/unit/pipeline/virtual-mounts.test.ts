@@ -3,7 +3,8 @@
 import fs from "node:fs";
 import { describe, expect, it } from "vitest";
 import { IgnoreRules } from "../../../src/pipeline/ignore-rules.js";
-import { virtualFoldersUnder, virtualMountPoints } from "../../../src/pipeline/virtual-mounts.js";
+import { onVirtualFilesystem, virtualFoldersUnder, virtualMountPoints } from "../../../src/pipeline/virtual-mounts.js";
+import { unindexableRootProblem } from "../../../src/main/indexing/index-root.js";
 
 const MOUNTINFO = [
   "22 27 0:21 / /proc rw,relatime - proc proc rw",
@@ -29,6 +30,17 @@ describe("virtual filesystems under the root", () => {
     expect(virtualFoldersUnder("/srv/my", points)).toEqual([]);
     expect(virtualFoldersUnder("/proc", points)).toEqual([""]);
     expect(virtualFoldersUnder("/home/me/app", points)).toEqual([]);
+  });
+
+  it("knows a folder inside a virtual filesystem (/proc/self, /sys/kernel) from one beside it", () => {
+    for (const inside of ["/proc", "/proc/1/fd", "/sys/kernel", "/sys/fs/cgroup/x", "/dev/pts/0", "/srv/my jail/proc/1"]) expect(onVirtualFilesystem(inside, MOUNTINFO), inside).toBe(true);
+    for (const outside of ["/", "/processes", "/home/me/app", "/tmp/x", "/srv/my jail", "/srv/my jail/procs"]) expect(onVirtualFilesystem(outside, MOUNTINFO), outside).toBe(false);
+  });
+
+  it.runIf(fs.existsSync("/proc/self/mountinfo"))("a folder inside /proc or /sys cannot be a project", () => {
+    expect(unindexableRootProblem(fs.realpathSync("/proc/self"))).toMatch(/is on a virtual filesystem/);
+    expect(unindexableRootProblem("/sys/kernel")).toMatch(/is on a virtual filesystem/);
+    expect(unindexableRootProblem(fs.realpathSync("/tmp"))).toBeNull();
   });
 
   it.runIf(fs.existsSync("/proc/self/mountinfo"))("the walk's rules never enter /proc or /sys when the root is /", () => {
