@@ -13,6 +13,7 @@ import { errorMessage, FatalError, type IpuaroError } from "../main/errors.js";
 import { counted } from "../main/plural.js";
 import type { ReadyCheck } from "../main/llm/deferred-model-check.js";
 import { ProjectIndexer } from "../main/indexing/project-indexer.js";
+import { homeFolderWarning, isHomeFolder } from "../main/indexing/index-root.js";
 import { ProjectWatcher } from "../main/indexing/project-watcher.js";
 import { openSession, type SessionChoice } from "../main/session/open-session.js";
 import { describeHolder } from "../main/session/session-lease.js";
@@ -134,6 +135,20 @@ async function prepare(ctx: PrepareContext): Promise<RuntimeBackend | null> {
   let model = ctx.model;
   const progress = (label: string, done = 0, total = 0) => app.showProgress({ label, done, total, unit: "files" });
   progress("scanning…");
+  // The home folder holds every project and dotfile: asked about before its first index, as `index` does.
+  if (isHomeFolder(p.root) && !opts.yes && (await p.opened.store.fileCount()) === 0) {
+    const go = await askChoice(app, {
+      title: "Your home folder",
+      body: `${homeFolderWarning(p.root)} Start ipuaro in a project folder instead, or index it anyway.`,
+      choices: [
+        { key: "c", label: "index it anyway", value: true },
+        { key: "x", label: "cancel", value: false },
+      ],
+      escape: false,
+      titleRole: "warn",
+    });
+    if (!go) return null;
+  }
   let timed = await p.indexer.scan((n) => progress(`scanning… ${n} files`));
   // Asked before a first index only: a project already indexed starts in a fraction of that time.
   if (timed.scan.entries.length > p.config.limits.maxFilesWarning && !opts.yes && (await p.opened.store.fileCount()) === 0) {

@@ -71,11 +71,19 @@ describe("folders that are no project", () => {
       expect(refused.code).toBe(2);
       expect(refused.stderr).toContain(`${fakeHome} is your home folder: indexing it reads every project, cache and dotfile under it`);
       expect(refused.stderr).toContain("pass --yes to index it anyway");
+      // run and tool index before they work, with nobody to ask: refused the same way, naming the command.
+      const tool = await ipuaro(["tool", "get_structure", "{}", fakeHome], { HOME: fakeHome });
+      expect(tool.code).toBe(2);
+      expect(tool.stderr).toContain(`index it once on purpose with \`ipuaro index --yes ${fakeHome}\``);
+      const run = await ipuaro(["run", "-p", "hi", fakeHome], { HOME: fakeHome, OLLAMA_HOST: "http://127.0.0.1:9" });
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain("is your home folder");
       const agreed = await ipuaro(["index", "--yes", "--json", fakeHome], { HOME: fakeHome });
       expect(agreed.code, agreed.stderr).toBe(0);
       expect(JSON.parse(agreed.stdout)).toMatchObject({ files: 1 });
-      // Agreed once: a warm run of it is not asked about again.
+      // Agreed once: a warm run of it is not asked about again, nor are the tools.
       expect((await ipuaro(["index", fakeHome], { HOME: fakeHome })).code).toBe(0);
+      expect((await ipuaro(["tool", "get_structure", "{}", fakeHome], { HOME: fakeHome })).code).toBe(0);
     } finally {
       removeDir(fakeHome);
     }

@@ -9,7 +9,7 @@ import { FakeOllama, unusedLoopbackUrl } from "../helpers/fake-ollama.js";
 import { createHeadlessTerminal, KEYS, type HeadlessTerminal } from "../helpers/headless-terminal.js";
 import { buildAcmeShop } from "../helpers/indexed-project.js";
 import { useRedisServer } from "../helpers/redis-server.js";
-import { removeDir } from "../helpers/temp-dir.js";
+import { makeTempDir, removeDir } from "../helpers/temp-dir.js";
 import { stubTuiEnv } from "./tui-test-env.js";
 
 const server = useRedisServer();
@@ -113,6 +113,23 @@ describe("runTui", () => {
     await t.waitForText("A large project", 20_000);
     t.type("x");
     expect(await exited).toBe(1);
+  }, 60_000);
+
+  it("asks before a first index of the home folder, and stops when told to", async () => {
+    const home = makeTempDir("ipuaro-tui-home-");
+    fs.writeFileSync(path.join(home, "notes.ts"), "export const n = 1;\n");
+    try {
+      stubTuiEnv({ redisUrl: server().url, ollamaUrl: fake.url, root: home });
+      vi.stubEnv("HOME", home);
+      t = createHeadlessTerminal({ cols: 100, rows: 30 });
+      const exited = runTui(home, { streams: t.streams, new: true });
+      await t.waitForText("Your home folder", 20_000);
+      await t.waitForText("[C] index it anyway  [X] cancel");
+      t.type("x");
+      expect(await exited).toBe(1);
+    } finally {
+      removeDir(home);
+    }
   }, 60_000);
 
   it("asks before a first index only: a project already indexed opens straight away", async () => {

@@ -27,6 +27,20 @@ export function refuseUnindexableRoot(root: string): void {
   if (problem) throw new FatalError(problem, 2);
 }
 
+/** What indexing the home folder would do, for the question (or refusal) before its first index. */
+export function homeFolderWarning(root: string): string {
+  return `${root} is your home folder: indexing it reads every project, cache and dotfile under it (config files with tokens among them) into Redis.`;
+}
+
+/**
+ * `run` and `tool` index before they work and have nobody to ask: a first index of the home folder is
+ * refused, with the command that does it on purpose. Once indexed (that was agreed to), they go on.
+ */
+export async function refuseFirstIndexOfHome(root: string, store: { fileCount(): Promise<number> }): Promise<void> {
+  if (!isHomeFolder(root) || (await store.fileCount()) > 0) return;
+  throw new FatalError(`${homeFolderWarning(root)} Give a project folder, or index it once on purpose with \`ipuaro index --yes ${root}\`.`, 2);
+}
+
 /** Whether `root` (a real path) is the user's home folder itself ($HOME, which tests redirect). */
 export function isHomeFolder(root: string, env: NodeJS.ProcessEnv = process.env): boolean {
   try {

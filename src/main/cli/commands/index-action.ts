@@ -20,7 +20,7 @@ import { benchText, indexJson, summaryText, type BenchExtras } from "../index-re
 import { resolveProjectRoot } from "../project-root.js";
 import { counted } from "../../plural.js";
 import { FatalError } from "../../errors.js";
-import { isHomeFolder, refuseUnindexableRoot } from "../../indexing/index-root.js";
+import { homeFolderWarning, isHomeFolder, refuseUnindexableRoot } from "../../indexing/index-root.js";
 
 export interface IndexOptions {
   bench?: boolean;
@@ -58,7 +58,7 @@ async function confirmSize(root: string, count: number, limit: number, yes: bool
  * (config files with tokens among them). Asked on a terminal; without one, refused unless --yes.
  */
 async function confirmHomeFolder(root: string): Promise<boolean> {
-  const warning = `${root} is your home folder: indexing it reads every project, cache and dotfile under it (config files with tokens among them) into Redis.`;
+  const warning = homeFolderWarning(root);
   if (!process.stdin.isTTY) throw new FatalError(`${warning} Give a project folder, or pass --yes to index it anyway.`, 2);
   return (await askChoice(`${warning} Index it anyway?`, { c: "continue", x: "cancel" })) === "c";
 }

@@ -13,6 +13,7 @@ import { loadConfig } from "../../config/loader.js";
 import type { IpuaroConfig } from "../../config/schema.js";
 import { guardInterrupts, Interrupted, stoppedNote, stoppingNote } from "../interrupts.js";
 import { ProjectIndexer } from "../../indexing/project-indexer.js";
+import { refuseFirstIndexOfHome } from "../../indexing/index-root.js";
 import { openProjectStore } from "../../store/open-project-store.js";
 import { prepareModel } from "../model-setup.js";
 import { formatTurnStats } from "../turn-format.js";
@@ -50,6 +51,7 @@ export async function runAction(target: string, opts: RunOptions, choice: Sessio
       if (opts.eval && !found) throw noSessionToEvaluate(projectName);
       if (opts.eval && found && !lastAnswer(found.messages())) throw nothingToEvaluate(found.id);
     }
+    await refuseFirstIndexOfHome(root, opened.store);
     const model = await prepareModel(config, { interactive: !!process.stdin.isTTY && !opts.json, log, sayDefaultWindowCut: false, signal: stop.signal });
     // A warm re-index costs little and means the model never reads a stale copy.
     await indexer.scanAndIndex({ signal: stop.signal, proceed: firstIndexNote(opened.store, config.limits.maxFilesWarning, "the agent runs") });

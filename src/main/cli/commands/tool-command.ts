@@ -5,6 +5,7 @@ import { loadConfig } from "../../config/loader.js";
 import { FatalError } from "../../errors.js";
 import { escapeForDisplay } from "../../security/hidden-characters.js";
 import { ProjectIndexer } from "../../indexing/project-indexer.js";
+import { refuseFirstIndexOfHome } from "../../indexing/index-root.js";
 import { openSession, transientSession } from "../../session/open-session.js";
 import { openProjectStore } from "../../store/open-project-store.js";
 import { createSessionCheckpoints } from "../../checkpoints/index.js";
@@ -80,6 +81,7 @@ export function registerToolCommand(program: Command): void {
       let releaseLease: () => Promise<void> | undefined = () => undefined;
       try {
         // The tool reads the index: bring it up to date first (a warm run parses only what changed).
+        await refuseFirstIndexOfHome(root, opened.store);
         await indexer.scanAndIndex({ proceed: firstIndexNote(opened.store, config.limits.maxFilesWarning, "the tool runs") });
         // Edits and commands run here join the project's last session, so `ipuaro undo` and `rewind` can
         // take them back (a new session's, when the last one is open in the UI). A read needs none: it
