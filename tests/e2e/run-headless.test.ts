@@ -175,6 +175,23 @@ describe("ipuaro run (headless) against a fake Ollama", () => {
     fs.rmSync(path.join(root, "made-unasked.txt"));
   });
 
+  it("a search after a command changed a file answers from the changed file (no watcher runs here)", async () => {
+    await startFake();
+    const rel = "packages/core/src/money.ts";
+    const before = fs.readFileSync(path.join(root, rel), "utf8");
+    const line = before.split("\n").findIndex((l) => l.startsWith("export class Money")) + 1;
+    fake.reply().toolCall("run_command", { command: `node -e "const f='${rel}';const fs=require('fs');fs.writeFileSync(f,'// one\\n// two\\n// three\\n'+fs.readFileSync(f,'utf8'))"` });
+    fake.reply().toolCall("find_definition", { symbol: "Money" });
+    fake.reply().text("Moved down by three lines.");
+    try {
+      const r = await runIpuaro(["run", "--allow-commands", "-p", "add a header, then find Money", root], { env: env(fake.url) });
+      expect(r.code, r.stderr).toBe(0);
+      expect(fake.chatRequests[2]!.messages.at(-1)!.content).toContain(`${rel}:${line + 3}`);
+    } finally {
+      fs.writeFileSync(path.join(root, rel), before);
+    }
+  });
+
   it("recovers from a malformed call: the model gets the expected form and tries again", async () => {
     await startFake();
     fake.reply().text('<tool_call>{"name": "get_lines", "arguments": {"path": </tool_call>');

@@ -87,6 +87,12 @@ export async function runAction(target: string, opts: RunOptions, choice: Sessio
         // A warm re-index is cheap and needs no watcher: only the changed files are parsed again.
         refreshIndex: async () => void (await indexer.scanAndIndex()),
         registerOwnWrite: () => {},
+        // No watcher here: before a search answers from the index, what a command (or the user) changed
+        // during the turn is taken in — find_definition gave the lines from before a `sed -i`.
+        indexSettled: async () => {
+          await indexer.scanAndIndex({ signal: stop.signal });
+          return { settled: true, backlog: 0 };
+        },
       },
     });
     if (opts.prompt !== undefined) await session.addInput(opts.prompt);
