@@ -21,6 +21,8 @@ export interface ScanResult {
   ignored: number;
   /** Files with an extension the index does not hold (e.g. .md, .css). */
   unsupported: number;
+  /** Their paths, with ScanOptions.listUnsupported (Tab completion offers them too). */
+  unsupportedPaths?: string[];
   /** Folders that could not be read (permissions). */
   unreadable: string[];
   /** Files whose names are not valid UTF-8 (shown with U+FFFD): no string path reaches them. */
@@ -34,6 +36,8 @@ export interface ScanOptions {
   onProgress?: (found: number) => void;
   /** Stops the walk at its next turn of the event loop (the promise rejects with the signal's reason). */
   signal?: AbortSignal;
+  /** Also list the files of types the index does not hold (ScanResult.unsupportedPaths). */
+  listUnsupported?: boolean;
 }
 
 /** A finished walk and how long it took. */
@@ -100,7 +104,10 @@ function listFolder(root: string, dir: string, opts: ScanOptions, result: ScanRe
       if (opts.rules.isIgnoredChild(dir, d.name, false)) result.ignored++;
       // Node decodes names as UTF-8; a name that is not comes back with U+FFFD and names no file.
       else if (d.name.includes("\uFFFD") && !fs.existsSync(path.join(root, rel))) result.badNames.push(rel);
-      else if (classifyPath(rel, opts.binaryExtensions) === "unsupported") result.unsupported++;
+      else if (classifyPath(rel, opts.binaryExtensions) === "unsupported") {
+        result.unsupported++;
+        if (opts.listUnsupported) (result.unsupportedPaths ??= []).push(rel);
+      }
       else result.entries.push({ path: rel, kind: "file" });
     }
   }

@@ -22,6 +22,9 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(root, ".ipuaro.json"), JSON.stringify({ limits: { maxFilesWarning: 5 }, indexing: { workers: 1 } }));
   // Work in progress: the first index says at once which file does not parse.
   fs.writeFileSync(path.join(root, "packages/core/src/draft.ts"), "export function draft( {\n");
+  // Not indexed (.md), with a space in its name: a mention of it still completes.
+  fs.mkdirSync(path.join(root, "packages/core/docs"), { recursive: true });
+  fs.writeFileSync(path.join(root, "packages/core/docs/my notes.md"), "# Notes\n");
   fake = await new FakeOllama().start();
 });
 afterAll(async () => {
@@ -96,6 +99,9 @@ describe("runTui", () => {
     await t.waitForText("unchanged", 20_000);
     await t.waitForText("[watching]");
 
+    t.type("@my", KEYS.tab);
+    await t.waitForText('> @"docs/my notes.md"');
+    t.type("\x15"); // Ctrl+U
     t.type("src/mo", KEYS.tab);
     await t.waitForText("> src/money.ts");
     t.type("\x15", "где Mon", KEYS.tab); // Ctrl+U clears the prompt; symbols come from the index too

@@ -402,6 +402,8 @@ describe("completion", () => {
     // A path in another script completes like any other; a closed quote is not reopened.
     expect(await c("@Кноп")).toMatchObject({ text: "@src/компоненты/Кнопка.tsx " });
     expect(await c('see "a b" src/комп')).toMatchObject({ text: 'see "a b" src/компоненты/' });
+    // Mid-line, before a space: no second space.
+    expect(await complete("see src/auth/login and more", 18, source)).toEqual({ text: "see src/auth/login.ts and more", cursor: 21, candidates: [] });
     // Prose in quotes that names no file: the word before the cursor is completed as before.
     expect(await complete('he said "where is logo', 22, source)).toMatchObject({ text: 'he said "where is logout ' });
   });

@@ -70,11 +70,12 @@ export class ProjectIndexer {
   }
 
   /** `startPool`: start the worker threads now, so they load their parsers while this thread walks. */
-  async scan(onFound?: (n: number) => void, opts: { startPool?: boolean } = {}): Promise<TimedScan> {
+  /** `listUnsupported`: also list the files of types the index does not hold (.md, .css). */
+  async scan(onFound?: (n: number) => void, opts: { startPool?: boolean; listUnsupported?: boolean } = {}): Promise<TimedScan> {
     this.refuseRoot();
     if (opts.startPool ?? true) void this.pool;
     const t = performance.now();
-    const scan = await scanProject(this.root, { rules: this.rules, binaryExtensions: new Set(this.binaryExtensions), onProgress: onFound });
+    const scan = await scanProject(this.root, { rules: this.rules, binaryExtensions: new Set(this.binaryExtensions), onProgress: onFound, listUnsupported: !!opts.listUnsupported });
     return { scan, walkSeconds: (performance.now() - t) / 1000 };
   }
 

@@ -112,7 +112,8 @@ async function completeWord(text: string, cursor: number, word: { start: number;
   let body = single ?? commonPrefix(matches);
   if (body.length < typed.length) body = typed; // case-insensitive matches that disagree: keep what was typed
   let insert = lead + body;
-  if (single && !single.endsWith("/")) insert += quote ? '" ' : " ";
+  // A space already after the cursor (completing mid-line) is not doubled.
+  if (single && !single.endsWith("/")) insert += (quote ? '"' : "") + (text[cursor] === " " ? "" : " ");
   const next = text.slice(0, start) + insert + text.slice(cursor);
   const shown = (m: string) => `${at ? "@" : ""}${quote && needsQuotes(m) ? `"${m}"` : m}`;
   return { text: next, cursor: start + insert.length, candidates: single ? [] : matches.map(shown) };

@@ -61,6 +61,8 @@ export class RuntimeBackend implements TuiBackend {
   private lease: SessionLease | null;
   /** Paths of the large watcher batch being taken in, or null. */
   private updating: number | null = null;
+  /** The index was dropped under the watcher (`ipuaro index --drop`) and is being built again. */
+  private rebuilding = false;
   readonly projectName: string;
   readonly root: string;
   readonly model: string;
@@ -121,6 +123,16 @@ export class RuntimeBackend implements TuiBackend {
       this.paths = null;
       this.symbols = null;
     }
+    // The index dropped by another ipuaro: said in the chat, and the bar says it is built again until it is.
+    if (e.type === "dropped") {
+      this.rebuilding = true;
+      this.opts.ui.notify("warn", `The index of ${this.projectName} was dropped by another ipuaro (ipuaro index --drop); indexing the project again. Until it is done, find_definition, get_structure and other index tools find less.`);
+      this.emitIndexState();
+    } else if (e.type === "reloaded" && e.rebuilt) {
+      this.rebuilding = false;
+      this.opts.ui.notify("info", `The index is built again: ${e.files.toLocaleString("en-US")} files.`);
+      this.emitIndexState();
+    }
     // A large batch (a branch switch) is said while it is taken in: answers from the index lag behind it.
     if (e.type === "updating" && e.paths >= UPDATING_SHOWN_FROM) this.updating = e.paths;
     const ended = (e.type === "batch" || e.type === "error") && this.updating !== null;
@@ -131,6 +143,7 @@ export class RuntimeBackend implements TuiBackend {
   indexState(): IndexState {
     if (!this.watcher?.running) return { text: "not watching", level: "error" };
     if (this.watcherError) return { text: `watcher ✗ ${shortReason(this.watcherError)}`, level: "error", detail: `The watcher stopped: ${this.watcherError}.` };
+    if (this.rebuilding) return { text: "re-indexing (index dropped)", level: "busy" };
     if (this.updating !== null) return { text: `updating ${this.updating.toLocaleString("en-US")} files`, level: "busy" };
     return { text: "watching", level: "ok" };
   }
@@ -295,7 +308,11 @@ export class RuntimeBackend implements TuiBackend {
   }
 
   completionPaths(): Promise<readonly string[]> {
-    return this.cached("paths", async () => (await this.opts.opened.store.listPaths()).sort());
+    // The index's files, and the project's others (README.md, docs) a mention or a path may name too.
+    return this.cached("paths", async () => {
+      const [indexed, walked] = await Promise.all([this.opts.opened.store.listPaths(), this.opts.indexer.scan(undefined, { startPool: false, listUnsupported: true })]);
+      return [...new Set([...indexed, ...(walked.scan.unsupportedPaths ?? [])])].sort();
+    });
   }
 
   completionSymbols(): Promise<readonly string[]> {
