@@ -117,7 +117,8 @@ export class RuntimeBackend implements TuiBackend {
   }
 
   private onWatch(e: ProjectWatchEvent): void {
-    if (e.type === "error") this.watcherError = e.error.message;
+    // Shown as "watcher ✗ …" and "The watcher stopped: …": the error's own "watcher: " would say it twice.
+    if (e.type === "error") this.watcherError = e.error.message.replace(/^watcher: /, "");
     else if (e.type === "ready" || e.type === "recovered") this.watcherError = null;
     if (e.type === "batch" || e.type === "reloaded") {
       this.paths = null;
