@@ -111,6 +111,11 @@ describe("commands", () => {
     await h.t.waitForText("close it there to delete it here.");
     expect(h.t.text()).not.toContain("Delete session 20240101-090000-bbbb?");
     expect(backend.current.id).not.toBe("20240101-090000-bbbb");
+    // The other ipuaro quits while the list is open: Enter checks again and loads it.
+    delete backend.sessions.find((s) => s.id === "20240101-090000-bbbb")!.openElsewhere;
+    h.t.type(KEYS.enter);
+    await h.t.waitForText("Loaded session 20240101-090000-bbbb.");
+    expect(backend.current.id).toBe("20240101-090000-bbbb");
   });
 
   it("the current session cannot be deleted from the picker; Esc closes it", async () => {

@@ -130,6 +130,10 @@ export class ScriptedBackend implements TuiBackend {
     }));
   }
 
+  async sessionHolder(id: string): Promise<string | null> {
+    return this.sessions.find((s) => s.id === id)?.openElsewhere ?? null;
+  }
+
   async loadSession(id: string): Promise<void> {
     const s = this.sessions.find((x) => x.id === id);
     if (!s) throw new Error(`no session ${id}`);

@@ -128,7 +128,12 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     summary: "list, load or delete this project's sessions",
     async run(host) {
       const sessions = await host.backend.listSessions();
-      const id = await pickSession(host.modals, { sessions, currentId: host.backend.session().id, remove: (x) => host.backend.deleteSession(x) });
+      const id = await pickSession(host.modals, {
+        sessions,
+        currentId: host.backend.session().id,
+        remove: (x) => host.backend.deleteSession(x),
+        openElsewhere: (x) => host.backend.sessionHolder(x),
+      });
       if (!id || id === host.backend.session().id) return;
       await host.backend.loadSession(id);
       host.clearChat();

@@ -73,6 +73,8 @@ export interface TuiBackend {
 
   /** Newest first; `openElsewhere` names another ipuaro that has the session open. */
   listSessions(): Promise<ListedSession[]>;
+  /** Who has the session open now, when it is another ipuaro (described), else null. */
+  sessionHolder(id: string): Promise<string | null>;
   loadSession(id: string): Promise<void>;
   deleteSession(id: string): Promise<void>;
   /** `/clear`: a fresh session (the old one stays in the list). */

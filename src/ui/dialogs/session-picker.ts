@@ -10,6 +10,8 @@ export interface SessionPickerOptions {
   sessions: ListedSession[];
   currentId: string;
   remove(id: string): Promise<void>;
+  /** Who has the session open now (the list may be stale: the other ipuaro may have quit since). */
+  openElsewhere?(id: string): Promise<string | null>;
   now?: number;
 }
 
@@ -35,10 +37,20 @@ export function pickSession(host: ModalHost, opts: SessionPickerOptions): Promis
       const style = i === selected ? "selected" : undefined;
       return fitLine([span(text, style), ...(s.openElsewhere ? [span(`  (open in ${s.openElsewhere})`, style ?? "muted")] : [])], width);
     };
-    /** Said at once for a session another ipuaro has open: loading or deleting it would be refused. */
-    const openElsewhere = (s: ListedSession, what: string): boolean => {
+    /**
+     * Said at once for a session another ipuaro has open: loading or deleting it would be refused. The
+     * mark is checked again first: the other ipuaro may have quit since the list was read.
+     */
+    const stillOpenElsewhere = async (s: ListedSession, what: string): Promise<boolean> => {
       if (!s.openElsewhere) return false;
-      note = [span(` ${s.id} is open in ${s.openElsewhere}: close it there to ${what} it here.`, "warn")];
+      const now = opts.openElsewhere ? await opts.openElsewhere(s.id).catch(() => s.openElsewhere ?? null) : s.openElsewhere;
+      if (!now) {
+        delete s.openElsewhere;
+        return false;
+      }
+      s.openElsewhere = now;
+      note = [span(` ${s.id} is open in ${now}: close it there to ${what} it here.`, "warn")];
+      host.requestRender();
       return true;
     };
     const frame = new DialogBox(host.screen, host.painter, {
@@ -70,14 +82,25 @@ export function pickSession(host: ModalHost, opts: SessionPickerOptions): Promis
         if (action?.type === "up") selected = Math.max(0, selected - 1);
         else if (action?.type === "down") selected = Math.min(list.length - 1, selected + 1);
         else if (action?.type === "submit" && list[selected]) {
-          if (!openElsewhere(list[selected]!, "load")) return finish(list[selected]!.id);
+          const s = list[selected]!;
+          if (!s.openElsewhere) return finish(s.id);
+          void stillOpenElsewhere(s, "load").then((held) => held || finish(s.id));
+          return;
         } else if (key === "d" && list[selected]) {
+          const s = list[selected]!;
           // A note answers the action that caused it; the next action starts without it.
-          if (list[selected]!.id === opts.currentId) note = [span(" The current session cannot be deleted; load another one first.", "warn")];
-          else if (openElsewhere(list[selected]!, "delete")) confirming = null;
-          else {
+          if (s.id === opts.currentId) note = [span(" The current session cannot be deleted; load another one first.", "warn")];
+          else if (s.openElsewhere) {
+            void stillOpenElsewhere(s, "delete").then((held) => {
+              if (held) return;
+              note = null;
+              confirming = s.id;
+              host.requestRender();
+            });
+            return;
+          } else {
             note = null;
-            confirming = list[selected]!.id;
+            confirming = s.id;
           }
         } else return;
         frame.ensureVisible(selected);

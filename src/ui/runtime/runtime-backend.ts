@@ -201,6 +201,11 @@ export class RuntimeBackend implements TuiBackend {
     return sessionStoreFor(this.opts.opened.redis, this.projectName, this.opts.config);
   }
 
+  async sessionHolder(id: string): Promise<string | null> {
+    const holder = await SessionLease.holder(this.opts.opened.redis, id);
+    return holder ? describeHolder(holder) : null;
+  }
+
   async listSessions(): Promise<ListedSession[]> {
     const list = await this.sessions().list();
     const holders = await Promise.all(list.map((s) => (s.id === this.runtime.session.id ? null : SessionLease.holder(this.opts.opened.redis, s.id).catch(() => null))));
