@@ -23,6 +23,17 @@ function result(patch: Partial<RewindResult>): RewindResult {
 }
 
 describe("rewind result text", () => {
+  it("says once that nothing changed when all was left in conflict, and lists a long list only in part", () => {
+    const lone = rewindResultText(result({ conflicts: ["c.ts"] })).split("\n");
+    expect(lone.filter((l) => /no file/i.test(l))).toEqual(["No file changed; 1 conflict left as it is."]);
+    const many = Array.from({ length: 5000 }, (_, i) => ({ path: `gen/f${i}.log`, action: "delete" as const, insertions: 0, deletions: 1 }));
+    const lines = rewindResultText(result({ changes: many, deleted: many.map((c) => c.path) })).split("\n");
+    expect(lines.length).toBeLessThan(60);
+    expect(lines).toContain("  … and 4,950 more (--json lists every one)");
+    expect(lines.at(-1)).toBe("Files 5000 deleted.");
+  });
+
+
   it("ends with the counts of what was restored, recreated, deleted, left in conflict and not restored", () => {
     const text = rewindResultText(
       result({

@@ -53,6 +53,9 @@ function listText(points: RewindPointStats[]): string {
   return [...rows, "", "`ipuaro rewind N` goes back to just before message N (--mode both|conversation|code, --dry-run to preview)."].join("\n");
 }
 
+/** Files of each kind (restored, conflicts, not restored) named one per line; the rest are counted. */
+const LISTED_PER_KIND = 50;
+
 const DONE: Record<RewindResult["changes"][number]["action"], string> = { restore: "restored", create: "recreated", delete: "deleted" };
 
 /** One line with the counts: what a long list of files came to, as seed 002 §4's result notice. */
@@ -80,18 +83,20 @@ function removedFolderLines(removed: readonly string[]): string[] {
 export function rewindResultText(r: RewindResult): string {
   const lines: string[] = [];
   if (r.mode !== "conversation") {
-    for (const c of r.changes) lines.push(`${r.dryRun ? `would ${c.action}` : DONE[c.action]} ${c.path} (+${c.insertions} −${c.deletions})`);
+    // A rewind of thousands of files (a command's output) lists the first ones; the summary counts all.
+    const listed = <T>(items: readonly T[], line: (item: T) => string) => {
+      for (const item of items.slice(0, LISTED_PER_KIND)) lines.push(line(item));
+      if (items.length > LISTED_PER_KIND) lines.push(`  … and ${(items.length - LISTED_PER_KIND).toLocaleString("en-US")} more (--json lists every one)`);
+    };
+    listed(r.changes, (c) => `${r.dryRun ? `would ${c.action}` : DONE[c.action]} ${c.path} (+${c.insertions} −${c.deletions})`);
     lines.push(...removedFolderLines(r.removedFolders ?? []));
     const skips = new Set(r.skipped.map(describeSkip));
     const warnings = r.warnings.filter((w) => !skips.has(w));
-    if (r.changes.length === 0) {
-      const blocked = r.dryRun ? "No file would be restored." : "No file could be restored.";
-      if (r.conflicts.length || r.skipped.length) lines.push(blocked);
-      else if (!warnings.length) lines.push("The files already are as they were: no code changes.");
-    }
+    // With conflicts or skips the summary line says that nothing changed.
+    if (r.changes.length === 0 && !r.conflicts.length && !r.skipped.length && !warnings.length) lines.push("The files already are as they were: no code changes.");
     for (const w of warnings) lines.push(`warning: ${w}`);
-    for (const p of r.conflicts) lines.push(`conflict: ${p} changed since by you, another program or a command ipuaro ran; left as it is (--on-conflict overwrite to restore it anyway)`);
-    for (const s of r.skipped) lines.push(`not restored: ${describeSkip(s)}`);
+    listed(r.conflicts, (p) => `conflict: ${p} changed since by you, another program or a command ipuaro ran; left as it is (--on-conflict overwrite to restore it anyway)`);
+    listed(r.skipped, (s) => `not restored: ${describeSkip(s)}`);
     const summary = summaryLine(r);
     if (summary) lines.push(summary);
   }
