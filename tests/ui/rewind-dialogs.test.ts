@@ -64,6 +64,7 @@ class ScriptedRewind implements RewindPort {
       draft: request.mode === "code" ? null : p.message,
       restored: code ? ["src/cart.ts", ...(overwrite ? ["src/tax.ts"] : [])] : [],
       deleted: code ? ["src/coupon.ts"] : [],
+      ...(code ? { removedFolders: ["src/promo"] } : {}),
       conflicts: code && !overwrite ? ["src/tax.ts"] : [],
       skipped: code ? [{ path: "data/big.json", reason: "too_large" }] : [],
       changes: code ? preview(p.n).code!.changes : [],
@@ -186,6 +187,7 @@ describe("the confirm panel", () => {
     ui.t.type(KEYS.enter);
     await ui.t.waitForText("Rewound code to before message 1");
     await ui.t.waitForText("A note in the conversation tells the model what changed.");
+    await ui.t.waitForText("Removed empty folders (their created files were deleted): src/promo/");
     expect(rewind.requests).toEqual([{ point: 1, mode: "code", onConflict: "skip" }]);
     expect(ui.app.input.editor.text).toBe("");
   });

@@ -60,6 +60,7 @@ export function rewindReport(r: RewindResult): string {
   const list = (label: string, items: readonly string[]) => items.length && lines.push(`${label}: ${items.join(", ")}`);
   list("Restored", r.restored);
   list("Deleted", r.deleted);
+  list("Removed empty folders (their created files were deleted)", (r.removedFolders ?? []).map((d) => `${d}/`));
   list("Conflicts left as they are (changed outside ipuaro since)", r.conflicts);
   if (r.skipped.length) lines.push("Not restored:", ...r.skipped.map((s) => `- ${describeSkip(s)}`));
   const warnings = otherWarnings(r);
