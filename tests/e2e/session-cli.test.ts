@@ -228,8 +228,10 @@ describe("sessions from the command line", () => {
         expect(r.code, args.join(" ")).toBe(1);
         expect(r.stderr).toContain(`session ${last} is open in another ipuaro: the UI (pid ${ui.pid}`);
       }
-      // Reading it is fine.
+      // Reading it is fine, and the list says who has it.
       expect((await cli("rewind", "--list", root)).code).toBe(0);
+      expect((await json("sessions", "list", root)).sessions[0]).toMatchObject({ id: last, openIn: expect.stringContaining(`the UI (pid ${ui.pid}`) });
+      expect((await cli("sessions", "list", root)).stdout).toContain(`[open in the UI (pid ${ui.pid}`);
     } finally {
       ui.kill();
       await redis.del(sessionLeaseKey((await json("sessions", "list", root)).sessions[0].id));

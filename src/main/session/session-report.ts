@@ -12,10 +12,13 @@ function localTime(ms: number, withSeconds = false): string {
   return withSeconds ? `${date}:${p(d.getSeconds())}` : date;
 }
 
-export function formatSessionList(projectName: string, sessions: readonly SessionSummary[]): string {
+export function formatSessionList(projectName: string, sessions: ReadonlyArray<SessionSummary & { openIn?: string }>): string {
   if (sessions.length === 0) return `No sessions in project ${projectName} yet. \`ipuaro run -p …\` starts one.`;
   // A session with no messages holds only `ipuaro tool` edits (kept for undo) or was opened and left.
-  const rows = sessions.map((s) => [s.id, localTime(s.createdAt), localTime(s.lastActivityAt), String(s.messages), s.title || (s.messages === 0 ? "(no messages: opened, or edits by ipuaro tool)" : "")]);
+  const rows = sessions.map((s) => {
+    const title = s.title || (s.messages === 0 ? "(no messages: opened, or edits by ipuaro tool)" : "");
+    return [s.id, localTime(s.createdAt), localTime(s.lastActivityAt), String(s.messages), s.openIn ? `${title}  [open in ${s.openIn}]` : title];
+  });
   const head = ["ID", "CREATED", "LAST ACTIVITY", "MESSAGES", "FIRST MESSAGE"];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join("  ");

@@ -1,6 +1,6 @@
 // `ipuaro sessions [list | show ID | delete ID | prune] [path] [--json]`: the project's saved conversations
 // (prune: the checkpoint backups and shadow-git snapshots no session needs any more).
-import { leaseForChange } from "../../session/session-lease.js";
+import { describeHolder, leaseForChange, SessionLease } from "../../session/session-lease.js";
 import type { Command } from "commander";
 import { collectGarbage, collectShadowGarbage, formatBytes, type GcReport, type ShadowGcReport } from "../../checkpoints/index.js";
 import { ipuaroHome } from "../../config/paths.js";
@@ -50,10 +50,16 @@ export function registerSessionsCommand(program: Command): void {
     .command("list", { isDefault: true })
     .description("the project's sessions, most recently active first")
     .argument("[path]", "project root", ".")
-    .option("--json", 'print {"sessions": [{id, createdAt, lastActivityAt, messages, title}]}')
+    .option("--json", 'print {"sessions": [{id, createdAt, lastActivityAt, messages, title, openIn?}]}')
     .action(async (target: string, opts: JsonOption) => {
-      await withSessions(target, async (store) => {
-        const list = await store.list();
+      await withSessions(target, async (store, opened) => {
+        // A session another ipuaro has open is named with who has it: show, undo and rewind of it are refused.
+        const list = await Promise.all(
+          (await store.list()).map(async (s) => {
+            const holder = await SessionLease.holder(opened.redis, s.id).catch(() => null);
+            return holder ? { ...s, openIn: describeHolder(holder) } : s;
+          }),
+        );
         print(opts.json ? JSON.stringify({ sessions: list }) : formatSessionList(store.projectName, list));
       });
     });
