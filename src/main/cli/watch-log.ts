@@ -33,7 +33,10 @@ export function formatWatchEvent(e: ProjectWatchEvent): string | null {
       return `error: ${e.error.message}${e.retryInMs > 0 ? `; retrying in ${(e.retryInMs / 1000).toFixed(1)} s` : ""}`;
     case "recovered":
       return e.message ?? "Redis is back: queued index writes landed";
+    case "dropped":
+      return `the index of this project was dropped (ipuaro index --drop, or Redis lost its data): indexing the project again (it held ${counted(e.files, "file")})…`;
     case "reloaded": {
+      if (e.rebuilt) return `the index is built again: ${counted(e.files, "file")}; watching`;
       const rechecked = e.rechecked ? `; ${e.rechecked} file${e.rechecked === 1 ? "" : "s"} updated meanwhile re-checked` : "";
       return `another index run rewrote the index: reloaded ${counted(e.files, "file")} in ${ms(e.ms)}${rechecked}`;
     }
@@ -49,7 +52,7 @@ export async function watchUntilInterrupted(watcher: ProjectWatcher, opts: { jso
       return;
     }
     const line = formatWatchEvent(e);
-    if (line) (e.type === "error" || e.type === "ready" || e.type === "recovered" || e.type === "reloaded" ? opts.err : opts.out).write(`${line}\n`);
+    if (line) (e.type === "error" || e.type === "ready" || e.type === "recovered" || e.type === "reloaded" || e.type === "dropped" ? opts.err : opts.out).write(`${line}\n`);
   });
   // The first signal stops cleanly; a later one quits at once (interrupts.ts).
   let requestStop: () => void = () => {};

@@ -68,6 +68,10 @@ export class ProjectWatcher {
       store,
       debounceMs: opts.debounceMs ?? indexer.config.watchdog.debounceMs,
       ...(opts.indexRunCheckMs ? { indexRunCheckMs: opts.indexRunCheckMs } : {}),
+      // The index dropped under it (`ipuaro index --drop`): the project is indexed again, as `ipuaro index` would.
+      rebuild: async () => {
+        await indexer.scanAndIndex();
+      },
       origin: (p, hash) => (this.ownWrites.claim(p, hash) ? "ipuaro" : "external"),
       onEvent: (e) => this.emit(e.type === "error" ? { ...e, error: asIpuaroError(e.error) } : e),
     });

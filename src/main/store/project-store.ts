@@ -116,6 +116,11 @@ export class ProjectStore implements IndexStorePort {
     }
   }
 
+  /** Whether a process holds the index-run lease now (an index run, or `ipuaro index --drop`, is under way). */
+  indexRunHeld(): Promise<boolean> {
+    return this.op("looking for an index run", async () => (await this.redis.exists(projectIndexLeaseKey(this.name))) > 0);
+  }
+
   private op<T>(action: string, fn: () => Promise<T>): Promise<T> {
     return redisOp(this.redis, `${action} (project ${this.name})`, fn);
   }

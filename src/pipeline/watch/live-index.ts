@@ -2,10 +2,12 @@
 // its writes land in Redis in order, and typed events report every file update and batch. A Redis
 // outage never stops it: writes stay queued and are replayed, with an `error` event per failed attempt.
 // When another index run writes the index (index-run-mark.ts), it reloads the index and re-checks the
-// files it updated itself while that run went on.
+// files it updated itself while that run went on. When the index is dropped under it (`ipuaro index
+// --drop`), it says so and has the whole project indexed again (LiveIndexOptions.rebuild).
 import fs from "node:fs";
 import type { IgnoreRules } from "../ignore-rules.js";
 import { parseIndexRunMark } from "../index-run-mark.js";
+import { RootFolder } from "./root-folder.js";
 import type { IndexWorkerPool } from "../worker-pool.js";
 import { BatchScheduler, type BatchRunOutcome } from "./batch-scheduler.js";
 import type { PendingChange } from "./event-coalescer.js";
@@ -48,8 +50,17 @@ export type LiveIndexEvent =
   | FileUpdateEvent
   | BatchSummary
   | { type: "ready"; files: number; graphFiles: number; ms: number }
-  /** Another index run wrote the index: it was reloaded, and `rechecked` recently updated files re-read. */
-  | { type: "reloaded"; files: number; rechecked: number; ms: number }
+  /**
+   * Another index run wrote the index: it was reloaded, and `rechecked` recently updated files re-read.
+   * `rebuilt`: the run was the live index's own, after a `dropped`.
+   */
+  | { type: "reloaded"; files: number; rechecked: number; ms: number; rebuilt?: boolean }
+  /**
+   * The project's index is gone from Redis (`ipuaro index --drop` in another process, or a server that
+   * lost its data) while `files` files were known: the whole project is being indexed again, and a
+   * `reloaded` event with `rebuilt` follows once it is.
+   */
+  | { type: "dropped"; files: number }
   | { type: "error"; error: unknown; retryInMs: number }
   /** Back to normal after an error; `message` says what came back (Redis when absent). */
   | { type: "recovered"; message?: string }
@@ -70,6 +81,11 @@ export interface LiveIndexOptions {
   indexRunCheckMs?: number;
   /** The project's ignorePatterns as its config says now (null: unreadable); read when .ipuaro.json changes. */
   projectPatterns?: () => string[] | null;
+  /**
+   * A full index run of the project (the indexer's), for an index dropped under the live index; it
+   * writes a new index run mark. Without it, a dropped index is left as it is.
+   */
+  rebuild?: () => Promise<void>;
 }
 
 /** How often a live index looks at the index run mark when no batch does (one HGET). */
@@ -81,6 +97,7 @@ export const INDEX_RUN_CHECK_MS = 2000;
 const RUN_START_SLACK_MS = 2000;
 /** Updated files are remembered this long: longer than an index run takes. */
 const HANDLED_MEMORY_MS = 60 * 60 * 1000;
+
 /**
  * A batch of this many changed paths is a burst (a branch switch, a stash, a reset), and a burst is
  * followed by a reconciling batch that compares the whole tree with the index. @parcel/watcher can drop
@@ -113,10 +130,19 @@ export class LiveIndex {
   private runCheck: NodeJS.Timeout | null = null;
   /** The project folder was found missing (lookForRoot). */
   private rootGone = false;
+  /** The project folder the OS watcher is subscribed to (root-folder.ts). */
+  private readonly rootFolder: RootFolder;
+  /** lookForRoot is running: a check that comes meanwhile is skipped. */
+  private rootChecking = false;
+  /** Subscriptions made: an error from an older one (a folder replaced since) is not said. */
+  private subscriptions = 0;
+  /** A `dropped` was said and the rebuild has not succeeded yet (it is not said again on retries). */
+  private rebuilding = false;
   /** A burst was taken in: the next batch compares the whole tree with the index (BURST_PATHS). */
   private reconcileWanted = false;
 
   constructor(private readonly opts: LiveIndexOptions) {
+    this.rootFolder = new RootFolder(opts.root);
     this.scheduler = new BatchScheduler({
       debounceMs: opts.debounceMs,
       run: (changes) => this.runBatch(changes),
@@ -140,10 +166,18 @@ export class LiveIndex {
   }
 
   private subscribe(ignorePatterns: readonly string[]): Promise<TreeWatch> {
+    const subscription = ++this.subscriptions;
+    // Taken before subscribing: a folder replaced in between is found different by the next check.
+    this.rootFolder.hold();
     return watchTree(this.opts.root, {
       ignorePatterns,
       onChanges: (changes) => this.scheduler.push(changes),
-      onError: (error) => this.opts.onEvent({ type: "error", error, retryInMs: 0 }),
+      onError: (error) => {
+        if (subscription !== this.subscriptions) return; // the old folder's subscription, replaced already
+        this.opts.onEvent({ type: "error", error, retryInMs: 0 });
+        // The folder it watched may be gone or replaced: looked at now rather than at the next check.
+        if (this.runCheck) void this.lookForRoot();
+      },
     });
   }
 
@@ -174,6 +208,7 @@ export class LiveIndex {
     } catch (err) {
       await this.watch?.close();
       this.watch = null;
+      this.rootFolder.release();
       throw err;
     }
     this.scheduler.resume();
@@ -201,29 +236,56 @@ export class LiveIndex {
   }
 
   /**
-   * The project folder itself removed (and perhaps made again: a re-clone, `git worktree` games): the
-   * OS watcher's subscription died with it and would report nothing, ever. Said, then, once the folder
-   * is back, subscribed again and everything in it looked at.
+   * The project folder itself removed (and perhaps made again: a re-clone, a restore, `git worktree`
+   * games): the OS watcher's subscription died with it and would report nothing, ever. Said, then, once
+   * the folder is back, subscribed again and everything in it looked at. A folder removed and made again
+   * between two checks (`rm -rf P && cp -r P.bak P`) is never seen missing: it is told by its identity
+   * (device and inode), and taken as gone and back at once.
    */
   private async lookForRoot(): Promise<void> {
-    const exists = fs.existsSync(this.opts.root);
-    if (!exists && !this.rootGone) {
-      this.rootGone = true;
-      const error = new Error(`the project folder ${this.opts.root} is gone; watching for it to come back`);
-      this.opts.onEvent({ type: "error", error, retryInMs: this.opts.indexRunCheckMs ?? INDEX_RUN_CHECK_MS });
-    } else if (exists && this.rootGone) {
-      this.rootGone = false;
-      try {
-        await this.resubscribe();
-      } catch (error) {
-        this.rootGone = true;
-        this.opts.onEvent({ type: "error", error, retryInMs: this.opts.indexRunCheckMs ?? INDEX_RUN_CHECK_MS });
-        return;
-      }
-      this.opts.onEvent({ type: "recovered", message: `the project folder ${this.opts.root} is back: looking at everything in it` });
-      const top = fs.readdirSync(this.opts.root, { withFileTypes: true });
-      this.scheduler.push(top.map((e) => ({ path: e.name, type: "create" as const })));
+    if (this.rootChecking) return;
+    this.rootChecking = true;
+    try {
+      await this.checkRoot();
+    } finally {
+      this.rootChecking = false;
     }
+  }
+
+  private async checkRoot(): Promise<void> {
+    const { root } = this.opts;
+    const retryInMs = this.opts.indexRunCheckMs ?? INDEX_RUN_CHECK_MS;
+    const state = this.rootFolder.check();
+    if (state === "missing") {
+      if (this.rootGone) return;
+      this.rootGone = true;
+      this.opts.onEvent({ type: "error", error: new Error(`the project folder ${root} is gone; watching for it to come back`), retryInMs });
+      return;
+    }
+    if (!this.rootGone) {
+      if (state === "same") return;
+      this.opts.onEvent({ type: "error", error: new Error(`the project folder ${root} was removed and made again; watching the new one`), retryInMs: 0 });
+    }
+    this.rootGone = false;
+    try {
+      await this.resubscribe();
+    } catch (error) {
+      this.rootGone = true;
+      this.opts.onEvent({ type: "error", error, retryInMs });
+      return;
+    }
+    this.opts.onEvent({ type: "recovered", message: `the project folder ${root} is back: looking at everything in it` });
+    // What the old folder held and the new one lacks has no event either: the next batch compares the
+    // whole tree with the index.
+    this.reconcileWanted = true;
+    let top: fs.Dirent[] = [];
+    try {
+      top = fs.readdirSync(root, { withFileTypes: true });
+    } catch {
+      // Gone again: the next check says so.
+    }
+    this.scheduler.push(top.map((e) => ({ path: e.name, type: "create" as const })));
+    this.scheduler.poke();
   }
 
   /** Between batches: a new mark gets a batch (which reloads) even when no file changes. */
@@ -234,12 +296,38 @@ export class LiveIndex {
     } catch {
       return; // Redis trouble is reported by the batches
     }
-    if (this.isNewRun(run)) this.scheduler.poke();
+    if (this.isNewRun(run) || (await this.indexDropped(run).catch(() => false))) this.scheduler.poke();
   }
 
   /**
-   * A mark other than the loaded one. A mark that vanished is not a run: the server lost its data (a
-   * fresh one came up in its place), and reloading would only trade the state in memory for nothing.
+   * The index was dropped under the live index (`ipuaro index --drop`; a server that lost its data looks
+   * the same): no mark where one was loaded, or, for an index an older ipuaro wrote without one, no
+   * files while the live index knows some. Not while an index run holds the lease: a run that resets the
+   * schema writes its mark when it lands.
+   */
+  private async indexDropped(run: string | null): Promise<boolean> {
+    if (run !== null || !this.opts.rebuild || !this.updater?.known.size) return false;
+    if (this.loadedRun === null && (await this.opts.store.fileCount()) > 0) return false;
+    return !(await this.opts.store.indexRunHeld());
+  }
+
+  /**
+   * Says the index was dropped, has the project indexed again, and reloads what that run stored. Run
+   * after the batch that noticed: its changes are worked out (and reported) against the state they
+   * changed, and the run reads them again. What the reload asks to re-check goes to the next batch.
+   */
+  private async rebuild(): Promise<void> {
+    if (!this.rebuilding) this.opts.onEvent({ type: "dropped", files: this.updater?.known.size ?? 0 });
+    this.rebuilding = true;
+    await (this.opts.rebuild as () => Promise<void>)();
+    const recheck = new Map<string, PendingChange>();
+    await this.reload(await this.opts.store.lastIndexRun(), recheck);
+    if (recheck.size) this.scheduler.push([...recheck.keys()].map((path) => ({ path, type: "update" as const })));
+  }
+
+  /**
+   * A mark other than the loaded one. A mark that vanished is not a run: the index was dropped or the
+   * server lost its data (a fresh one came up in its place), which indexDropped tells.
    */
   private isNewRun(run: string | null): run is string {
     return run !== null && run !== this.loadedRun;
@@ -252,14 +340,15 @@ export class LiveIndex {
    * commit and landed after it may have left neighbours' fields (a dependents list) as the old graph had
    * them, and a re-read that finds the content current writes nothing.
    */
-  private async reload(run: string, changes: Map<string, PendingChange>): Promise<void> {
+  private async reload(run: string | null, changes: Map<string, PendingChange>): Promise<void> {
     const started = performance.now();
     const { known, graph } = await loadIndexState(this.opts.root, this.opts.store);
     // Large files the old updater was still parsing: their change is not in the loaded state either.
     for (const p of this.updater?.backgroundPaths ?? []) if (!changes.has(p)) changes.set(p, { kind: "update", since: performance.now() });
     this.updater = this.newUpdater(known, graph);
     this.loadedRun = run;
-    const since = (parseIndexRunMark(run)?.startedAt ?? 0) - RUN_START_SLACK_MS;
+    // No mark (a rebuild that wrote nothing): nothing to re-check.
+    const since = (run === null ? Infinity : (parseIndexRunMark(run)?.startedAt ?? 0)) - RUN_START_SLACK_MS;
     let rechecked = 0;
     for (const [p, at] of this.handled) {
       if (at < since || changes.has(p)) continue;
@@ -271,7 +360,10 @@ export class LiveIndex {
       // Queued ahead of the batch's own writes, so the re-read files' deltas land on top of it.
       this.writes.push({ label: "rewriting the dependency graph", run: () => this.opts.store.writeGraph(meta, indexFields, true) });
     }
-    this.opts.onEvent({ type: "reloaded", files: known.size, rechecked, ms: performance.now() - started });
+    // The first reload after a `dropped` (this one, or a retry's) loads what the rebuild stored.
+    const rebuilt = this.rebuilding;
+    this.rebuilding = false;
+    this.opts.onEvent({ type: "reloaded", files: known.size, rechecked, ms: performance.now() - started, ...(rebuilt ? { rebuilt } : {}) });
   }
 
   private remember(paths: Iterable<string>): void {
@@ -308,9 +400,13 @@ export class LiveIndex {
     }
     // Unreadable (Redis down): the batch goes on and its writes queue; the timer looks again later.
     const run = await this.opts.store.lastIndexRun().catch(() => this.loadedRun);
-    if (this.isNewRun(run)) await this.reload(run, changes);
+    const dropped = await this.indexDropped(run).catch(() => false);
+    if (!dropped && this.isNewRun(run)) await this.reload(run, changes);
     // A check's poke with nothing to do.
-    if (!changes.size && !this.reparse.size && !this.reconcileWanted && !this.updater.hasFinishedBackground) return {};
+    if (!changes.size && !this.reparse.size && !this.reconcileWanted && !this.updater.hasFinishedBackground) {
+      if (dropped) await this.rebuild();
+      return {};
+    }
     const reparse = this.reparse;
     this.reparse = new Set();
     // Taken before the batch runs: a burst still going on sets it again, so the last one is reconciled too.
@@ -349,6 +445,7 @@ export class LiveIndex {
       return { retryAfter: { error } };
     }
     this.report({ result, origins, unannounced }, performance.now() - writeStart);
+    if (dropped) await this.rebuild();
     if (this.reparse.size) this.scheduler.poke();
     // After a debounce: events still on their way join the reconciling batch.
     else if (this.reconcileWanted) this.scheduler.poke(this.opts.debounceMs);
@@ -390,6 +487,7 @@ export class LiveIndex {
     this.runCheck = null;
     await this.watch?.close();
     this.watch = null;
+    this.rootFolder.release();
     await this.scheduler.stop();
     if (this.writes.pending) {
       try {

@@ -38,4 +38,9 @@ describe("index output counts", () => {
     expect(formatWatchEvent({ type: "ready", files: 3, graphFiles: 3, ms: 4 })).toBe("watching 3 indexed files (loaded in 4 ms); Ctrl+C to stop");
     expect(formatWatchEvent({ type: "reloaded", files: 1, rechecked: 0, ms: 5 })).toBe("another index run rewrote the index: reloaded 1 file in 5 ms");
   });
+
+  it("--watch lines: the index dropped under the watcher, and built again", () => {
+    expect(formatWatchEvent({ type: "dropped", files: 1 })).toBe("the index of this project was dropped (ipuaro index --drop, or Redis lost its data): indexing the project again (it held 1 file)…");
+    expect(formatWatchEvent({ type: "reloaded", files: 3, rechecked: 0, ms: 5, rebuilt: true })).toBe("the index is built again: 3 files; watching");
+  });
 });

@@ -22,7 +22,7 @@ function dropRoot(target: string): string {
 export function dropText(project: string, root: string, dropped: DroppedIndex): string {
   if (dropped.keys === 0) return `${project} (${root}) has no index to drop`;
   const freed = dropped.bytes === null ? "" : `, ${formatBytes(dropped.bytes)} freed`;
-  return `dropped the index of ${project} (${root}): ${counted(dropped.files, "file")}, ${counted(dropped.keys, "key")}${freed}; its sessions and memory are kept`;
+  return `dropped the index of ${project} (${root}): ${counted(dropped.files, "file")}, ${counted(dropped.keys, "key")}${freed}; its sessions and memory are kept (an ipuaro UI or \`ipuaro index --watch\` running on it indexes the project again)`;
 }
 
 export async function dropIndexAction(target: string, opts: DropOptions): Promise<void> {
