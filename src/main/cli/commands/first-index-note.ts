@@ -22,3 +22,19 @@ export function firstIndexNote(
     return true;
   };
 }
+
+/** How long the update may take before it is said: a warm run usually takes a fraction of this. */
+export const SLOW_INDEX_NOTE_MS = 1500;
+
+/**
+ * Runs the index update `update`, saying on stderr once it has taken longer than SLOW_INDEX_NOTE_MS:
+ * a large file changed since the last run kept `ipuaro tool get_lines` silent for tens of seconds.
+ */
+export async function withSlowIndexNote<T>(before: string, update: () => Promise<T>, write: (line: string) => void = (line) => void process.stderr.write(line), afterMs = SLOW_INDEX_NOTE_MS): Promise<T> {
+  const timer = setTimeout(() => write(`ipuaro: updating the index before ${before} (files changed since the last run)…\n`), afterMs);
+  try {
+    return await update();
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -18,7 +18,7 @@ import { openProjectStore } from "../../store/open-project-store.js";
 import { prepareModel } from "../model-setup.js";
 import { formatTurnStats } from "../turn-format.js";
 import { resolveProjectRoot } from "../project-root.js";
-import { firstIndexNote } from "./first-index-note.js";
+import { firstIndexNote, withSlowIndexNote } from "./first-index-note.js";
 
 export async function runAction(target: string, opts: RunOptions, choice: SessionChoice): Promise<number> {
   const root = resolveProjectRoot(target);
@@ -54,7 +54,7 @@ export async function runAction(target: string, opts: RunOptions, choice: Sessio
     await refuseFirstIndexOfHome(root, opened.store);
     const model = await prepareModel(config, { interactive: !!process.stdin.isTTY && !opts.json, log, sayDefaultWindowCut: false, signal: stop.signal });
     // A warm re-index costs little and means the model never reads a stale copy.
-    await indexer.scanAndIndex({ signal: stop.signal, proceed: firstIndexNote(opened.store, config.limits.maxFilesWarning, "the agent runs") });
+    await withSlowIndexNote("the agent runs", () => indexer.scanAndIndex({ signal: stop.signal, proceed: firstIndexNote(opened.store, config.limits.maxFilesWarning, "the agent runs") }), (line) => log(line.trimEnd()));
     await indexer.close();
     // On a terminal a command's output shows as it comes; in a log or a pipe only its result line does.
     const live = process.stderr.isTTY && !opts.json ? new LiveOutputLines(log) : null;

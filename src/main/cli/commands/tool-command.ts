@@ -14,7 +14,7 @@ import { ToolRegistry } from "../../tools/registry.js";
 import type { ToolPorts } from "../../tools/tool-types.js";
 import { askChoice } from "../prompt.js";
 import { resolveProjectRoot } from "../project-root.js";
-import { firstIndexNote } from "./first-index-note.js";
+import { firstIndexNote, withSlowIndexNote } from "./first-index-note.js";
 import { toolArgsProblem } from "./tool-args-check.js";
 
 interface ToolOptions {
@@ -82,7 +82,7 @@ export function registerToolCommand(program: Command): void {
       try {
         // The tool reads the index: bring it up to date first (a warm run parses only what changed).
         await refuseFirstIndexOfHome(root, opened.store);
-        await indexer.scanAndIndex({ proceed: firstIndexNote(opened.store, config.limits.maxFilesWarning, "the tool runs") });
+        await withSlowIndexNote("the tool runs", () => indexer.scanAndIndex({ proceed: firstIndexNote(opened.store, config.limits.maxFilesWarning, "the tool runs") }));
         // Edits and commands run here join the project's last session, so `ipuaro undo` and `rewind` can
         // take them back (a new session's, when the last one is open in the UI). A read needs none: it
         // left an empty session behind that then passed for the project's last one.
