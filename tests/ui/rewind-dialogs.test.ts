@@ -145,7 +145,7 @@ describe("the confirm panel", () => {
     await ui.t.waitForText("Rewind to before message 1");
     for (const text of [
       "Message 1 (5m ago): Добавь купоны в корзину",
-      "Code: 3 files +3 −5",
+      "Code: 3 files, 1 of them in conflict +3 −5",
       "restore src/cart.ts  +2 −4",
       "delete  src/coupon.ts  +0 −1",
       "Conflicts — changed since by you or by a command; skipped unless [O] overwrite:",

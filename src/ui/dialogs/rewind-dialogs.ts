@@ -102,7 +102,11 @@ export function previewRows(preview: RewindPreview, width: number, now = Date.no
   else {
     const files = code.changes.length + code.conflicts.length;
     if (!files && !code.skipped.length) text("Code: no changes to restore (the files are as they were).", "muted");
-    else if (files) text(`Code: ${files} file${files === 1 ? "" : "s"} +${code.insertions} −${code.deletions}`, undefined);
+    // A conflict is left alone unless [O]: counted apart, or "1 file" read as if it would be restored.
+    else if (files) {
+      const inConflict = code.conflicts.length ? `, ${code.conflicts.length} of them in conflict` : "";
+      text(`Code: ${files} file${files === 1 ? "" : "s"}${inConflict} +${code.insertions} −${code.deletions}`, undefined);
+    }
     for (const c of code.changes) rows.push(...changeRow(c, width));
     if (code.conflicts.length) {
       text("Conflicts — changed since by you or by a command; skipped unless [O] overwrite:", "warn");
