@@ -3,8 +3,8 @@
 import { loadHistory, type ShadowHistory } from "./change-history.js";
 import { codeErrors, decisionsList } from "./code-errors.js";
 import { dependencyGraph } from "./dependency-graph.js";
-import { fileHistory } from "./file-history.js";
-import { currentGitUser, syncGitHistory } from "./git-history.js";
+import { fileHistory, type FileHistoryResult } from "./file-history.js";
+import { currentGitUser, shallowBoundaries, syncGitHistory } from "./git-history.js";
 import { MIN_HOTSPOT_SCORE, scoreFiles } from "./hotspots.js";
 import { basename, isIndexedFolder, loadIndexView, type IndexView } from "./index-view.js";
 import type { Bm25Index } from "./bm25.js";
@@ -90,6 +90,19 @@ async function knowledgeFor(scope: ShadowScope, h: ShadowHistory, view: IndexVie
   return built;
 }
 
+/** A timeline entry at a shallow clone's boundary is no creation: it and the result say the history is cut there. */
+function markShallowBoundary(result: FileHistoryResult, boundaries: ReadonlySet<string>): void {
+  if (!boundaries.size) return;
+  let cut: string | null = null;
+  for (const entry of result.timeline) {
+    if (!entry.commit || ![...boundaries].some((b) => b.startsWith(entry.commit!))) continue;
+    entry.shallow_boundary = true;
+    entry.changes = `${entry.changes} (the clone's history starts here: the file as it was then)`;
+    cut = entry.date;
+  }
+  if (cut) result.history_cut = `this is a shallow clone: its history starts at ${cut}, so the file is older than "first_seen" says and earlier changes are not known`;
+}
+
 export async function runAnalyze(scope: ShadowScope, args: AnalyzeArgs, opts: { timeoutMs?: number } = {}): Promise<AnalyzeOutcome> {
   const query = parseChoice(args.query, ANALYZE_QUERIES, "query", "SHADOW_ERR_INVALID_QUERY");
   const fallbackTimeframe: Timeframe = query === "file_history" ? "all" : "30d";
@@ -161,6 +174,7 @@ async function dispatch(scope: ShadowScope, { h, view }: Loaded, query: AnalyzeQ
       const result = fileHistory(h, target, from, now);
       const folder = result ? null : folderGiven(view, target, "file_history");
       if (folder) throw folder;
+      if (result) markShallowBoundary(result, await shallowBoundaries(scope.root));
       if (!result) throw fileNotFound(view, target, view.metas.has(target) ? (a.timeframe === "all" ? "has no recorded changes (no commits, edits or errors)" : `has no recorded changes in ${a.timeframe}`) : "has no recorded history and is not in the index");
       return { result, summary: `${target}: ${result.total_edits} changes` };
     }

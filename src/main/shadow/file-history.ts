@@ -23,6 +23,8 @@ export interface TimelineEntry {
   human_fix?: boolean;
   /** Part of a commit touching more than 30 files: shown, but left out of every score. */
   sweep?: boolean;
+  /** A shallow clone's boundary commit: its "+N" is the whole file as the clone first has it. */
+  shallow_boundary?: boolean;
 }
 
 export interface FileHistoryResult {
@@ -37,6 +39,8 @@ export interface FileHistoryResult {
   top_collaborators: string[];
   refactoring_count: number;
   stability_score: number;
+  /** The clone is shallow and the oldest change shown is where its history stops: the file is older. */
+  history_cut?: string;
 }
 
 const round2 = (n: number) => Math.round(n * 100) / 100;

@@ -1,6 +1,7 @@
 // The project's git history as analytics see it: one `git log --numstat` import per project, then only
 // the commits after the last imported one. Churn, authors and co-changes come from these records. A
 // folder outside git (or a machine without git) simply has no history.
+import fs from "node:fs";
 import { openProjectGit, parseNumstat, safeSimpleGit } from "../git/project-git.js";
 import { bumpHistoryVersion } from "./events-store.js";
 import { parseJsonValues, shadowOp, type ShadowScope } from "./shadow-scope.js";
@@ -118,6 +119,21 @@ export async function readCommits(scope: ShadowScope, from = 0, to = Number.MAX_
 }
 
 /** The configured identity of the person at this checkout (my_stats' "me"); null without git or config. */
+/**
+ * The commits a shallow clone's history stops at (`git clone --depth`): git shows each as adding its
+ * files whole, as if they were created there. Empty for a full clone or no git.
+ */
+export async function shallowBoundaries(root: string): Promise<Set<string>> {
+  const git = safeSimpleGit(root);
+  try {
+    if ((await git.raw(["rev-parse", "--is-shallow-repository"])).trim() !== "true") return new Set();
+    const file = (await git.raw(["rev-parse", "--path-format=absolute", "--git-path", "shallow"])).trim();
+    return new Set(fs.readFileSync(file, "utf8").split("\n").map((l) => l.trim()).filter(Boolean));
+  } catch {
+    return new Set();
+  }
+}
+
 export async function currentGitUser(root: string): Promise<{ name: string | null; email: string | null }> {
   const git = safeSimpleGit(root);
   const read = async (key: string) => {

@@ -112,6 +112,7 @@ function history(r: FileHistoryResult): string {
     ["sessions", r.unique_sessions],
     ["stability", r.stability_score],
     ["changes with", r.top_collaborators],
+    ...(r.history_cut ? [["note", r.history_cut] as [string, unknown]] : []),
   ]);
   const rows = r.timeline.map((t) => [t.date, t.agent === "ai" ? `ai ${t.session_id ?? ""}`.trim() : (t.author ?? "human"), t.changes, t.caused_error ? `${t.error_type}: ${t.error_message}` : t.human_fix ? "human fix" : "ok"]);
   return `${head}\n\n${table(["DATE", "WHO", "CHANGES", "OUTCOME"], rows)}`;
