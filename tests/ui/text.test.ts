@@ -402,6 +402,9 @@ describe("completion", () => {
     // A path in another script completes like any other; a closed quote is not reopened.
     expect(await c("@Кноп")).toMatchObject({ text: "@src/компоненты/Кнопка.tsx " });
     expect(await c('see "a b" src/комп')).toMatchObject({ text: 'see "a b" src/компоненты/' });
+    // A name with a double quote in it goes in backquotes (mentions read those too).
+    const odd = { ...source, paths: async () => ['src/a"b.ts'] };
+    expect(await complete("@a", 2, odd)).toMatchObject({ text: '@`src/a"b.ts` ' });
     // Mid-line, before a space: no second space.
     expect(await complete("see src/auth/login and more", 18, source)).toEqual({ text: "see src/auth/login.ts and more", cursor: 21, candidates: [] });
     // Prose in quotes that names no file: the word before the cursor is completed as before.

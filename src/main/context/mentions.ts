@@ -22,7 +22,7 @@ const STOP_WORDS = new Set([
 // Russian message would be a symbol lookup.
 const PATH_TOKEN = /[\p{L}\p{M}\p{N}_@~$.\-/]+/gu;
 /** A quoted path, which may hold spaces: `@"docs/my notes.md"`, "src/my file.ts", `src/a b.ts`. */
-const QUOTED_TOKEN = /@?(["`])([^"`\n]{1,300}?)\1/g;
+const QUOTED_TOKEN = /@?"([^"\n]{1,300}?)"|@?`([^`\n]{1,300}?)`/g;
 const IDENTIFIER = /[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0-9_$]*)*/g;
 
 export interface MentionTokens {
@@ -52,7 +52,11 @@ export function extractMentionTokens(texts: readonly string[]): MentionTokens {
   };
   for (let i = texts.length - 1; i >= 0; i--) {
     const text = texts[i] ?? "";
-    for (const match of text.matchAll(QUOTED_TOKEN)) if (/\s/.test(match[2]!)) addPath(match[2]!.trim());
+    for (const match of text.matchAll(QUOTED_TOKEN)) {
+      // Quoted only when it has to be (a space, or a quote of the other kind): the rest PATH_TOKEN finds.
+      const quoted = match[1] ?? match[2]!;
+      if (/[\s"`]/.test(quoted)) addPath(quoted.trim());
+    }
     for (const match of text.matchAll(PATH_TOKEN)) addPath(match[0]);
     for (const match of text.matchAll(IDENTIFIER)) {
       const parts = match[0].split(".");

@@ -107,13 +107,15 @@ async function completeWord(text: string, cursor: number, word: { start: number;
   const isPath = at || quoted || !matches.every((m) => !m.includes("/") && !m.includes("."));
   // Quoted once any candidate needs it: typed on unquoted, the space would end the word.
   const quote = quoted || (isPath && matches.some(needsQuotes));
-  const lead = `${at ? "@" : ""}${quote ? '"' : ""}`;
+  // A name holding `"` goes in backquotes, which mentions read too: in "…" it could not be read back.
+  const mark = !quoted && matches.length === 1 && matches[0]!.includes('"') ? "`" : '"';
+  const lead = `${at ? "@" : ""}${quote ? mark : ""}`;
   const single = matches.length === 1 ? matches[0]! : null;
   let body = single ?? commonPrefix(matches);
   if (body.length < typed.length) body = typed; // case-insensitive matches that disagree: keep what was typed
   let insert = lead + body;
   // A space already after the cursor (completing mid-line) is not doubled.
-  if (single && !single.endsWith("/")) insert += (quote ? '"' : "") + (text[cursor] === " " ? "" : " ");
+  if (single && !single.endsWith("/")) insert += (quote ? mark : "") + (text[cursor] === " " ? "" : " ");
   const next = text.slice(0, start) + insert + text.slice(cursor);
   const shown = (m: string) => `${at ? "@" : ""}${quote && needsQuotes(m) ? `"${m}"` : m}`;
   return { text: next, cursor: start + insert.length, candidates: single ? [] : matches.map(shown) };

@@ -21,6 +21,7 @@ describe("extractMentionTokens", () => {
     const t = extractMentionTokens(['Fix src/компоненты/Кнопка.tsx and @"docs/my notes/plan.md", see "apps/web/src/old page.tsx" or `lib/a b.ts`. He said "not a path here".']);
     expect(t.paths).toEqual(expect.arrayContaining(["src/компоненты/Кнопка.tsx", "docs/my notes/plan.md", "apps/web/src/old page.tsx", "lib/a b.ts"]));
     expect(t.paths).not.toContain("not a path here");
+    expect(extractMentionTokens(['see @`src/a"b.ts`']).paths).toContain('src/a"b.ts');
     expect(t.identifiers).not.toContain("компоненты");
   });
 
