@@ -38,7 +38,9 @@ function isCheckpoint(v: unknown): v is CheckpointData {
 
 function isRecord(v: unknown): v is FileRecord {
   const r = v as Partial<FileRecord> | null;
-  return !!r && (r.state === "file" || r.state === "absent" || r.state === "skipped");
+  if (!r) return false;
+  if (r.state === "symlink") return typeof r.target === "string";
+  return r.state === "file" || r.state === "absent" || r.state === "skipped";
 }
 
 export class CheckpointStore {

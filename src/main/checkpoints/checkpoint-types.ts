@@ -7,7 +7,7 @@
 export type RecordSkipReason =
   /** Bigger than checkpoints.maxFileBytes. */
   | "too_large"
-  /** A symlink, folder, socket… — ipuaro only restores regular files. */
+  /** A folder, FIFO, socket… — ipuaro restores regular files and symlinks only. */
   | "not_regular"
   /** Changed by a command, and the index held no exact copy of what it was before. */
   | "not_indexed"
@@ -38,6 +38,11 @@ export type FileRecord =
    * deletions leave empty.
    */
   | { state: "absent"; realParentDir?: string; newDir?: string; at: number }
+  /**
+   * A symbolic link, by its target text (never what it points to): restoring it makes the link again,
+   * in place of whatever is at its path.
+   */
+  | { state: "symlink"; target: string; realParentDir?: string; at: number }
   /**
    * Not backed up. `size` and `mtimeMs` (when known) are the file's then: a disk still matching both
    * has not changed since, so a rewind has nothing to restore and does not report it.

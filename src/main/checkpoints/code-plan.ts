@@ -5,16 +5,18 @@
 import type { BlobStore } from "./blob-store.js";
 import type { CheckpointTracker } from "./checkpoint-tracker.js";
 import type { CheckpointData, FileRecord, OnConflict } from "./checkpoint-types.js";
-import type { DiskFile } from "./disk-file.js";
+import { contentId, type DiskFile } from "./disk-file.js";
+import { recordContentId } from "./outside-changes.js";
 import { restoreFiles, type RestoreItem, type RestoreOptions, type RestoreOutcome, type RestoreTarget } from "./restore-files.js";
 import type { ShadowGit } from "./shadow-git.js";
 
 const GIT_REGULAR = 0o100000;
 const GIT_TYPE_MASK = 0o170000;
+const GIT_SYMLINK = 0o120000;
 
-function diskSha(disk: DiskFile): string | null | undefined {
-  if (disk.kind === "absent") return null;
-  return disk.kind === "file" ? disk.sha256 : undefined;
+async function shadowLink(shadow: ShadowGit, oid: string): Promise<RestoreTarget> {
+  const bytes = await shadow.readBlob(oid);
+  return bytes ? { kind: "symlink", target: bytes.toString("utf8") } : { kind: "unrestorable", reason: "backup_failed" };
 }
 
 /** What restoring a tools-mode record means: write the blob, delete the file, or report it cannot. */
@@ -24,6 +26,7 @@ export function recordTarget(record: FileRecord, blobs: BlobStore): RestoreTarge
     return { kind: "unrestorable", reason: record.reason, ...since };
   }
   if (record.state === "absent") return { kind: "absent", ...(record.realParentDir ? { realParentDir: record.realParentDir } : {}), ...(record.newDir ? { newDir: record.newDir } : {}) };
+  if (record.state === "symlink") return { kind: "symlink", target: record.target, ...(record.realParentDir ? { realParentDir: record.realParentDir } : {}) };
   return { kind: "file", sha256: record.blob, mode: record.mode, realParentDir: record.realParentDir, load: () => blobs.get(record.blob) };
 }
 
@@ -35,14 +38,12 @@ export function recordTarget(record: FileRecord, blobs: BlobStore): RestoreTarge
 function knownTo(tracker: CheckpointTracker, checkpoint: CheckpointData, rel: string): (disk: DiskFile) => boolean {
   return (disk) => {
     if (tracker.changedOutsideSince(checkpoint, rel)) return false;
-    const sha = diskSha(disk);
-    if (sha === undefined) return true;
+    const id = contentId(disk);
+    if (id === undefined) return true;
     const written = tracker.lastWritten(rel);
-    if (written !== undefined && written === sha) return true;
+    if (written !== undefined && written === id) return true;
     const latest = tracker.latestRecord(rel);
-    if (latest?.state === "file") return latest.blob === sha;
-    if (latest?.state === "absent") return sha === null;
-    return false;
+    return latest !== undefined && recordContentId(latest) === id;
   };
 }
 
@@ -59,12 +60,14 @@ async function shadowItems(tracker: CheckpointTracker, checkpoint: CheckpointDat
   const latest = [...tracker.checkpoints()].reverse().find((c) => c.shadowCommit)?.shadowCommit ?? target;
   const [changes, sinceLatest, targetPaths, treePaths] = await Promise.all([shadow.changes(target, tree), shadow.changes(latest, tree), shadow.paths(target), shadow.paths(tree)]);
   const changedSinceLatest = new Set(sinceLatest.map((c) => c.path));
-  const items: RestoreItem[] = changes.map((c) => {
+  const items: RestoreItem[] = await Promise.all(changes.map(async (c) => {
     const from = c.from;
     let t: RestoreTarget;
     // git keeps no folders, only files: which folders are new is known from ipuaro's own record, if any.
     const own = tracker.recordAt(checkpoint, c.path);
     if (!from) t = { kind: "absent", ...(own?.state === "absent" && own.newDir ? { newDir: own.newDir } : {}) };
+    // A symlink's blob is its target text.
+    else if ((from.mode & GIT_TYPE_MASK) === GIT_SYMLINK) t = await shadowLink(shadow, from.oid);
     else if ((from.mode & GIT_TYPE_MASK) !== GIT_REGULAR) t = { kind: "unrestorable", reason: "not_regular" };
     // git keeps only 644 or 755: the executable bit is all it knows of the mode.
     else t = { kind: "file", gitOid: from.oid, executable: (from.mode & 0o111) !== 0, load: () => shadow.readBlob(from.oid) };
@@ -75,12 +78,12 @@ async function shadowItems(tracker: CheckpointTracker, checkpoint: CheckpointDat
       known: (disk: DiskFile) => {
         if (tracker.changedOutsideSince(checkpoint, rel)) return false;
         if (!changedSinceLatest.has(rel)) return true;
-        const sha = diskSha(disk);
+        const id = contentId(disk);
         const written = tracker.lastWritten(rel);
-        return sha === undefined || (written !== undefined && written === sha);
+        return id === undefined || (written !== undefined && written === id);
       },
     };
-  });
+  }));
   return { items, covered: new Set([...targetPaths, ...treePaths]) };
 }
 

@@ -4,6 +4,7 @@
 // a second walk. Every file created, changed or deleted joins the turn's checkpoint (if it is not there
 // yet) with its content from before the command:
 //   created                       → "absent" (a rewind deletes it);
+//   a symlink changed or deleted  → "symlink" with its target from the walk before (a rewind makes it again);
 //   changed/deleted, and the index held that very version (same size and mtime as on disk before the
 //   command, bytes rebuilt to the index's hash)  → backed up from the Redis copy;
 //   changed/deleted, ignored, and copied before the command → backed up from that copy;
@@ -18,7 +19,7 @@ import path from "node:path";
 import { hashContent } from "../../pipeline/watch/content-hash.js";
 import type { CheckpointTracker } from "./checkpoint-tracker.js";
 import type { FileRecord } from "./checkpoint-types.js";
-import { readDiskFile, realDir } from "./disk-file.js";
+import { contentId, readDiskFile, realDir } from "./disk-file.js";
 import { absPath } from "./file-snapshot.js";
 import { indexedBytes } from "./index-copy.js";
 import { copyIgnoredFiles, IGNORED_COPY_FILE_BYTES, IGNORED_COPY_TOTAL_BYTES, type IgnoredCopies, type IgnoredCopy } from "./ignored-copies.js";
@@ -59,7 +60,17 @@ async function ignoredRecord(tracker: CheckpointTracker, rel: string, pre: WalkE
   return fileRecord(tracker, rel, pre, copy.bytes, now);
 }
 
+/** A symlink the command changed or deleted: its target before, unless it points there again. */
+async function linkRecord(tracker: CheckpointTracker, rel: string, target: string, now: number): Promise<FileRecord | "unchanged"> {
+  const abs = absPath(tracker.root, rel);
+  const disk = await readDiskFile(abs, tracker.settings.maxFileBytes);
+  if (disk.kind === "symlink" && disk.target === target) return "unchanged";
+  const parent = await realDir(path.dirname(abs));
+  return { state: "symlink", target, ...(parent ? { realParentDir: parent } : {}), at: now };
+}
+
 async function preCommandRecord(tracker: CheckpointTracker, rel: string, pre: WalkEntry, indexed: IndexedStat | undefined, copy: IgnoredCopy | undefined, now: number): Promise<FileRecord | "unchanged"> {
+  if (pre.kind === "symlink" && pre.target !== undefined) return linkRecord(tracker, rel, pre.target, now);
   if (pre.kind !== "file") return { state: "skipped", reason: "not_regular", size: pre.size, mtimeMs: pre.mtimeMs, at: now };
   if (pre.size > tracker.settings.maxFileBytes) return { state: "skipped", reason: "too_large", size: pre.size, mtimeMs: pre.mtimeMs, at: now };
   if (pre.ignored) return ignoredRecord(tracker, rel, pre, copy, now);
@@ -76,11 +87,9 @@ async function preCommandRecord(tracker: CheckpointTracker, rel: string, pre: Wa
   return fileRecord(tracker, rel, pre, bytes, now);
 }
 
-/** sha256 of what is at `rel` now (null: nothing); undefined for what ipuaro would not restore anyway. */
+/** What is at `rel` now, as contentId names it (null: nothing). */
 async function contentNow(tracker: CheckpointTracker, rel: string): Promise<string | null | undefined> {
-  const disk = await readDiskFile(absPath(tracker.root, rel), tracker.settings.maxFileBytes);
-  if (disk.kind === "absent") return null;
-  return disk.kind === "file" ? disk.sha256 : undefined;
+  return contentId(await readDiskFile(absPath(tracker.root, rel), tracker.settings.maxFileBytes));
 }
 
 /** The topmost folder of `rel` the walk before the command did not find (the command made it), if any. */

@@ -1,14 +1,16 @@
 // A project file as it is on disk now, read without ever following a symlink: lstat first, then open
 // with O_NOFOLLOW (and O_NONBLOCK, so a FIFO swapped in cannot hang the read) and check that the
 // descriptor is the very file lstat saw (same dev and ino). Hashes are the blob store's sha256 and
-// git's object id (for shadow-git snapshots).
+// git's object id (for shadow-git snapshots). A symlink is read as its target text (readlink), never
+// through it.
 import { createHash } from "node:crypto";
 import { constants } from "node:fs";
 import fsp from "node:fs/promises";
+import { symlinkHash } from "../../workers/protocol.js";
 
 export type DiskFile =
   | { kind: "absent" }
-  | { kind: "symlink" }
+  | { kind: "symlink"; target: string }
   | { kind: "not_regular" }
   | {
       kind: "file";
@@ -40,6 +42,28 @@ export function isMissing(error: unknown): boolean {
   return code === "ENOENT" || code === "ENOTDIR";
 }
 
+/**
+ * What a path holds, as one comparable value: a regular file's sha256, a symlink's target (the index's
+ * stat hash of a link, `link:TARGET`), null when nothing is there; undefined for what ipuaro never
+ * restores (a folder, a FIFO).
+ */
+export function contentId(disk: DiskFile): string | null | undefined {
+  if (disk.kind === "absent") return null;
+  if (disk.kind === "symlink") return symlinkHash(disk.target);
+  return disk.kind === "file" ? disk.sha256 : undefined;
+}
+
+/** The symlink at `abs`, or what replaced it meanwhile. */
+async function readLink(abs: string, readLimit: number): Promise<DiskFile> {
+  try {
+    return { kind: "symlink", target: await fsp.readlink(abs) };
+  } catch (error) {
+    if (isMissing(error)) return { kind: "absent" };
+    if (errnoOf(error) === "EINVAL") return readDiskFile(abs, readLimit); // no longer a link
+    throw error;
+  }
+}
+
 /** git's object id of a blob with these bytes. */
 export function gitBlobOid(bytes: Uint8Array): string {
   return createHash("sha1").update(`blob ${bytes.length}\0`).update(bytes).digest("hex");
@@ -54,13 +78,13 @@ export async function readDiskFile(abs: string, readLimit: number): Promise<Disk
     if (isMissing(error)) return { kind: "absent" };
     throw error;
   }
-  if (st.isSymbolicLink()) return { kind: "symlink" };
+  if (st.isSymbolicLink()) return readLink(abs, readLimit);
   if (!st.isFile()) return { kind: "not_regular" };
   let handle;
   try {
     handle = await fsp.open(abs, constants.O_RDONLY | NOFOLLOW | NONBLOCK);
   } catch (error) {
-    if (errnoOf(error) === "ELOOP") return { kind: "symlink" };
+    if (errnoOf(error) === "ELOOP") return readLink(abs, readLimit);
     if (isMissing(error)) return { kind: "absent" };
     throw error;
   }

@@ -1,7 +1,8 @@
 // One tracked file into a checkpoint record: missing → "absent" (with the topmost of its folders that is
-// missing too, so a rewind that deletes the file can remove the folders it leaves empty); a symlink or
-// other non-regular file, or one over checkpoints.maxFileBytes → "skipped" (with its size and mtime, so a
-// rewind can tell it has not changed since); otherwise its bytes go to the blob store. A file
+// missing too, so a rewind that deletes the file can remove the folders it leaves empty); a symlink →
+// "symlink" with its target; another non-regular file, or one over checkpoints.maxFileBytes → "skipped"
+// (with its size and mtime, so a rewind can tell it has not changed since); otherwise its bytes go to
+// the blob store. A file
 // untouched since its previous record (same size, mtime, inode, mode, and not modified in the moments
 // before that record was made) reuses the record without being read again.
 import fsp from "node:fs/promises";
@@ -56,8 +57,8 @@ export async function snapshotFile(opts: SnapshotOptions): Promise<FileRecord> {
     const newDir = parent ? undefined : await topMissingDir(opts.root, opts.rel);
     return { state: "absent", ...(parent ? { realParentDir: parent } : {}), ...(newDir ? { newDir } : {}), at: now };
   }
-  if (!st.isFile()) return { state: "skipped", reason: "not_regular", size: st.size, mtimeMs: st.mtimeMs, at: now };
-  if (st.size > opts.maxFileBytes) return { state: "skipped", reason: "too_large", size: st.size, mtimeMs: st.mtimeMs, at: now };
+  if (!st.isFile() && !st.isSymbolicLink()) return { state: "skipped", reason: "not_regular", size: st.size, mtimeMs: st.mtimeMs, at: now };
+  if (st.isFile() && st.size > opts.maxFileBytes) return { state: "skipped", reason: "too_large", size: st.size, mtimeMs: st.mtimeMs, at: now };
   const prev = opts.previous;
   if (
     prev?.state === "file" &&
@@ -72,6 +73,7 @@ export async function snapshotFile(opts: SnapshotOptions): Promise<FileRecord> {
   }
   const disk = await readDiskFile(abs, opts.maxFileBytes);
   if (disk.kind === "absent") return { state: "absent", ...(parent ? { realParentDir: parent } : {}), at: now };
+  if (disk.kind === "symlink") return { state: "symlink", target: disk.target, ...(parent ? { realParentDir: parent } : {}), at: now };
   if (disk.kind !== "file") return { state: "skipped", reason: "not_regular", at: now };
   if (!disk.bytes) return { state: "skipped", reason: "too_large", size: disk.size, mtimeMs: disk.mtimeMs, at: now };
   const blob = await opts.blobs.put(disk.bytes);

@@ -1,13 +1,21 @@
 // Which files changed between two turns other than by ipuaro's own writes (a hand edit, a rename, a
 // checkout before the next message). A checkpoint lists them (CheckpointData.changedOutside), and a
 // rewind past that checkpoint treats them as conflicts: restoring them would throw the change away.
-import { readDiskFile } from "./disk-file.js";
+import { contentId, readDiskFile } from "./disk-file.js";
 import type { FileRecord } from "./checkpoint-types.js";
 import { absPath } from "./file-snapshot.js";
 import type { ShadowGit } from "./shadow-git.js";
+import { symlinkHash } from "../../workers/protocol.js";
 
-/** sha256 per path of what ipuaro last wrote (null: it deleted the file). */
+/** What ipuaro last wrote per path, as contentId names it (sha256, `link:TARGET`; null: it deleted the file). */
 export type LastWrites = ReadonlyMap<string, string | null>;
+
+/** A record's content as disk-file.ts's contentId names it (undefined: a record without content). */
+export function recordContentId(record: FileRecord): string | null | undefined {
+  if (record.state === "file") return record.blob;
+  if (record.state === "symlink") return symlinkHash(record.target);
+  return record.state === "absent" ? null : undefined;
+}
 
 /**
  * Whether `now` is what ipuaro left in the file: its previous record, or ipuaro's last write of it. A
@@ -16,9 +24,9 @@ export type LastWrites = ReadonlyMap<string, string | null>;
 export function leftByIpuaro(rel: string, previous: FileRecord | undefined, now: FileRecord, written: LastWrites): boolean {
   if (!previous) return true;
   if (now.state === "skipped") return previous.state === "skipped" && previous.reason === now.reason && previous.size === now.size;
-  const sha = now.state === "file" ? now.blob : null;
-  if (sha === (previous.state === "file" ? previous.blob : previous.state === "absent" ? null : undefined)) return true;
-  return written.has(rel) && written.get(rel) === sha;
+  const id = recordContentId(now);
+  if (id === recordContentId(previous)) return true;
+  return written.has(rel) && written.get(rel) === id;
 }
 
 /**
@@ -39,7 +47,7 @@ export async function shadowChangedOutside(
     const mine = written.get(rel);
     if (mine !== undefined) {
       const now = await readDiskFile(absPath(disk.root, rel), disk.maxFileBytes);
-      if ((now.kind === "absent" ? null : now.kind === "file" ? now.sha256 : undefined) === mine) continue;
+      if (contentId(now) === mine) continue;
     }
     out.push(rel);
   }

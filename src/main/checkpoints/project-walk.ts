@@ -16,6 +16,8 @@ export interface WalkEntry {
   mtimeMs: number;
   ino: number;
   mode: number;
+  /** A symlink's target text (read with the walk: a command that re-points a link changes nothing else). */
+  target?: string;
   /** Left out of the index by .gitignore or ignorePatterns (so Redis holds no copy of it). */
   ignored?: true;
 }
@@ -40,6 +42,14 @@ const SLICE_MS = 8;
 /** VCS internals are never the project's content (a worktree's `.git` file), ignored or not. */
 const VCS_NAMES = new Set([".git", ".hg", ".svn"]);
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+function linkTarget(abs: string): string | undefined {
+  try {
+    return fs.readlinkSync(abs);
+  } catch {
+    return undefined;
+  }
+}
 
 export async function walkProject(root: string, opts: WalkOptions): Promise<ProjectWalk | null> {
   const rules = new IgnoreRules(root, opts.ignorePatterns);
@@ -76,7 +86,16 @@ export async function walkProject(root: string, opts: WalkOptions): Promise<Proj
       } catch {
         continue;
       }
-      out.set(rel, { kind: st.isSymbolicLink() ? "symlink" : "file", size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, mode: st.mode & 0o7777, ...(ignored ? { ignored: true as const } : {}) });
+      const target = st.isSymbolicLink() ? linkTarget(path.join(root, rel)) : undefined;
+      out.set(rel, {
+        kind: st.isSymbolicLink() ? "symlink" : "file",
+        size: st.size,
+        mtimeMs: st.mtimeMs,
+        ino: st.ino,
+        mode: st.mode & 0o7777,
+        ...(target !== undefined ? { target } : {}),
+        ...(ignored ? { ignored: true as const } : {}),
+      });
       if (out.size > opts.limit) return null;
     }
     if (performance.now() - sliceStart > SLICE_MS) {
@@ -93,13 +112,13 @@ export interface WalkDiff {
   deleted: string[];
 }
 
-/** Paths whose entry appeared, disappeared, or differs in size, mtime, inode, mode or kind. */
+/** Paths whose entry appeared, disappeared, or differs in size, mtime, inode, mode, kind or link target. */
 export function diffWalks(before: ReadonlyMap<string, WalkEntry>, after: ReadonlyMap<string, WalkEntry>): WalkDiff {
   const out: WalkDiff = { created: [], changed: [], deleted: [] };
   for (const [rel, a] of after) {
     const b = before.get(rel);
     if (!b) out.created.push(rel);
-    else if (b.kind !== a.kind || b.size !== a.size || b.mtimeMs !== a.mtimeMs || b.ino !== a.ino || b.mode !== a.mode) out.changed.push(rel);
+    else if (b.kind !== a.kind || b.size !== a.size || b.mtimeMs !== a.mtimeMs || b.ino !== a.ino || b.mode !== a.mode || b.target !== a.target) out.changed.push(rel);
   }
   for (const rel of before.keys()) if (!after.has(rel)) out.deleted.push(rel);
   return out;

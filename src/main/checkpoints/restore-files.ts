@@ -3,13 +3,15 @@
 //  2. the disk already holds the recorded content → nothing to do;
 //  3. the disk holds neither what ipuaro last wrote nor the latest checkpoint's record → conflict: the
 //     user changed it outside ipuaro; left alone unless onConflict is "overwrite";
-//  4. never through a symlink, into a non-regular file, into a file with other hard links, or into a
+//  4. never through a symlink (a file's bytes), into a non-regular file, into a file with other hard links, or into a
 //     folder whose realpath moved (a folder swapped for a symlink) → skipped;
 //  5. a record of "did not exist" deletes the file, and the folders it was the last thing in, if they
 //     did not exist at the checkpoint either (empty-folders.ts);
 //  6. otherwise the bytes are written back (atomic temp + rename) after the path was opened with
 //     O_NOFOLLOW and its dev/ino checked against lstat, and the recorded mode restored (a shadow-git
-//     record knows only the executable bit: the file's other bits stay).
+//     record knows only the executable bit: the file's other bits stay);
+//  7. a symlink record makes the link again (a new link renamed over the path): the link itself is
+//     restored, never anything through it, so what it replaces may be a link too.
 // A dry run stops after 4 (and says when a backup is gone) and counts the lines each file would gain
 // and lose. One file's failure is reported as skipped and never stops the others. A record that could
 // not be backed up (1.) is reported only when the file changed since: same size and mtime as then means
@@ -19,7 +21,8 @@ import fsp from "node:fs/promises";
 import path from "node:path";
 import { diffArrays } from "diff";
 import { hashContent } from "../../pipeline/watch/content-hash.js";
-import { AtomicWriteError, deleteFileAtomic, writeFileAtomic } from "../fs/atomic-write.js";
+import { AtomicWriteError, deleteFileAtomic, tempPathFor, writeFileAtomic } from "../fs/atomic-write.js";
+import { symlinkHash } from "../../workers/protocol.js";
 import { sha256 } from "./blob-store.js";
 import type { FileChange, OnConflict, RecordSkipReason, SkippedFile } from "./checkpoint-types.js";
 import { errnoOf, isMissing, readDiskFile, realDir, type DiskFile } from "./disk-file.js";
@@ -43,6 +46,8 @@ export type RestoreTarget =
       /** The bytes to write; null when the backup is gone. */
       load(): Promise<Buffer | null>;
     }
+  /** A symbolic link with this target text. */
+  | { kind: "symlink"; target: string; realParentDir?: string }
   /** `newDir`: see FileRecord; the folders up to it are removed when the deletion leaves them empty. */
   | { kind: "absent"; realParentDir?: string; newDir?: string }
   /** `size` and `mtimeMs`: the file's when recorded, if known (unchanged since → nothing to report). */
@@ -89,6 +94,7 @@ const DIFF_TIMEOUT_MS = 200;
 
 export function isTargetContent(target: RestoreTarget, disk: DiskFile): boolean {
   if (target.kind === "absent") return disk.kind === "absent";
+  if (target.kind === "symlink") return disk.kind === "symlink" && disk.target === target.target;
   if (target.kind !== "file" || disk.kind !== "file") return false;
   if (target.sha256 !== undefined) return target.sha256 === disk.sha256;
   return target.gitOid !== undefined && target.gitOid === disk.gitOid;
@@ -131,7 +137,9 @@ function expectedParent(realRoot: string, rel: string): string {
 
 /** Why the path cannot be written safely, or null. */
 async function safetyProblem(realRoot: string, rel: string, disk: DiskFile, target: RestoreTarget): Promise<SkippedFile | null> {
-  if (disk.kind === "symlink") return { path: rel, reason: "symlink" };
+  // Only writing a file's bytes could go through a link; making a link again or deleting one replaces
+  // or removes the link itself.
+  if (disk.kind === "symlink" && target.kind === "file") return { path: rel, reason: "symlink" };
   if (disk.kind === "not_regular") return { path: rel, reason: "not_regular" };
   if (disk.kind === "file" && disk.nlink > 1) return { path: rel, reason: "hard_link", detail: `${disk.nlink} links` };
   const expected = expectedParent(realRoot, rel);
@@ -194,6 +202,44 @@ export function restoredMode(target: Extract<RestoreTarget, { kind: "file" }>, d
   return target.executable ? base | ((base & 0o444) >> 2) : base & ~0o111;
 }
 
+/** Creates the folders `rel` goes in; they must be the project's own (nothing swapped in a symlink meanwhile). */
+async function madeParent(abs: string, rel: string, realRoot: string): Promise<SkippedFile | null> {
+  await fsp.mkdir(path.dirname(abs), { recursive: true });
+  if ((await realDir(path.dirname(abs))) === expectedParent(realRoot, rel)) return null;
+  return { path: rel, reason: "parent_moved", detail: `${path.posix.dirname(rel)} moved while being created` };
+}
+
+/** Deletes the link itself (unlink never touches what it points to), if it still is one. */
+async function removeLink(abs: string, rel: string, opts: RestoreOptions): Promise<{ skipped: SkippedFile } | { written: null }> {
+  try {
+    if (!(await fsp.lstat(abs)).isSymbolicLink()) return { skipped: { path: rel, reason: "io_error", detail: "the link was replaced while being restored" } };
+    opts.registerOwnWrite?.(rel, null);
+    await fsp.unlink(abs);
+  } catch (error) {
+    if (!isMissing(error)) return { skipped: ioSkip(rel, error) };
+  }
+  return { written: null };
+}
+
+/** Makes the link under a temp name beside it, then renames it over whatever is at the path. */
+async function restoreLink(linkTarget: string, abs: string, rel: string, disk: DiskFile, realRoot: string, opts: RestoreOptions): Promise<{ skipped: SkippedFile } | { written: string }> {
+  if (disk.kind === "absent") {
+    const moved = await madeParent(abs, rel, realRoot);
+    if (moved) return { skipped: moved };
+  }
+  const id = symlinkHash(linkTarget);
+  opts.registerOwnWrite?.(rel, id);
+  const temp = tempPathFor(abs);
+  try {
+    await fsp.symlink(linkTarget, temp);
+    await fsp.rename(temp, abs);
+  } catch (error) {
+    await fsp.rm(temp, { force: true }).catch(() => undefined);
+    return { skipped: ioSkip(rel, error) };
+  }
+  return { written: id };
+}
+
 const MISSING_BACKUP = (rel: string): SkippedFile => ({ path: rel, reason: "missing_backup", detail: "the backup is gone from the file history" });
 
 function ioSkip(rel: string, error: unknown): SkippedFile {
@@ -204,6 +250,7 @@ async function applyOne(item: RestoreItem, abs: string, disk: DiskFile, realRoot
   const { target } = item;
   const rel = item.path;
   if (target.kind === "absent") {
+    if (disk.kind === "symlink") return removeLink(abs, rel, opts);
     const problem = await verifiedInPlace(abs, rel);
     if (problem) return { skipped: problem };
     opts.registerOwnWrite?.(rel, null);
@@ -215,6 +262,7 @@ async function applyOne(item: RestoreItem, abs: string, disk: DiskFile, realRoot
     }
     return { written: null };
   }
+  if (target.kind === "symlink") return restoreLink(target.target, abs, rel, disk, realRoot, opts);
   if (target.kind !== "file") throw new Error("unreachable");
   const bytes = await target.load();
   if (!bytes) return { skipped: MISSING_BACKUP(rel) };
@@ -223,10 +271,8 @@ async function applyOne(item: RestoreItem, abs: string, disk: DiskFile, realRoot
     const problem = await verifiedInPlace(abs, rel);
     if (problem) return { skipped: problem };
   } else {
-    await fsp.mkdir(path.dirname(abs), { recursive: true });
-    // The folders just made must be the project's own: nothing swapped in a symlink meanwhile.
-    const want = expectedParent(realRoot, rel);
-    if ((await realDir(path.dirname(abs))) !== want) return { skipped: { path: rel, reason: "parent_moved", detail: `${path.posix.dirname(rel)} moved while being created` } };
+    const moved = await madeParent(abs, rel, realRoot);
+    if (moved) return { skipped: moved };
   }
   opts.registerOwnWrite?.(rel, await hashContent(bytes));
   const mode = restoredMode(target, disk);

@@ -66,7 +66,8 @@ async function lstatOrNull(fs: AtomicFs, target: string) {
   }
 }
 
-function tempPathFor(target: string): string {
+/** A hidden name beside `target` the watchers and walks know as ipuaro's own temp. */
+export function tempPathFor(target: string): string {
   const base = path.basename(target).slice(0, MAX_TEMP_BASE_CHARS);
   return path.join(path.dirname(target), `.${base}.${randomBytes(6).toString("hex")}${TEMP_MARKER}`);
 }

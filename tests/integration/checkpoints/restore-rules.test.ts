@@ -110,6 +110,37 @@ describe("restoring files from checkpoint records", () => {
     expect(fs.lstatSync(abs("a.ts")).isSymbolicLink()).toBe(true);
   });
 
+  it("a symlink is recorded by its target and made again in place of a deleted, re-pointed or replaced link", async () => {
+    writeTree(outside, { "secret.txt": "not yours\n" });
+    fs.symlinkSync("../outside-target.txt", abs("a.ts"));
+    const r = await record("a.ts");
+    expect(r).toMatchObject({ state: "symlink", target: "../outside-target.txt", realParentDir: fs.realpathSync(root) });
+    for (const change of [() => fs.rmSync(abs("a.ts")), () => fs.symlinkSync(path.join(outside, "secret.txt"), abs("a.ts")), () => fs.writeFileSync(abs("a.ts"), "a file now\n")]) {
+      change();
+      const own: Array<[string, string | null]> = [];
+      const out = await restore([item("a.ts", r)], { onConflict: "overwrite", registerOwnWrite: (p, h) => own.push([p, h]) });
+      expect(out.skipped).toEqual([]);
+      expect(out.written).toEqual([["a.ts", "link:../outside-target.txt"]]);
+      expect(own).toEqual([["a.ts", "link:../outside-target.txt"]]);
+      expect(fs.readlinkSync(abs("a.ts"))).toBe("../outside-target.txt");
+      // No temp name is left beside it, and nothing was written through the old link.
+      expect(fs.readdirSync(root)).toEqual(["a.ts"]);
+      expect(fs.readFileSync(path.join(outside, "secret.txt"), "utf8")).toBe("not yours\n");
+      fs.rmSync(abs("a.ts"));
+    }
+  });
+
+  it("a record of no file deletes a link there, never what it points to", async () => {
+    writeTree(outside, { "secret.txt": "not yours\n" });
+    const r = await record("a.ts");
+    expect(r).toMatchObject({ state: "absent" });
+    fs.symlinkSync(path.join(outside, "secret.txt"), abs("a.ts"));
+    const out = await restore([item("a.ts", r)], { onConflict: "overwrite" });
+    expect(out).toMatchObject({ changes: [{ path: "a.ts", action: "delete" }], skipped: [], written: [["a.ts", null]] });
+    expect(fs.existsSync(abs("a.ts"))).toBe(false);
+    expect(fs.readFileSync(path.join(outside, "secret.txt"), "utf8")).toBe("not yours\n");
+  });
+
   it("never writes a file that has other hard links", async () => {
     writeTree(root, { "a.ts": "v1\n" });
     const r = await record("a.ts");
