@@ -69,3 +69,24 @@ it("a tool that only reads leaves no session behind (an empty one passed for the
     removeDir(fresh);
   }
 }, 300_000);
+
+it("an edit or command that did nothing (unconfirmed, denied, a wrong range) leaves no session behind either", async () => {
+  const fresh = buildAcmeShop();
+  const freshEnv = { IPUARO_REDIS_URL: server().url, IPUARO_HOME: path.join(fresh, ".home"), XDG_CONFIG_HOME: path.join(fresh, ".xdg") };
+  const sessions = async () => (JSON.parse((await runIpuaro(["sessions", "list", fresh, "--json"], { env: freshEnv, timeoutMs: 120_000 })).stdout) as { sessions: unknown[] }).sessions;
+  try {
+    const unconfirmed = JSON.stringify({ path: STRINGS, start: 2, end: 2, content: "// changed" });
+    const wrongRange = JSON.stringify({ path: STRINGS, start: 900, end: 901, content: "// changed" });
+    for (const [name, args, extra] of [["edit_lines", unconfirmed, []], ["edit_lines", wrongRange, ["--yes"]], ["run_command", JSON.stringify({ command: "sudo ls" }), ["--yes"]]] as const) {
+      const r = await runIpuaro(["tool", name, args, fresh, ...extra], { env: freshEnv, timeoutMs: 120_000 });
+      expect([name, r.code], r.stderr).toEqual([name, 1]);
+    }
+    expect(await sessions()).toEqual([]);
+    // One that ran keeps its session, for undo.
+    const ran = await runIpuaro(["tool", "run_command", JSON.stringify({ command: "node -e \"process.exit(3)\"" }), fresh, "--yes"], { env: freshEnv, timeoutMs: 120_000 });
+    expect(ran.stderr + ran.stdout).toMatch(/3/);
+    expect(await sessions()).toHaveLength(1);
+  } finally {
+    removeDir(fresh);
+  }
+}, 300_000);

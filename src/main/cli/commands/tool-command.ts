@@ -88,9 +88,11 @@ export function registerToolCommand(program: Command): void {
         // left an empty session behind that then passed for the project's last one.
         const sessionOpts = { redis: opened.redis, projectName: opened.store.projectName, root, config };
         let session;
+        let createdSession = false;
         if (changesFiles(tool)) {
           const taken = await openSession({ ...sessionOpts, choice: { kind: "last" }, lease: "ipuaro tool" });
           session = taken.session;
+          createdSession = taken.created;
           releaseLease = () => taken.lease?.release();
         } else session = transientSession(sessionOpts);
         const services = session.toolServices({
@@ -111,6 +113,9 @@ export function registerToolCommand(program: Command): void {
         } finally {
           checkpoints?.close();
         }
+        // A session started for an edit or command that then did nothing (declined, refused, a wrong
+        // range) would pass for the project's last one, empty: it goes again.
+        if (createdSession && !result.success && didNothing(tool, result.code)) await session.store.delete(session.id).catch(() => false);
         if (opts.json) process.stdout.write(`${JSON.stringify(result)}\n`);
         else if (result.success) process.stdout.write(`${result.display.details ?? result.data ?? ""}\n`);
         else process.stderr.write(`${result.code}: ${readableError(result.error ?? "")}\n`);
@@ -126,6 +131,14 @@ export function registerToolCommand(program: Command): void {
 /** Tools whose effects a session records for undo and rewind: edits, commands, commits. */
 function changesFiles(tool: { name: string; category: string }): boolean {
   return tool.category === "edit" || tool.category === "run" || tool.name === "git_commit";
+}
+
+/**
+ * A failed edit writes nothing (edits are applied whole or not at all); a command or commit that was
+ * refused or declined never ran. Any other failed command may have run and changed files.
+ */
+function didNothing(tool: { category: string }, code: string | undefined): boolean {
+  return tool.category === "edit" || code === "DENIED" || code === "REJECTED";
 }
 
 /**
