@@ -3,13 +3,16 @@
 // (and owner when running as root), then renamed over the target. A reader, the watcher or a crash sees
 // the old file or the new one, never half of it; on any failure the temp is removed and the original is
 // left as it was. rename() replaces a symlink rather than following it, and a target that already is a
-// symlink is refused, so a write never lands outside the path it names.
+// symlink is refused, so a write never lands outside the path it names. With `realParent`, the folder's
+// real path is checked after the parents are made and again just before the rename or unlink: a folder of
+// the path swapped for a symlink while the user decided (or while the write ran) is refused, not written
+// through.
 import { randomBytes } from "node:crypto";
 import { constants } from "node:fs";
 import fsp from "node:fs/promises";
 import path from "node:path";
 
-export type AtomicWriteFailure = "SYMLINK" | "NOT_A_FILE" | "EXISTS" | "MISSING" | "IO";
+export type AtomicWriteFailure = "SYMLINK" | "NOT_A_FILE" | "EXISTS" | "MISSING" | "PARENT_MOVED" | "IO";
 
 export class AtomicWriteError extends Error {
   constructor(
@@ -31,11 +34,12 @@ export interface AtomicFs {
   lstat: typeof fsp.lstat;
   mkdir: typeof fsp.mkdir;
   rmdir: typeof fsp.rmdir;
+  realpath: typeof fsp.realpath;
 }
 
 // Looked up at call time, so a test can also spy on node:fs/promises itself.
 function realFs(): AtomicFs {
-  return { open: fsp.open, rename: fsp.rename, link: fsp.link, unlink: fsp.unlink, lstat: fsp.lstat, mkdir: fsp.mkdir, rmdir: fsp.rmdir };
+  return { open: fsp.open, rename: fsp.rename, link: fsp.link, unlink: fsp.unlink, lstat: fsp.lstat, mkdir: fsp.mkdir, rmdir: fsp.rmdir, realpath: fsp.realpath };
 }
 
 export interface AtomicWriteOptions {
@@ -45,7 +49,21 @@ export interface AtomicWriteOptions {
   createParents?: boolean;
   /** Permission bits of a new file (a file that is replaced keeps its own); default 0666 minus umask. */
   mode?: number;
+  /** The real path the target's folder must have (see the file comment); PARENT_MOVED otherwise. */
+  realParent?: string;
   fs?: Partial<AtomicFs>;
+}
+
+/** Throws PARENT_MOVED when `dir` no longer resolves to `realParent`. */
+async function checkParent(fs: AtomicFs, dir: string, realParent: string | undefined): Promise<void> {
+  if (realParent === undefined) return;
+  let real: string;
+  try {
+    real = await fs.realpath(dir);
+  } catch (error) {
+    throw new AtomicWriteError("PARENT_MOVED", `the folder ${dir} is gone`, { cause: error });
+  }
+  if (real !== realParent) throw new AtomicWriteError("PARENT_MOVED", `the folder ${dir} now resolves to ${real}, not ${realParent}`);
 }
 
 /** Temp files carry this marker, so a leftover from a killed process is recognisable. */
@@ -124,6 +142,7 @@ export async function writeFileAtomic(target: string, data: string | Uint8Array,
   const temp = tempPathFor(target);
   let tempCreated = false;
   try {
+    await checkParent(fs, dir, opts.realParent);
     // A new file gets the usual 0666 minus umask; a replaced one gets its original mode set explicitly.
     const handle = await fs.open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, existing ? 0o600 : 0o666);
     tempCreated = true;
@@ -139,6 +158,7 @@ export async function writeFileAtomic(target: string, data: string | Uint8Array,
     } finally {
       await handle.close();
     }
+    await checkParent(fs, dir, opts.realParent);
     if (opts.exclusive) await linkExclusive(fs, temp, target);
     else await fs.rename(temp, target);
     tempCreated = false;
@@ -172,8 +192,9 @@ async function linkExclusive(fs: AtomicFs, temp: string, target: string): Promis
 }
 
 /** Deletes a regular file (never a symlink or a folder). unlink is atomic; the folder is fsynced after. */
-export async function deleteFileAtomic(target: string, opts: Pick<AtomicWriteOptions, "fs"> = {}): Promise<void> {
+export async function deleteFileAtomic(target: string, opts: Pick<AtomicWriteOptions, "fs" | "realParent"> = {}): Promise<void> {
   const fs: AtomicFs = { ...realFs(), ...opts.fs };
+  await checkParent(fs, path.dirname(target), opts.realParent);
   const existing = await lstatOrNull(fs, target);
   if (!existing) throw new AtomicWriteError("MISSING", `${target} does not exist`);
   if (existing.isSymbolicLink()) throw new AtomicWriteError("SYMLINK", `${target} is a symlink; ipuaro does not delete symlinks`);

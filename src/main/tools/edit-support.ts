@@ -260,6 +260,9 @@ export async function confirmAndWrite(ctx: ToolContext, change: PlannedChange): 
     const waited = decision.action === "apply" && decision.auto ? "was being made" : "waited for confirmation";
     return fail("CONFLICT", `${rel} changed on disk while the change ${waited}; nothing was written. Read the file again and redo the change.`);
   }
+  // The path is judged again: a folder of it swapped for a symlink while the user decided.
+  const again = resolveWriteTarget(ctx.root, rel);
+  if ("ok" in again) return fail(again.code, `${again.message} (it changed while the change waited); nothing was written`);
   const bom = change.before?.bom ?? false;
   const bytes = text === null ? null : Buffer.from(`${bom ? BOM : ""}${text}`, "utf8");
   const newHash = bytes ? await hashContent(bytes) : null;
@@ -278,12 +281,16 @@ export async function confirmAndWrite(ctx: ToolContext, change: PlannedChange): 
   await checkpoints?.beforeWrite(rel);
   await ctx.services.recordEdit(record);
   ctx.services.registerOwnWrite(rel, newHash);
+  // resolveWriteTarget made sure no folder of the path was a symlink; one swapped in since (while the
+  // user decided) must not carry the write out of the project.
+  const realParent = path.join(fs.realpathSync.native(ctx.root), ...rel.split("/").slice(0, -1));
   try {
-    if (bytes === null) await deleteFileAtomic(abs);
-    else await writeFileAtomic(abs, bytes, { exclusive: change.before === null, createParents: change.before === null });
+    if (bytes === null) await deleteFileAtomic(abs, { realParent });
+    else await writeFileAtomic(abs, bytes, { exclusive: change.before === null, createParents: change.before === null, realParent });
   } catch (error) {
     if (!(error instanceof AtomicWriteError)) throw error;
     if (error.reason === "EXISTS") return fail("CONFLICT", `${rel} appeared on disk while the change waited; nothing was written. Read it and use edit_lines.`);
+    if (error.reason === "PARENT_MOVED") return fail("PATH_OUTSIDE_ROOT", `a folder of ${rel} changed while the change waited (${error.message}); nothing was written`);
     return fail("INTERNAL", `could not ${bytes === null ? "delete" : "write"} ${rel} (${error.message}); the file was left unchanged`);
   }
   await checkpoints?.afterWrite(rel, bytes);

@@ -5,6 +5,7 @@ import { editLines } from "../../../src/main/tools/edit-lines.js";
 import { hashContent } from "../../../src/pipeline/watch/content-hash.js";
 import { useRedisServer } from "../../helpers/redis-server.js";
 import type { PortAnswers } from "../../helpers/tool-context.js";
+import { makeTempDir, removeDir } from "../../helpers/temp-dir.js";
 import { openEditHarness, type EditHarness } from "./edit-test-kit.js";
 
 const server = useRedisServer();
@@ -129,6 +130,25 @@ describe("create_file", () => {
     expect(r).toMatchObject({ success: false, code: "CONFLICT" });
     expect(h.read(NEW)).toBe("// someone else's\n");
     expect(h.calls).toEqual([]);
+  });
+
+  it("a folder of the path swapped for a symlink out of the project while the confirmation is open: nothing is written there", async () => {
+    const outside = makeTempDir("ipuaro-swap-target-");
+    try {
+      const h = await open({
+        edit: () => {
+          fs.symlinkSync(outside, h!.abs("packages/core/src/dates"));
+          return { action: "apply" };
+        },
+      });
+      const r = await createFile.run("t", { path: NEW, content: CODE }, h.ctx);
+      expect(r).toMatchObject({ success: false, code: "PATH_OUTSIDE_ROOT" });
+      expect(r.error).toMatch(/changed while the change waited\); nothing was written$/);
+      expect(fs.readdirSync(outside)).toEqual([]);
+      expect(h.calls).toEqual([]);
+    } finally {
+      removeDir(outside);
+    }
   });
 
   it("creating a tool config taints the session", async () => {

@@ -30,6 +30,36 @@ async function reason(p: Promise<unknown>): Promise<string> {
 }
 
 describe("writeFileAtomic", () => {
+  it("with realParent: a folder swapped for a symlink during the write is refused, nothing lands through it", async () => {
+    const outside = makeTempDir("ipuaro-atomic-outside-");
+    try {
+      fs.mkdirSync(path.join(dir, "src"));
+      const file = path.join(dir, "src", "a.ts");
+      const realParent = path.join(fs.realpathSync(dir), "src");
+      // The swap comes after the first check, while the temp file is written.
+      let swapped = false;
+      const open: AtomicFs["open"] = async (...args) => {
+        const handle = await fsp.open(...args);
+        if (!swapped) {
+          swapped = true;
+          fs.renameSync(path.join(dir, "src"), path.join(dir, "src-moved"));
+          fs.symlinkSync(outside, path.join(dir, "src"));
+        }
+        return handle;
+      };
+      expect(await reason(writeFileAtomic(file, "x\n", { exclusive: true, createParents: true, realParent, fs: { open } }))).toBe("PARENT_MOVED");
+      // (The temp file stays in the moved folder: its path now leads elsewhere, so it cannot be removed by name.)
+      expect(fs.readdirSync(outside)).toEqual([]);
+      // Already swapped before the write: refused at once; a parent that is where it should be is fine.
+      expect(await reason(writeFileAtomic(file, "x\n", { realParent }))).toBe("PARENT_MOVED");
+      expect(await reason(deleteFileAtomic(file, { realParent }))).toBe("PARENT_MOVED");
+      await writeFileAtomic(path.join(dir, "src-moved", "b.ts"), "b\n", { realParent: path.join(fs.realpathSync(dir), "src-moved") });
+      expect(fs.readFileSync(path.join(dir, "src-moved", "b.ts"), "utf8")).toBe("b\n");
+    } finally {
+      removeDir(outside);
+    }
+  });
+
   it("replaces the content and keeps the file's mode", async () => {
     const file = path.join(dir, "run.sh");
     fs.writeFileSync(file, "old\n");
