@@ -67,7 +67,7 @@ export function sessionLeaseKey(sessionId: string): string {
 }
 
 /**
- * String: which process is running an index of the project (index-run-lease in project-store.ts); expires
+ * String: which process is running an index of the project (index-run-lease.ts); expires
  * unless renewed. Not one of PROJECT_KEY_PARTS: a schema reset inside the run must not drop it.
  */
 export function projectIndexLeaseKey(project: string): string {

@@ -1,23 +1,26 @@
 // One project's index in Redis: files, ast, meta, stat, indexes and config hashes (keys.ts).
 // Writes take already-serialised values so batching on the main thread stays cheap; whole-hash reads
 // go through HSCAN so neither Redis nor the event loop is blocked by one giant reply.
-import { setTimeout as sleep } from "node:timers/promises";
 import type { Redis } from "ioredis";
 import type { FileAST, FileMeta } from "../../workers/ast-types.js";
 import type { KnownFileState, WireHashes } from "../../workers/protocol.js";
 import type { GraphRewrite, IndexStorePort, RecordBatch } from "../../pipeline/index-store-port.js";
 import { INDEX_RUN_FIELD } from "../../pipeline/index-run-mark.js";
-import { IpuaroError } from "../errors.js";
 import { holdAofRewrites, type AofRewriteRelease } from "./aof-rewrite-hold.js";
 import { redisOp, toRedisError } from "./connection.js";
-import { PROJECT_KEY_PARTS, projectIndexLeaseKey, projectKeys, projectNameFor, type ProjectKeyPart, type ProjectKeys } from "./keys.js";
-import { describeHolder, RedisLease, takeLease } from "./redis-lease.js";
-import { GraphWrites, markGraphStale } from "./graph-writes.js";
-import { addHdel, addHset, execTransaction, FramedCommand, type FieldEntries, type Pipeline } from "./redis-commands.js";
+import { PROJECT_KEY_PARTS, projectKeys, projectNameFor, type ProjectKeyPart, type ProjectKeys } from "./keys.js";
+import { GraphWrites } from "./graph-writes.js";
+import { execTransaction, FramedCommand, type FieldEntries, type Pipeline } from "./redis-commands.js";
+import { writeIndexBatch, type IndexBatch, type IndexBatchIo } from "./index-batch.js";
+import { indexRunLeaseHeld, waitForIndexRunLease } from "./index-run-lease.js";
+import { fileLines, type FileLines } from "./file-lines.js";
+import { cpuSecondsIn, keysMemoryBytes, usedMemoryIn, waitForPersistenceIdle } from "./server-stats.js";
 import { corruptEntry, decodeStat, parseAst, parseMeta, parseStoredFile, type StoredFile } from "./stored-values.js";
 import { newerSchemaError, SCHEMA_VERSION, storedSchema } from "./schema-version.js";
 
 export type { FieldEntries } from "./redis-commands.js";
+export type { IndexBatch } from "./index-batch.js";
+export type { FileLines } from "./file-lines.js";
 
 export { SCHEMA_VERSION } from "./schema-version.js";
 
@@ -28,38 +31,7 @@ export type ConfigField = "root" | "last_indexed" | "settings" | "whitelist" | (
 
 const SCHEMA_FIELD = "schemaVersion";
 
-export interface IndexBatch {
-  /** FileData JSON, or binaryFileJson / symlinkFileJson. */
-  files?: FieldEntries;
-  /** FileAST JSON. */
-  ast?: FieldEntries;
-  /** FileMeta JSON. */
-  meta?: FieldEntries;
-  /** encodeStat(...) values. */
-  stat?: FieldEntries;
-  /** GraphFacts (+ complexity) JSON, read back by scanFacts for the graph pass. */
-  facts?: FieldEntries;
-  /** Paths deleted from every per-file hash. */
-  remove?: readonly string[];
-  /** Complete HSET commands in Redis's wire format (framed by the index workers), sent as they are. */
-  wire?: readonly Uint8Array[];
-  /** These writes change the graph's input (facts, removals): mark the graph stale first. */
-  graphStale?: boolean;
-}
-
-export interface FileLines {
-  /** The requested lines, 1-based `start`..`end` inclusive, clamped to the file. */
-  lines: string[];
-  start: number;
-  end: number;
-  total: number;
-}
-
 const DEFAULT_SCAN_COUNT = 500;
-/** How often a run waiting for another one's index run looks again. */
-const INDEX_RUN_POLL_MS = 250;
-
-const PER_FILE_PARTS = ["files", "ast", "meta", "stat", "facts"] as const;
 
 export class ProjectStore implements IndexStorePort {
   readonly name: string;
@@ -71,6 +43,8 @@ export class ProjectStore implements IndexStorePort {
   private readonly ownServer: boolean;
   /** `ipuaro index --force`: an index a newer ipuaro wrote is rebuilt instead of refused. */
   private readonly replaceNewerSchema: boolean;
+  /** What the store lends the writers and the index-run lease: connection, keys, error mapping. */
+  private readonly io: IndexBatchIo;
   private readonly graph: GraphWrites;
 
   constructor(opts: { redis: Redis; project: string; ownServer?: boolean; replaceNewerSchema?: boolean }) {
@@ -79,12 +53,14 @@ export class ProjectStore implements IndexStorePort {
     this.keys = projectKeys(opts.project);
     this.ownServer = opts.ownServer ?? false;
     this.replaceNewerSchema = opts.replaceNewerSchema ?? false;
-    this.graph = new GraphWrites({
+    this.io = {
       redis: this.redis,
       keys: this.keys,
       op: (action, fn) => this.op(action, fn),
       execPipeline: (action, pipeline) => this.execPipeline(action, pipeline),
-    });
+      sendFramed: (action, bytes) => this.sendFramed(action, bytes),
+    };
+    this.graph = new GraphWrites(this.io);
   }
 
   get projectName(): string {
@@ -100,25 +76,13 @@ export class ProjectStore implements IndexStorePort {
     return this.op("holding off AOF rewrites", () => holdAofRewrites(this.redis));
   }
 
-  async claimIndexRun(by: string, onWait: (holder: string) => void, signal?: AbortSignal): Promise<() => Promise<void>> {
-    const key = projectIndexLeaseKey(this.name);
-    let told = false;
-    for (;;) {
-      signal?.throwIfAborted();
-      const taken = await this.op("taking the index run lease", () => takeLease(this.redis, key, by));
-      if ("value" in taken) {
-        const lease = new RedisLease(this.redis, key, taken.value);
-        return () => lease.release();
-      }
-      if (!told) onWait(describeHolder(taken.heldBy));
-      told = true;
-      await sleep(INDEX_RUN_POLL_MS, undefined, { signal }).catch(() => signal?.throwIfAborted());
-    }
+  claimIndexRun(by: string, onWait: (holder: string) => void, signal?: AbortSignal): Promise<() => Promise<void>> {
+    return waitForIndexRunLease(this.io, this.name, by, onWait, signal);
   }
 
   /** Whether a process holds the index-run lease now (an index run, or `ipuaro index --drop`, is under way). */
   indexRunHeld(): Promise<boolean> {
-    return this.op("looking for an index run", async () => (await this.redis.exists(projectIndexLeaseKey(this.name))) > 0);
+    return indexRunLeaseHeld(this.io, this.name);
   }
 
   private op<T>(action: string, fn: () => Promise<T>): Promise<T> {
@@ -164,32 +128,9 @@ export class ProjectStore implements IndexStorePort {
     });
   }
 
-  /**
-   * Marks the graph stale when the batch says so, HDELs removed paths, then the framed commands, then
-   * HSET files, ast, meta, facts and stat last, all on one connection in that order. Redis applies them in order, so a stat entry (what a warm run
-   * trusts to skip a file) never lands before its file and AST.
-   */
+  /** Removals, framed commands, then HSETs, in an order that never lands a stat entry before its file (index-batch.ts). */
   writeBatch(batch: IndexBatch): Promise<void> {
-    return this.op("writing an index batch", async () => {
-      const removals = this.redis.pipeline();
-      if (batch.graphStale) markGraphStale(removals, this.keys.config);
-      if (batch.remove?.length) {
-        for (const part of PER_FILE_PARTS) addHdel(removals, this.keys[part], batch.remove);
-      }
-      const sets = this.redis.pipeline();
-      addHset(sets, this.keys.files, batch.files);
-      addHset(sets, this.keys.ast, batch.ast);
-      addHset(sets, this.keys.meta, batch.meta);
-      addHset(sets, this.keys.facts, batch.facts);
-      addHset(sets, this.keys.stat, batch.stat);
-      const action = "writing an index batch";
-      // All in one synchronous stretch, so they reach the socket in this order.
-      const sent: Promise<unknown>[] = [];
-      if (removals.length) sent.push(this.execPipeline(action, removals));
-      for (const command of batch.wire ?? []) sent.push(this.sendFramed(action, command));
-      if (sets.length) sent.push(this.execPipeline(action, sets));
-      await Promise.all(sent);
-    });
+    return writeIndexBatch(this.io, batch);
   }
 
   /** IndexStorePort: same as writeBatch. */
@@ -219,16 +160,7 @@ export class ProjectStore implements IndexStorePort {
    */
   async getLines(path: string, start = 1, end = Number.MAX_SAFE_INTEGER): Promise<FileLines | null> {
     const file = await this.getFile(path);
-    if (!file) return null;
-    if (file.kind !== "text") {
-      throw new IpuaroError("file", `${path} is ${file.kind === "binary" ? "a binary file" : `a symlink to ${file.target}`}; it has no lines`, {
-        recoverable: false,
-      });
-    }
-    const total = file.lines.length;
-    const from = Math.max(1, Math.floor(start));
-    const to = Math.min(total, Math.floor(end));
-    return { lines: from <= to ? file.lines.slice(from - 1, to) : [], start: from, end: Math.max(from - 1, to), total };
+    return file ? fileLines(path, file, start, end) : null;
   }
 
   hasFile(path: string): Promise<boolean> {
@@ -439,52 +371,26 @@ export class ProjectStore implements IndexStorePort {
     });
   }
 
-  /** Redis's whole used_memory (INFO memory), in bytes. */
   /**
    * Waits (up to `timeoutMs`) until Redis runs no background AOF rewrite or RDB save, so a measurement
    * that follows does not share the CPU with one. True when it went quiet in time.
    */
-  async waitForPersistenceIdle(timeoutMs: number): Promise<boolean> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const info = await this.op("reading persistence state", () => this.redis.info("persistence"));
-      const busy = /^(aof_rewrite_in_progress|aof_rewrite_scheduled|rdb_bgsave_in_progress):1/m.test(info);
-      if (!busy) return true;
-      if (Date.now() > deadline) return false;
-      await new Promise((r) => setTimeout(r, 50));
-    }
+  waitForPersistenceIdle(timeoutMs: number): Promise<boolean> {
+    return waitForPersistenceIdle(() => this.op("reading persistence state", () => this.redis.info("persistence")), timeoutMs);
   }
 
   /** CPU seconds the Redis server has used so far, its forks (AOF rewrites, saves) included. */
   cpuSeconds(): Promise<number> {
-    return this.op("reading CPU usage", async () => {
-      const info = await this.redis.info("cpu");
-      let total = 0;
-      for (const m of info.matchAll(/^used_cpu_(?:sys|user)(?:_children)?:([\d.]+)/gm)) total += Number(m[1]);
-      return total;
-    });
+    return this.op("reading CPU usage", async () => cpuSecondsIn(await this.redis.info("cpu")));
   }
 
+  /** Redis's whole used_memory (INFO memory), in bytes. */
   memoryUsedBytes(): Promise<number> {
-    return this.op("reading memory usage", async () => {
-      const info = await this.redis.info("memory");
-      const match = /^used_memory:(\d+)/m.exec(info);
-      return match ? Number(match[1]) : 0;
-    });
+    return this.op("reading memory usage", async () => usedMemoryIn(await this.redis.info("memory")));
   }
 
   /** Bytes held by this project's keys (MEMORY USAGE … SAMPLES 0: exact, O(fields)). */
   projectMemoryBytes(): Promise<number> {
-    return this.op("measuring the project's memory", async () => {
-      const pipeline = this.redis.pipeline();
-      for (const part of PROJECT_KEY_PARTS) pipeline.call("MEMORY", "USAGE", this.keys[part], "SAMPLES", "0");
-      const results = (await pipeline.exec()) ?? [];
-      let total = 0;
-      for (const [err, value] of results) {
-        if (err) throw err;
-        total += typeof value === "number" ? value : 0;
-      }
-      return total;
-    });
+    return this.op("measuring the project's memory", () => keysMemoryBytes(this.redis, PROJECT_KEY_PARTS.map((p) => this.keys[p])));
   }
 }

@@ -4,10 +4,8 @@
 // When another index run writes the index (index-run-mark.ts), it reloads the index and re-checks the
 // files it updated itself while that run went on. When the index is dropped under it (`ipuaro index
 // --drop`), it says so and has the whole project indexed again (LiveIndexOptions.rebuild).
-import fs from "node:fs";
 import type { IgnoreRules } from "../ignore-rules.js";
 import { parseIndexRunMark } from "../index-run-mark.js";
-import { RootFolder } from "./root-folder.js";
 import type { IndexWorkerPool } from "../worker-pool.js";
 import { BatchScheduler, type BatchRunOutcome } from "./batch-scheduler.js";
 import type { PendingChange } from "./event-coalescer.js";
@@ -15,57 +13,13 @@ import { IncrementalUpdater, loadIndexState, type BatchResult } from "./incremen
 import type { KnownFileState } from "../../workers/protocol.js";
 import type { GraphState } from "./graph-state.js";
 import { watchTree, type TreeWatch } from "./parcel-source.js";
-import type { FileUpdate } from "./record-outcome.js";
 import type { WatchStorePort } from "./watch-store-port.js";
 import { WriteQueue } from "./write-queue.js";
+import { landedBatchEvents, type ChangeOrigin, type LiveIndexEvent } from "./live-index-events.js";
+import { LandedUpdates } from "./landed-updates.js";
+import { RootWatch } from "./root-watch.js";
 
-/** Who changed a file: ipuaro's own edit tools (registered beforehand) or anyone else. */
-export type ChangeOrigin = "ipuaro" | "external";
-
-export type FileUpdateEvent = Omit<FileUpdate, "since"> & {
-  origin: ChangeOrigin;
-  /** Work of the batch that carried it: planning, workers, graph, writes (ms). */
-  ms: number;
-  /** From the first file-system event for this path to its writes landing in Redis (ms). */
-  latencyMs: number;
-};
-
-export interface BatchSummary {
-  type: "batch";
-  /** Paths changed in this batch (updates reported). */
-  files: number;
-  checked: number;
-  parsed: number;
-  removed: number;
-  resolved: number;
-  graphRebuilt: boolean;
-  /** Total work (ms) = workMs + writeMs. */
-  ms: number;
-  workMs: number;
-  writeMs: number;
-  stages: BatchResult["stages"];
-}
-
-export type LiveIndexEvent =
-  | FileUpdateEvent
-  | BatchSummary
-  | { type: "ready"; files: number; graphFiles: number; ms: number }
-  /**
-   * Another index run wrote the index: it was reloaded, and `rechecked` recently updated files re-read.
-   * `rebuilt`: the run was the live index's own, after a `dropped`.
-   */
-  | { type: "reloaded"; files: number; rechecked: number; ms: number; rebuilt?: boolean }
-  /**
-   * The project's index is gone from Redis (`ipuaro index --drop` in another process, or a server that
-   * lost its data) while `files` files were known: the whole project is being indexed again, and a
-   * `reloaded` event with `rebuilt` follows once it is.
-   */
-  | { type: "dropped"; files: number }
-  | { type: "error"; error: unknown; retryInMs: number }
-  /** Back to normal after an error; `message` says what came back (Redis when absent). */
-  | { type: "recovered"; message?: string }
-  /** A batch of `paths` changed paths is being taken in (a `batch` event follows). */
-  | { type: "updating"; paths: number };
+export type { BatchSummary, ChangeOrigin, FileUpdateEvent, LiveIndexEvent } from "./live-index-events.js";
 
 export interface LiveIndexOptions {
   root: string;
@@ -95,8 +49,6 @@ export const INDEX_RUN_CHECK_MS = 2000;
  * process's clock reading, and a batch's time is taken when its writes have landed.
  */
 const RUN_START_SLACK_MS = 2000;
-/** Updated files are remembered this long: longer than an index run takes. */
-const HANDLED_MEMORY_MS = 60 * 60 * 1000;
 
 /**
  * A batch of this many changed paths is a burst (a branch switch, a stash, a reset), and a burst is
@@ -125,15 +77,11 @@ export class LiveIndex {
   private reparse = new Set<string>();
   /** The index run mark the loaded state came from (raw, as stored). */
   private loadedRun: string | null = null;
-  /** Paths this live index updated → Date.now() when their writes had landed. */
-  private readonly handled = new Map<string, number>();
+  /** Paths this live index updated, and when their writes landed. */
+  private readonly handled = new LandedUpdates();
   private runCheck: NodeJS.Timeout | null = null;
-  /** The project folder was found missing (lookForRoot). */
-  private rootGone = false;
-  /** The project folder the OS watcher is subscribed to (root-folder.ts). */
-  private readonly rootFolder: RootFolder;
-  /** lookForRoot is running: a check that comes meanwhile is skipped. */
-  private rootChecking = false;
+  /** The project folder the OS watcher is subscribed to, looked at for removal (root-watch.ts). */
+  private readonly rootWatch: RootWatch;
   /** Subscriptions made: an error from an older one (a folder replaced since) is not said. */
   private subscriptions = 0;
   /** A `dropped` was said and the rebuild has not succeeded yet (it is not said again on retries). */
@@ -142,7 +90,17 @@ export class LiveIndex {
   private reconcileWanted = false;
 
   constructor(private readonly opts: LiveIndexOptions) {
-    this.rootFolder = new RootFolder(opts.root);
+    this.rootWatch = new RootWatch(opts.root, opts.indexRunCheckMs ?? INDEX_RUN_CHECK_MS, {
+      onEvent: (event) => opts.onEvent(event),
+      resubscribe: () => this.resubscribe(),
+      back: (names) => {
+        // What the old folder held and the new one lacks has no event either: the next batch compares the
+        // whole tree with the index.
+        this.reconcileWanted = true;
+        this.scheduler.push(names.map((path) => ({ path, type: "create" as const })));
+        this.scheduler.poke();
+      },
+    });
     this.scheduler = new BatchScheduler({
       debounceMs: opts.debounceMs,
       run: (changes) => this.runBatch(changes),
@@ -168,7 +126,7 @@ export class LiveIndex {
   private subscribe(ignorePatterns: readonly string[]): Promise<TreeWatch> {
     const subscription = ++this.subscriptions;
     // Taken before subscribing: a folder replaced in between is found different by the next check.
-    this.rootFolder.hold();
+    this.rootWatch.hold();
     return watchTree(this.opts.root, {
       ignorePatterns,
       onChanges: (changes) => this.scheduler.push(changes),
@@ -176,7 +134,7 @@ export class LiveIndex {
         if (subscription !== this.subscriptions) return; // the old folder's subscription, replaced already
         this.opts.onEvent({ type: "error", error, retryInMs: 0 });
         // The folder it watched may be gone or replaced: looked at now rather than at the next check.
-        if (this.runCheck) void this.lookForRoot();
+        if (this.runCheck) void this.rootWatch.look();
       },
     });
   }
@@ -208,13 +166,13 @@ export class LiveIndex {
     } catch (err) {
       await this.watch?.close();
       this.watch = null;
-      this.rootFolder.release();
+      this.rootWatch.release();
       throw err;
     }
     this.scheduler.resume();
     this.runCheck = setInterval(() => {
       void this.lookForIndexRun();
-      void this.lookForRoot();
+      void this.rootWatch.look();
     }, this.opts.indexRunCheckMs ?? INDEX_RUN_CHECK_MS);
     this.runCheck.unref();
   }
@@ -233,59 +191,6 @@ export class LiveIndex {
       graph,
     );
     return updater;
-  }
-
-  /**
-   * The project folder itself removed (and perhaps made again: a re-clone, a restore, `git worktree`
-   * games): the OS watcher's subscription died with it and would report nothing, ever. Said, then, once
-   * the folder is back, subscribed again and everything in it looked at. A folder removed and made again
-   * between two checks (`rm -rf P && cp -r P.bak P`) is never seen missing: it is told by its identity
-   * (device and inode), and taken as gone and back at once.
-   */
-  private async lookForRoot(): Promise<void> {
-    if (this.rootChecking) return;
-    this.rootChecking = true;
-    try {
-      await this.checkRoot();
-    } finally {
-      this.rootChecking = false;
-    }
-  }
-
-  private async checkRoot(): Promise<void> {
-    const { root } = this.opts;
-    const retryInMs = this.opts.indexRunCheckMs ?? INDEX_RUN_CHECK_MS;
-    const state = this.rootFolder.check();
-    if (state === "missing") {
-      if (this.rootGone) return;
-      this.rootGone = true;
-      this.opts.onEvent({ type: "error", error: new Error(`the project folder ${root} is gone; watching for it to come back`), retryInMs });
-      return;
-    }
-    if (!this.rootGone) {
-      if (state === "same") return;
-      this.opts.onEvent({ type: "error", error: new Error(`the project folder ${root} was removed and made again; watching the new one`), retryInMs: 0 });
-    }
-    this.rootGone = false;
-    try {
-      await this.resubscribe();
-    } catch (error) {
-      this.rootGone = true;
-      this.opts.onEvent({ type: "error", error, retryInMs });
-      return;
-    }
-    this.opts.onEvent({ type: "recovered", message: `the project folder ${root} is back: looking at everything in it` });
-    // What the old folder held and the new one lacks has no event either: the next batch compares the
-    // whole tree with the index.
-    this.reconcileWanted = true;
-    let top: fs.Dirent[] = [];
-    try {
-      top = fs.readdirSync(root, { withFileTypes: true });
-    } catch {
-      // Gone again: the next check says so.
-    }
-    this.scheduler.push(top.map((e) => ({ path: e.name, type: "create" as const })));
-    this.scheduler.poke();
   }
 
   /** Between batches: a new mark gets a batch (which reloads) even when no file changes. */
@@ -350,8 +255,8 @@ export class LiveIndex {
     // No mark (a rebuild that wrote nothing): nothing to re-check.
     const since = (run === null ? Infinity : (parseIndexRunMark(run)?.startedAt ?? 0)) - RUN_START_SLACK_MS;
     let rechecked = 0;
-    for (const [p, at] of this.handled) {
-      if (at < since || changes.has(p)) continue;
+    for (const p of this.handled.since(since)) {
+      if (changes.has(p)) continue;
       changes.set(p, { kind: "update", since: performance.now() });
       rechecked++;
     }
@@ -364,18 +269,6 @@ export class LiveIndex {
     const rebuilt = this.rebuilding;
     this.rebuilding = false;
     this.opts.onEvent({ type: "reloaded", files: known.size, rechecked, ms: performance.now() - started, ...(rebuilt ? { rebuilt } : {}) });
-  }
-
-  private remember(paths: Iterable<string>): void {
-    const now = Date.now();
-    for (const p of paths) {
-      this.handled.delete(p); // re-inserted: the map stays in time order
-      this.handled.set(p, now);
-    }
-    for (const [p, at] of this.handled) {
-      if (now - at < HANDLED_MEMORY_MS) break;
-      this.handled.delete(p);
-    }
   }
 
   /** For tests and the bench: resolves when no batch runs, no event waits and no large file is parsing. */
@@ -460,25 +353,8 @@ export class LiveIndex {
       this.opts.onEvent({ type: "updating", paths: result.updates.length });
     }
     const landed = performance.now();
-    this.remember(result.updates.flatMap((u) => (u.from ? [u.path, u.from] : [u.path])));
-    const ms = result.workMs + writeMs;
-    result.updates.forEach((u, i) => {
-      const { since, ...rest } = u;
-      this.opts.onEvent({ ...rest, origin: origins[i] ?? "external", ms, latencyMs: landed - since });
-    });
-    this.opts.onEvent({
-      type: "batch",
-      files: result.updates.length,
-      checked: result.checked,
-      parsed: result.parsed,
-      removed: result.removed,
-      resolved: result.resolved,
-      graphRebuilt: result.graphRebuilt,
-      ms,
-      workMs: result.workMs,
-      writeMs,
-      stages: result.stages,
-    });
+    this.handled.remember(result.updates.flatMap((u) => (u.from ? [u.path, u.from] : [u.path])));
+    for (const event of landedBatchEvents(result, origins, writeMs, landed)) this.opts.onEvent(event);
   }
 
   /** Unsubscribes, lets a running batch finish, and tries once more to land queued writes. */
@@ -487,7 +363,7 @@ export class LiveIndex {
     this.runCheck = null;
     await this.watch?.close();
     this.watch = null;
-    this.rootFolder.release();
+    this.rootWatch.release();
     await this.scheduler.stop();
     if (this.writes.pending) {
       try {
