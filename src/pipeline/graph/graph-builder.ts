@@ -1,6 +1,7 @@
 // The graph pass after extraction: resolves imports to files, derives dependents, hubs and entry points,
 // and builds the symbol index and a best-effort call graph. It works in time slices so the main thread
 // stays responsive on a 10K-file project.
+import { posix } from "node:path";
 import type { ComplexityScore, FileMeta } from "../../workers/ast-types.js";
 import type { GraphFacts } from "../../workers/protocol.js";
 import { ImportResolver } from "./import-resolver.js";
@@ -8,12 +9,12 @@ import type { ProjectLayout } from "./project-layout.js";
 import type { ProjectLinks } from "./project-links.js";
 import { FieldChunker, INDEX_FIELD, type GraphChunkSink } from "./graph-serialiser.js";
 import { buildMeta, metaJson, metaJsonHead } from "./file-meta.js";
-import { mapObjects } from "./object-array.js";
 import { TimeSlicer } from "./time-slicer.js";
 import { ReExportRoutes, type HopLookup } from "./re-export-routes.js";
+import { callTo, resolveCalls, splitTarget, type ResolvedCall } from "./call-resolution.js";
+import { StreamedSymbols } from "./streamed-symbols.js";
 
-/** A file with at most this many symbols is scanned for a shared name instead of indexed by name. */
-const SCANNED_SYMBOLS = 64;
+export { importedCallTarget, resolveCalls, type ResolvedCall } from "./call-resolution.js";
 
 export interface GraphInput {
   facts: GraphFacts;
@@ -24,14 +25,6 @@ export interface SymbolLocation {
   path: string;
   line: number;
   kind: string;
-}
-
-export interface ResolvedCall {
-  caller: string;
-  callee: string;
-  line: number;
-  /** `path#symbol` when the callee could be resolved to a declaration in the project. */
-  target?: string;
 }
 
 /** The stored facts of files the graph was given earlier (path → input; missing ones left out). */
@@ -59,80 +52,32 @@ export function packageEntrySet(layout: ProjectLayout, resolver: ImportResolver)
  * → `file#name`, the name being the one the module gives it (`import { a as b }` → `x.ts#a`; `*` for
  * a namespace import).
  */
-export function resolveFileImports(p: string, facts: GraphFacts, resolver: ImportResolver): { deps: string[]; importedFrom: Map<string, string> } {
+export function resolveFileImports(p: string, facts: GraphFacts, resolver: ImportResolver): { deps: string[]; importedFrom: Map<string, string>; unresolvedRelative: string[] | null } {
   const deps = new Set<string>();
   const importedFrom = new Map<string, string>();
+  let unresolvedRelative: string[] | null = null;
   for (const imp of facts.imports) {
     const target = resolver.resolve(p, imp.from);
+    if (!target && imp.from.charCodeAt(0) === DOT) (unresolvedRelative ??= []).push(imp.from);
     if (!target || target === p) continue;
     deps.add(target);
     if (imp.name && imp.name !== "*" && !imp.isReExport) importedFrom.set(imp.name, `${target}#${imp.imported || imp.name}`);
   }
-  return { deps: [...deps].sort(), importedFrom };
+  return { deps: [...deps].sort(), importedFrom, unresolvedRelative };
 }
+
+const DOT = 46;
 
 /**
- * The target of a call whose head is imported (`via` from importedFrom): the whole callee, so `Money.of()`
- * with Money imported is `money.ts#Money.of`, the method's own symbol; under the module's own name when
- * the import renamed it; without the namespace for `ns.fn()`. A namespace called itself targets nothing.
+ * Of the files with unresolved relative imports, those with one under a link to something that is not a
+ * file of the index (a folder the walk did not enter): resolved again through the links, they may land.
  */
-export function importedCallTarget(via: string, callee: string, head: string): string | undefined {
-  if (!via.endsWith("#*")) return `${via}${callee.slice(head.length)}`;
-  return callee.length > head.length ? `${via.slice(0, -1)}${callee.slice(head.length + 1)}` : undefined;
+function importersThroughFolderLinks(unresolved: ReadonlyArray<[string, string[]]>, links: ReadonlyMap<string, string | null>, files: ReadonlyMap<string, unknown>): string[] {
+  const folders = [...links].filter(([, t]) => t !== null && !files.has(t)).map(([l]) => l);
+  if (!folders.length) return [];
+  const under = (joined: string) => folders.some((l) => joined === l || joined.startsWith(`${l}/`));
+  return unresolved.filter(([p, specs]) => specs.some((s) => under(posix.join(posix.dirname(p), s)))).map(([p]) => p);
 }
-
-export function resolveCalls(p: string, facts: GraphFacts, importedFrom: Map<string, string>): ResolvedCall[] {
-  const local = new Set<string>();
-  const namespaces = new Set<string>();
-  for (const s of facts.symbols) {
-    local.add(s.name);
-    if (s.kind === "namespace") namespaces.add(s.name);
-  }
-  return mapObjects(facts.calls, (c) => {
-    const head = c.callee.split(".")[0] as string;
-    let target: string | undefined;
-    if (local.has(c.callee)) target = `${p}#${c.callee}`;
-    else {
-      const via = importedFrom.get(head);
-      if (via !== undefined) target = importedCallTarget(via, c.callee, head);
-      else if (namespaces.size) target = inNamespaceOf(c.caller, c.callee, namespaces, local, p);
-    }
-    // `target` is always present (undefined is left out of the JSON) and set at creation, so every call
-    // has one shape (a field that starts undefined and turns string changes it, and deopts its readers).
-    return { caller: c.caller, callee: c.callee, line: c.line, target };
-  });
-}
-
-/**
- * A call made inside `namespace util { … }` to a name the namespace (or one around it) declares:
- * `assertEqual()` from `util.check` is `util.assertEqual`, the innermost namespace first.
- */
-function inNamespaceOf(caller: string, callee: string, namespaces: ReadonlySet<string>, local: ReadonlySet<string>, p: string): string | undefined {
-  for (let dot = caller.lastIndexOf("."); dot > 0; dot = caller.lastIndexOf(".", dot - 1)) {
-    const scope = caller.slice(0, dot);
-    if (namespaces.has(scope) && local.has(`${scope}.${callee}`)) return `${p}#${scope}.${callee}`;
-  }
-  return undefined;
-}
-
-/**
- * A call with its final target, as a new object of the same shape: writing `target` into the old one
- * made V8 change the class of every call (a field written after it was set is no longer constant) and
- * throw away the optimised code that read them.
- */
-function callTo(c: ResolvedCall, target: string | undefined): ResolvedCall {
-  return { caller: c.caller, callee: c.callee, line: c.line, target };
-}
-
-/** The text JSON.stringify({ path, line, kind }) gives, without an object per symbol (~75K of them). */
-function locationJson(pathJson: string, s: { line: number; kind: string }): string {
-  return `{"path":${pathJson},"line":${s.line},"kind":${JSON.stringify(s.kind)}}`;
-}
-
-const splitTarget = (target: string) => {
-  const hash = target.lastIndexOf("#");
-  return { file: target.slice(0, hash), name: target.slice(hash + 1) };
-};
 
 /**
  * Builds the graph file by file, so the per-file part (import resolution, symbols, calls) runs while the
@@ -156,19 +101,6 @@ export class GraphAccumulator {
   private readonly symbols = new Map<string, SymbolLocation[]>();
   /** Collecting: every file's calls. Streaming: only calls whose targets may still move. */
   private readonly calls = new Map<string, ResolvedCall[]>();
-  /**
-   * Streaming: the files that declare each symbol, in arrival order. A symbol's JSON is sent when first
-   * seen and rebuilt from the files' kept symbols only if it gains a location; keeping the sent JSON
-   * instead held ~20 MB on a 12K-file index, all of it copied and marked by the GC while workers parse.
-   */
-  private readonly symbolFiles = new Map<string, string | string[]>();
-  /**
-   * Symbols that gained a location after they were sent: every location's JSON, file by file in arrival
-   * order, gathered as the files arrive so the run's serial end only joins them (≈ 2.5K names, 20 ms).
-   */
-  private readonly grownSymbols = new Map<string, string[]>();
-  /** A large file's kept symbols by name, made when a name it declares is first shared (locationsIn). */
-  private readonly symbolsByName = new Map<string, Map<string, GraphFacts["symbols"]>>();
   /** Streaming: file not known yet → files whose calls wait for it (see trySendCalls). */
   private readonly waitingOn = new Map<string, Set<string>>();
   /** Streaming: files woken to try their calls again, and the loop working through them (wakeWaiting). */
@@ -178,8 +110,12 @@ export class GraphAccumulator {
   /** Where call targets lead through barrels (memoised once every file on the way is known). */
   private readonly routes: ReExportRoutes;
   private readonly out: FieldChunker | null;
+  /** Streaming: the symbol index, sent as files arrive. */
+  private readonly streamedSymbols: StreamedSymbols | null;
   /** The project's symlinks, for the final resolution (see addLink). */
   private readonly links: Map<string, string | null>;
+  /** Files with relative imports that found no file, and those imports: one through a folder symlink may find it at the end. */
+  private readonly unresolved: Array<[string, string[]]> = [];
 
   constructor(
     private readonly resolver: ImportResolver,
@@ -188,6 +124,7 @@ export class GraphAccumulator {
     links: ProjectLinks = new Map(),
   ) {
     this.out = sink ? new FieldChunker(sink) : null;
+    this.streamedSymbols = this.out ? new StreamedSymbols(this.out, (p) => (this.files.get(p) as GraphInput).facts.symbols) : null;
     this.routes = new ReExportRoutes(this.files, resolver);
     this.links = new Map(links);
   }
@@ -203,7 +140,8 @@ export class GraphAccumulator {
 
   add(p: string, input: GraphInput): void {
     const { facts } = input;
-    const { deps, importedFrom } = resolveFileImports(p, facts, this.resolver);
+    const { deps, importedFrom, unresolvedRelative } = resolveFileImports(p, facts, this.resolver);
+    if (unresolvedRelative) this.unresolved.push([p, unresolvedRelative]);
     this.setDependencies(p, deps);
     if (this.out) this.addStreaming(p, input, deps, importedFrom);
     else {
@@ -261,25 +199,7 @@ export class GraphAccumulator {
     const depsJson = JSON.stringify(deps);
     if (deps.length) out.index(INDEX_FIELD.deps(p), depsJson);
     this.metaHeads.set(p, metaJsonHead(input.complexity, depsJson));
-    const pathJson = JSON.stringify(p);
-    for (const s of facts.symbols) {
-      const seen = this.symbolFiles.get(s.name);
-      if (seen === undefined) {
-        this.symbolFiles.set(s.name, p);
-        out.index(INDEX_FIELD.symbol(s.name), `[${locationJson(pathJson, s)}]`);
-        continue;
-      }
-      // A file that declares a name twice (overloads) is listed once, with all its declarations in order.
-      let locations = this.grownSymbols.get(s.name);
-      if (!locations) {
-        const first = typeof seen === "string" ? seen : (seen[0] as string);
-        this.grownSymbols.set(s.name, (locations = this.locationsIn(first, first === p ? pathJson : JSON.stringify(first), s.name)));
-        if (first === p) continue;
-      } else if (seen === p || (typeof seen !== "string" && seen[seen.length - 1] === p)) continue;
-      locations.push(...this.locationsIn(p, pathJson, s.name));
-      if (typeof seen === "string") this.symbolFiles.set(s.name, [seen, p]);
-      else seen.push(p);
-    }
+    (this.streamedSymbols as StreamedSymbols).fileAdded(p, facts.symbols);
     if (!facts.calls.length) return;
     const calls = resolveCalls(p, facts, importedFrom);
     if (!this.trySendCalls(p, calls)) this.calls.set(p, calls);
@@ -409,9 +329,10 @@ export class GraphAccumulator {
     // Files with an edge to a path that never arrived as text.
     const misresolved = new Set<string>();
     for (const [d, users] of this.dependents) if (!this.files.has(d)) for (const u of users) misresolved.add(u);
+    for (const p of importersThroughFolderLinks(this.unresolved, this.links, this.files)) misresolved.add(p);
     if (misresolved.size) await this.reresolve([...misresolved], textResolver, reload);
     await this.refineCallTargets(slicer, textResolver);
-    for (const [name, locations] of this.grownSymbols) this.out?.index(INDEX_FIELD.symbol(name), `[${locations.join(",")}]`);
+    this.streamedSymbols?.sendGrown();
     const entries = packageEntrySet(this.layout, textResolver);
     const meta = new Map<string, FileMeta>();
     const none: string[] = [];
@@ -428,30 +349,6 @@ export class GraphAccumulator {
       if (slicer.due()) await slicer.yield();
     }
     return meta;
-  }
-
-  /** The JSON of each declaration of `name` in a file (from its kept symbols), in order. */
-  private locationsIn(p: string, pathJson: string, name: string): string[] {
-    const symbols = (this.files.get(p) as GraphInput).facts.symbols;
-    const out: string[] = [];
-    if (symbols.length <= SCANNED_SYMBOLS) {
-      for (const s of symbols) if (s.name === name) out.push(locationJson(pathJson, s));
-      return out;
-    }
-    // Two copies of a generated file share every name: a scan per shared name was quadratic (85K
-    // functions each: minutes of a main thread that read no signals and no Redis replies).
-    let byName = this.symbolsByName.get(p);
-    if (!byName) {
-      byName = new Map();
-      for (const s of symbols) {
-        const list = byName.get(s.name);
-        if (list) list.push(s);
-        else byName.set(s.name, [s]);
-      }
-      this.symbolsByName.set(p, byName);
-    }
-    for (const s of byName.get(name) ?? []) out.push(locationJson(pathJson, s));
-    return out;
   }
 
   /** Moves call targets that land on a barrel to the declaring file (streaming: sends the result). */

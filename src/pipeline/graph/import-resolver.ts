@@ -89,10 +89,16 @@ export class ImportResolver {
     let at = hit;
     for (let hops = 0; hops < MAX_LINK_HOPS; hops++) {
       const next = this.links.get(at);
-      if (next === undefined) return at === hit || this.files.has(at) ? at : null;
+      if (next === undefined) return at === hit || this.files.has(at) ? at : this.folderIndex(at);
       if (next === null) return null;
       at = next;
     }
+    return null;
+  }
+
+  /** The index file of a folder a link points to (`./lib` with `lib` → src/a is src/a/index.ts). */
+  private folderIndex(dir: string): string | null {
+    for (const e of EXTENSIONS) if (this.files.has(`${dir}/index${e}`)) return `${dir}/index${e}`;
     return null;
   }
 
@@ -111,7 +117,7 @@ export class ImportResolver {
   }
 
   /** probe() for a path already normalised (posix.join gives one): normalising twice was a tenth of resolving. */
-  private probeNormal(norm: string): string | null {
+  private probeNormal(norm: string, hops = 0): string | null {
     if (norm.startsWith("../") || norm === "..") return null;
     if (this.files.has(norm)) return norm;
     const ext = posix.extname(norm);
@@ -124,6 +130,19 @@ export class ImportResolver {
     for (const e of EXTENSIONS) {
       const idx = `${norm}/index${e}`;
       if (this.files.has(idx)) return idx;
+    }
+    return this.links.size && hops < MAX_LINK_HOPS ? this.throughFolderLink(norm, hops) : null;
+  }
+
+  /**
+   * A path under a symlinked folder (`shared/money` with `shared` → packages/core/src): the walk never
+   * enters the link, so the file is only known by its real path, which is where the import lands.
+   */
+  private throughFolderLink(norm: string, hops: number): string | null {
+    for (let slash = norm.lastIndexOf("/"); slash > 0; slash = norm.lastIndexOf("/", slash - 1)) {
+      const target = this.links.get(norm.slice(0, slash));
+      if (target === undefined) continue;
+      return target === null ? null : this.probeNormal(target + norm.slice(slash), hops + 1);
     }
     return null;
   }

@@ -11,7 +11,7 @@ import type { ProjectLayout } from "../graph/project-layout.js";
 import type { ProjectLinks } from "../graph/project-links.js";
 import { exportedName, ReExportRoutes } from "../graph/re-export-routes.js";
 import { callersThrough, movedNames, fileCalls, hasReExports, movedBarrelScope, reExportSignature, symbolDelta, type CallSeed } from "./call-targets.js";
-import { ImporterIndex } from "./import-keys.js";
+import { ImporterIndex, importersThroughLinks } from "./import-keys.js";
 import { addTo, removeFrom } from "./multimap.js";
 
 /** A file's stored graph facts (`project:{name}:facts`). */
@@ -251,6 +251,7 @@ export class GraphState {
     for (const p of changed) this.importers.add(p, (this.nodes.get(p) as FileNode).facts, this.resolver);
     // A link that came, went or points elsewhere is looked up like a created file: importers find it by its name.
     if (membership) this.importers.affectedBy([...created, ...relinked], this.resolver, reresolve);
+    importersThroughLinks(relinked, this.nodes, reresolve);
 
     // Files whose own resolution changed, with the dependencies they gained or lost.
     const moved = new Map<string, string[]>();

@@ -1,6 +1,6 @@
 // An import through a symlink inside the project lands on the file the link points to, in a cold index
-// and in the watcher's incremental graph alike; links out of the project or to files the index does not
-// hold stay unresolved.
+// and in the watcher's incremental graph alike — also an import of a file under a symlinked folder, which
+// the walk never enters; links out of the project or to files the index does not hold stay unresolved.
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -28,11 +28,13 @@ beforeAll(async () => {
     "src/notes.md": "# not indexed\n",
     "src/n.ts": 'import { a } from "./alias";\nexport const n = a();\n',
     "src/m.ts": 'import { a } from "./chain";\nimport "./out";\nimport "./notes";\nexport const m = a();\n',
+    "src/f.ts": 'import { a } from "./shared/a";\nimport { a as b } from "./shared/b.js";\nimport "./shared/missing";\nexport const f = a() + b();\n',
   });
   fs.symlinkSync("a/a.ts", path.join(root, "src/alias.ts"));
   fs.symlinkSync("alias.ts", path.join(root, "src/chain.ts"));
   fs.symlinkSync(path.join(outside, "outside.ts"), path.join(root, "src/out.ts"));
   fs.symlinkSync("notes.md", path.join(root, "src/notes.ts"));
+  fs.symlinkSync("a", path.join(root, "src/shared"));
   project = await openIndexedProject(root, server().url);
   await project.reindex();
 });
@@ -48,9 +50,16 @@ describe("imports through symlinks: cold index", () => {
   it("an import of a link is an edge to the file it points to, through a chain of links too", async () => {
     expect(await depsOf("src/n.ts")).toEqual([A]);
     expect(await depsOf("src/m.ts")).toEqual([A]); // ./out leads outside, ./notes to a file not indexed
-    expect((await meta(A)).dependents).toEqual(["src/m.ts", "src/n.ts"]);
+    expect((await meta(A)).dependents).toEqual(["src/f.ts", "src/m.ts", "src/n.ts"]);
     const calls = JSON.parse((await project.redis.hget(`project:{${project.store.projectName}}:indexes`, "calls:src/n.ts")) as string) as { callee: string; target?: string }[];
     expect(calls.find((c) => c.callee === "a")?.target).toBe(`${A}#a`);
+  });
+
+  it("an import of a file under a symlinked folder is an edge to the file's real path", async () => {
+    expect(await depsOf("src/f.ts")).toEqual([A, B]);
+    const calls = JSON.parse((await project.redis.hget(`project:{${project.store.projectName}}:indexes`, "calls:src/f.ts")) as string) as { callee: string; target?: string }[];
+    expect(calls.map((c) => c.target).sort()).toEqual([`${A}#a`, `${B}#a`]);
+    expect(await storedGraph(project)).toEqual(await rebuiltGraph(project));
   });
 
   it("a warm run that only adds a link rebuilds the graph with it", async () => {
@@ -60,6 +69,14 @@ describe("imports through symlinks: cold index", () => {
     fs.symlinkSync("a/b.ts", path.join(project.root, "src/late.ts"));
     await project.reindex();
     expect(await depsOf("src/w.ts")).toEqual([B]);
+    expect(await storedGraph(project)).toEqual(await rebuiltGraph(project));
+    // A folder link too.
+    writeTree(project.root, { "src/v.ts": 'import { a } from "./later-dir/b";\nexport const v = a();\n' });
+    await project.reindex();
+    expect(await depsOf("src/v.ts")).toEqual([]);
+    fs.symlinkSync("a", path.join(project.root, "src/later-dir"));
+    await project.reindex();
+    expect(await depsOf("src/v.ts")).toEqual([B]);
     expect(await storedGraph(project)).toEqual(await rebuiltGraph(project));
   });
 });
@@ -81,7 +98,7 @@ describe("imports through symlinks: the watcher", () => {
     link("a/b.ts", "src/alias.ts");
     await settle("src/n.ts", [B]);
     await settle("src/m.ts", [B]); // through src/chain.ts → src/alias.ts
-    expect((await meta(A)).dependents).toEqual([]);
+    expect((await meta(A)).dependents).toEqual(["src/f.ts"]); // through the folder link
 
     w.write("src/k.ts", 'import { a } from "./later";\nexport const k = a();\n');
     await w.waitIndexed("src/k.ts");
@@ -91,6 +108,23 @@ describe("imports through symlinks: the watcher", () => {
     expect(await w.json<{ callee: string; target?: string }[]>("indexes", "calls:src/k.ts")).toEqual([expect.objectContaining({ callee: "a", target: `${A}#a` })]);
     unlink("src/later.ts");
     await settle("src/k.ts", []);
+    expect(await storedGraph(project)).toEqual(await rebuiltGraph(project));
+  });
+
+  it("follows a folder link created after its importer, retargeted and removed, and a file created under it", async () => {
+    w.write("src/a2/a.ts", "export function a(): number {\n  return 4;\n}\n");
+    w.write("src/g.ts", 'import { a } from "./dir/a";\nimport { a as c } from "./dir/c";\nexport const g = a() + c();\n');
+    await w.waitIndexed("src/g.ts");
+    expect(await depsOf("src/g.ts")).toEqual([]);
+    link("a", "src/dir");
+    await settle("src/g.ts", [A]);
+    unlink("src/dir");
+    link("a2", "src/dir");
+    await settle("src/g.ts", ["src/a2/a.ts"]);
+    w.write("src/a2/c.ts", "export function a(): number {\n  return 5;\n}\n");
+    await settle("src/g.ts", ["src/a2/a.ts", "src/a2/c.ts"]);
+    unlink("src/dir");
+    await settle("src/g.ts", []);
     expect(await storedGraph(project)).toEqual(await rebuiltGraph(project));
   });
 

@@ -131,9 +131,27 @@ describe("ImportResolver", () => {
     expect(r.resolve("src/n.ts", "./out")).toBeNull();
     expect(r.resolve("src/n.ts", "./notes")).toBeNull();
     expect(r.resolve("src/n.ts", "./loop1")).toBeNull();
-    // A link to a folder: the walk never looks inside it, so nothing under it is a file of the index.
-    expect(r.resolve("src/n.ts", "./lib/a")).toBeNull();
     expect(r.resolve("src/n.ts", "@/alias")).toBeNull();
+  });
+
+  it("an import under a symlinked folder lands on the file's real path; a folder link out of the project or in a loop leads nowhere", () => {
+    const links = new Map<string, string | null>([
+      ["src/lib", linkTargetPath(root, "src/lib", "a")],
+      ["src/deep/shared", linkTargetPath(root, "src/deep/shared", "../lib")],
+      ["src/outer", linkTargetPath(root, "src/outer", "../../elsewhere")],
+      ["src/ring1", "src/ring2"],
+      ["src/ring2", "src/ring1"],
+    ]);
+    const known = ["src/a/a.ts", "src/a/index.ts", "src/a/alias-target.ts", "src/n.ts", "src/deep/d.ts", "tsconfig.json"];
+    const r = new ImportResolver(new Set([...known, ...links.keys()]), loadProjectLayout(root, known), links);
+    expect(r.resolve("src/n.ts", "./lib/a")).toBe("src/a/a.ts");
+    expect(r.resolve("src/n.ts", "./lib/a.js")).toBe("src/a/a.ts");
+    expect(r.resolve("src/n.ts", "./lib")).toBe("src/a/index.ts");
+    // A link to a link to a folder.
+    expect(r.resolve("src/deep/d.ts", "./shared/alias-target")).toBe("src/a/alias-target.ts");
+    expect(r.resolve("src/n.ts", "./lib/missing")).toBeNull();
+    expect(r.resolve("src/n.ts", "./outer/x")).toBeNull();
+    expect(r.resolve("src/n.ts", "./ring1/x")).toBeNull();
   });
 
   it("tells the workers which bare specifiers are internal", () => {
