@@ -1,11 +1,12 @@
 // What analytics take from the code index: each file's complexity and its import edges (meta), and the
 // module a path belongs to.
 import type { FileMeta } from "../../workers/ast-types.js";
+import { isCodePath } from "../../workers/extract/index.js";
 import type { ProjectStore } from "../store/project-store.js";
 
 export interface IndexView {
   metas: Map<string, FileMeta>;
-  /** Highest complexity score of the project's hand-written files (normalises a file's own). */
+  /** Highest complexity score of the project's hand-written code files (normalises a file's own). */
   maxComplexity: number;
 }
 
@@ -15,14 +16,17 @@ export async function loadIndexView(store: ProjectStore): Promise<IndexView> {
 
 export function indexViewOf(metas: Map<string, FileMeta>): IndexView {
   let maxComplexity = 0;
-  for (const m of metas.values()) if (!m.complexity?.generated) maxComplexity = Math.max(maxComplexity, m.complexity?.score ?? 0);
+  for (const [p, m] of metas) if (!m.complexity?.generated && isCodePath(p)) maxComplexity = Math.max(maxComplexity, m.complexity?.score ?? 0);
   return { metas, maxComplexity };
 }
 
-/** A file's complexity relative to the project's most complex file, 0–1 (0 when not indexed or generated). */
+/**
+ * A file's complexity relative to the project's most complex file, 0–1 (0 when not indexed or generated,
+ * and for data: a deeply nested tsconfig.json is not complex code).
+ */
 export function relativeComplexity(view: IndexView, file: string): number {
   const complexity = view.metas.get(file)?.complexity;
-  const score = complexity && !complexity.generated ? complexity.score : 0;
+  const score = complexity && !complexity.generated && isCodePath(file) ? complexity.score : 0;
   return view.maxComplexity > 0 ? Math.min(1, score / view.maxComplexity) : 0;
 }
 

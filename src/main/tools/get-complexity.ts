@@ -3,10 +3,9 @@
 import fs from "node:fs";
 import { z } from "zod";
 import type { FileAST, FileMeta } from "../../workers/ast-types.js";
-import { languageForPath } from "../../workers/extract/index.js";
+import { isCodePath as isCode } from "../../workers/extract/index.js";
 import { defineTool } from "./define-tool.js";
 import { fileFlags } from "./graph-neighbours.js";
-import { CODE_LANGUAGES } from "./identifier-occurrences.js";
 import { toolPath } from "./tool-paths.js";
 import { counted } from "../plural.js";
 
@@ -14,10 +13,6 @@ export const TOP_COMPLEXITY_FILES = 20;
 export const LONGEST_FUNCTIONS_SHOWN = 5;
 const FORMULA = "score = loc/10 + nesting*5 + imports*2";
 
-function isCode(path: string): boolean {
-  const language = languageForPath(path);
-  return !!language && CODE_LANGUAGES.has(language);
-}
 
 /** The file's functions and methods, longest first. */
 export function longestFunctions(ast: FileAST | null, count: number): Array<{ name: string; start: number; end: number; lines: number }> {

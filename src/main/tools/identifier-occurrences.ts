@@ -15,8 +15,8 @@ export interface IdentifierOccurrence {
   role: ReferenceRole;
 }
 
-/** Grammars whose identifiers can reference project symbols (JSON and YAML hold only data). */
-export const CODE_LANGUAGES: ReadonlySet<SourceLanguage> = new Set(["typescript", "tsx", "javascript"]);
+/** Grammars whose identifiers can reference project symbols. */
+export { CODE_LANGUAGES } from "../../workers/extract/index.js";
 
 const IDENTIFIER_TYPES = new Set([
   "identifier",

@@ -33,6 +33,14 @@ export function languageForPath(path: string): SourceLanguage | null {
   return LANGUAGE_BY_EXTENSION[path.slice(dot).toLowerCase()] ?? null;
 }
 
+/** Grammars of code (identifiers, functions, complexity); JSON and YAML hold only data. */
+export const CODE_LANGUAGES: ReadonlySet<SourceLanguage> = new Set(["typescript", "tsx", "javascript"]);
+
+export function isCodePath(path: string): boolean {
+  const language = languageForPath(path);
+  return language !== null && CODE_LANGUAGES.has(language);
+}
+
 export function extractFile(source: string, language: SourceLanguage, sizes?: PieceSizes): ExtractResult {
   return runToEnd(extractFileSteps(source, language, sizes));
 }

@@ -19,4 +19,18 @@ describe("relativeComplexity", () => {
     expect(relativeComplexity(view, "src/gql/client.ts")).toBe(0);
     expect(relativeComplexity(view, "src/unknown.ts")).toBe(0);
   });
+
+  it("data files (JSON, YAML) count 0 and do not set the scale: a deeply nested tsconfig.json is not the most complex file", () => {
+    const view = indexViewOf(
+      new Map([
+        ["tsconfig.json", meta({ loc: 40, nesting: 6, imports: 0, score: 34 })],
+        ["deploy/values.yaml", meta({ loc: 300, nesting: 8, imports: 0, score: 70 })],
+        ["src/money.ts", meta({ loc: 100, nesting: 2, imports: 0, score: 20 })],
+      ]),
+    );
+    expect(view.maxComplexity).toBe(20);
+    expect(relativeComplexity(view, "tsconfig.json")).toBe(0);
+    expect(relativeComplexity(view, "deploy/values.yaml")).toBe(0);
+    expect(relativeComplexity(view, "src/money.ts")).toBe(1);
+  });
 });
