@@ -5,6 +5,7 @@ import os from "node:os";
 import { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, expect, it, vi } from "vitest";
 import { SessionStore } from "../../src/main/session/session-store.js";
+import { UndoStack } from "../../src/main/session/undo-stack.js";
 import { projectNameFor, sessionLeaseKey } from "../../src/main/store/keys.js";
 import { runTui } from "../../src/ui/run-tui.js";
 import { FakeOllama } from "../helpers/fake-ollama.js";
@@ -57,4 +58,27 @@ it("marks a session open in another ipuaro and refuses to load it at once", asyn
   t.type(KEYS.escape);
   t.type(KEYS.ctrlD);
   expect(await exited).toBe(0);
+}, 90_000);
+
+it("a session opened and left with no message is not kept: it would pass for the project's last one; one holding an edit stays", async () => {
+  stubTuiEnv({ redisUrl: server().url, ollamaUrl: fake.url, root });
+  const store = new SessionStore(redis, projectNameFor(root));
+  const before = (await store.list()).map((s) => s.id);
+  t = createHeadlessTerminal({ cols: 130, rows: 30 });
+  let exited = runTui(root, { streams: t.streams, new: true });
+  await t.waitForText("[watching]", 30_000);
+  t.type(KEYS.ctrlD);
+  expect(await exited).toBe(0);
+  expect((await store.list()).map((s) => s.id)).toEqual(before);
+
+  // A session with only an edit in its undo stack (what `ipuaro tool edit_lines` leaves) is kept when continued and left.
+  const withEdit = await store.create(root);
+  await new UndoStack(redis, withEdit.meta.id, 10).push({ filePath: "package.json", previousContent: ["{}"], newContent: ["{ }"], description: "d", tool: "edit_lines" });
+  t.dispose();
+  t = createHeadlessTerminal({ cols: 130, rows: 30 });
+  exited = runTui(root, { streams: t.streams, session: withEdit.meta.id });
+  await t.waitForText("[watching]", 30_000);
+  t.type(KEYS.ctrlD);
+  expect(await exited).toBe(0);
+  expect((await store.list()).map((s) => s.id)).toContain(withEdit.meta.id);
 }, 90_000);

@@ -216,10 +216,21 @@ export class RuntimeBackend implements TuiBackend {
     // A session open in another ipuaro is refused with who has it (openSession says).
     const { session, lease } = await openSession({ redis: this.opts.opened.redis, projectName: this.projectName, root: this.root, config: this.opts.config, choice, lease: "the UI", earlierInputs: true });
     await this.runtime.session.saveState().catch(() => {});
+    const left = this.runtime.session;
     this.replaceRuntime(session);
     const old = this.lease;
     this.lease = lease;
+    await this.dropIfEmpty(left).catch(() => {});
     await old?.release();
+  }
+
+  /**
+   * A session opened and left with no message and no edit would stay behind, empty, as the project's
+   * last one (a second UI on the project starts one): it goes. Called while its lease is still held.
+   */
+  private async dropIfEmpty(session: LiveSession): Promise<void> {
+    if (session.state.entries.size > 0 || (await session.undoStack.peek()) !== null) return;
+    await this.sessions().delete(session.id);
   }
 
   loadSession(id: string): Promise<void> {
@@ -334,6 +345,7 @@ export class RuntimeBackend implements TuiBackend {
     const steps: Array<[string, () => Promise<unknown>]> = [
       ["saving the session", () => this.runtime.session.saveState()],
       ["closing the checkpoints", async () => this.runtime.checkpoints.close()],
+      ["dropping the empty session", () => this.dropIfEmpty(this.runtime.session)],
       ["leaving the session", async () => this.lease?.release()],
       ["stopping the watcher", async () => this.watcher?.stop()],
       ["stopping the index workers", () => this.opts.indexer.close()],
