@@ -43,7 +43,8 @@ export async function approveCommand(command: string, ctx: ToolContext, trustedP
     return { ok: false, code: "DENIED", message: `${judgement.reason}. It was not run; do it another way or ask the user to run it.` };
   }
   if (judgement.verdict === "allow") return { ok: true, judgement, decision: "allowed", remembered: [] };
-  const unknown = [...new Set(judgement.commands.flatMap((c) => (c.program && !whitelist.includes(c.program) ? [c.program] : [])))];
+  // Only the programs that asked: "always" must not claim to whitelist `echo`, which runs anyway.
+  const unknown = [...new Set(judgement.commands.flatMap((c) => (c.verdict === "ask" && c.program && !whitelist.includes(c.program) ? [c.program] : [])))];
   const decision = await ctx.ports.confirmCommand({ command: escapeForDisplay(command), reason: judgement.reason, programs: unknown });
   if (decision === "no") return { ok: false, code: "REJECTED", message: `the user declined to run it (${judgement.reason}); do not retry the same command` };
   if (decision === "unattended") {

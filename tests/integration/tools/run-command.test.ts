@@ -127,6 +127,13 @@ describe("run_command verdicts", () => {
     expect(p.ctx.session.alwaysAllowed.size).toBe(0);
   });
 
+  it("offers to whitelist only the programs that asked, not those that run anyway", async () => {
+    const p = await project({ command: "once" });
+    const r = await runCommand.run("r3b", { command: "echo start && uname -s | cat" }, p.ctx);
+    expect(r.success, r.error).toBe(true);
+    expect(p.ctx.ports.commandProposals[0]).toMatchObject({ programs: ["uname"] });
+  });
+
   it("does not run a command the user declines", async () => {
     const p = await project({ command: "no" });
     const r = await runCommand.run("r4", { command: "touch declined.txt" }, p.ctx);
