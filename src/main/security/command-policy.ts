@@ -6,6 +6,7 @@ import path from "node:path";
 import { matchBlacklist, parseBlacklistEntry, type BlacklistEntry } from "./blacklist.js";
 import { classifyEnvName } from "./env-rules.js";
 import { displayInline, findHiddenCharacter } from "./hidden-characters.js";
+import { projectScripts } from "./package-scripts.js";
 import { HARMLESS_DEVICES, outsidePathFindings } from "./path-arguments.js";
 import { resolveInsideRoot } from "./path-guard.js";
 import { programFindings, runsProjectCode, type Finding } from "./program-rules.js";
@@ -13,6 +14,7 @@ import { READ_ONLY_PROGRAMS } from "./read-only-programs.js";
 import { MAX_COMMAND_LENGTH, parseShell } from "./shell-parser.js";
 import { programName } from "./shell-words.js";
 import type { Redirect, ShellContext, SimpleCommand } from "./shell-types.js";
+import { builtinAssignments } from "./variable-builtins.js";
 import { installedBinary } from "../exec/installed-binary.js";
 
 export type Verdict = "allow" | "ask" | "deny";
@@ -122,12 +124,14 @@ class SimpleCommandJudge {
   }
 
   private judgeAssignments(): void {
-    const all = [...this.command.assignments, ...this.command.invocation.envAssignments];
+    const { assignments, invocation } = this.command;
+    const all = [...assignments, ...invocation.envAssignments, ...builtinAssignments(invocation.argv)];
     for (const assignment of all) {
       const kind = classifyEnvName(assignment.name);
       if (kind === "dangerous") {
         this.add({ verdict: "deny", reason: `\`${shown(assignment.raw)}\` sets \`${assignment.name}\`, which changes what runs or what it loads` });
-      } else if (kind === "unknown" && assignment.via !== "statement") {
+      } else if (kind === "unknown" && assignment.via !== "statement" && assignment.via !== "builtin") {
+        // A shell variable set in passing (`x=1`, `for f in …`, `read line`) reaches no program unless exported.
         this.add({ verdict: "ask", reason: `\`${shown(assignment.raw)}\` sets \`${assignment.name}\` for the command; ipuaro cannot tell what it changes` });
       } else if (assignment.value?.dynamic) {
         // Expansions in a value can run code hidden in other values (`${x@P}`, array subscripts).
@@ -253,7 +257,7 @@ export function judgeCommand(command: string, policy: CommandPolicy): CommandJud
       `denied: the command contains the control or invisible character \`${hidden.escaped}\` at position ${hidden.index}, which can hide what runs`,
     );
   }
-  const parsed = parseShell(command);
+  const parsed = parseShell(command, projectScripts(policy.projectRoot));
   const cap = parsed.issues.find((issue) => issue.kind === "cap");
   const blacklist = parsedBlacklist(policy.blacklist);
   const commands = parsed.commands.map((simple) => new SimpleCommandJudge(simple, policy, blacklist).judge());

@@ -1,17 +1,18 @@
-// Peels wrappers off a simple command (`env`, `timeout 5`, `nice -n 5`, `xargs`, `npx`, `npm exec` …)
-// so the program that really runs is judged, and finds command strings hidden in arguments
-// (`bash -c`, `eval`, `find -exec`, `git rebase --exec` …) for the parser to judge in turn.
-import { parseLeadingOptions, type OptionSyntax, type ParsedOptions } from "./cli-options.js";
+// Peels wrappers off a simple command (`env`, `timeout 5`, `nice -n 5`, `xargs`, and the package
+// runners of package-runners.ts: `npx`, `npm exec`, `pnpm <program>` …) so the program that really runs
+// is judged, and finds command strings hidden in arguments (`bash -c`, `eval`, `find -exec`, `git
+// rebase --exec` …) for the parser to judge in turn.
+import { parseLeadingOptions, type OptionSyntax } from "./cli-options.js";
 import { findOptionValues, parseGitArguments } from "./git-arguments.js";
+import { PACKAGE_RUNNERS } from "./package-runners.js";
+import { NO_PROJECT, shellPayload, unknownOptionConcerns, type Payload, type PeelContext, type Peeled, type Peeler } from "./peeling.js";
 import { literalWord, programName, type ShellWord } from "./shell-words.js";
-import type { EnvAssignment, Invocation, ShellContext, WrapperLayer } from "./shell-types.js";
+import type { EnvAssignment, Invocation } from "./shell-types.js";
+
+export type { Payload, PeelContext } from "./peeling.js";
 
 /** `env env env … cmd` deeper than this is a cap hit, judged as deny. */
 export const MAX_WRAPPER_DEPTH = 8;
-
-export type Payload =
-  | { kind: "shell"; source: string; dynamic: boolean; origin: string; context: ShellContext }
-  | { kind: "argv"; words: ShellWord[]; openEnded: boolean; origin: string; context: ShellContext };
 
 export interface ResolvedInvocation {
   invocation: Invocation;
@@ -19,25 +20,9 @@ export interface ResolvedInvocation {
   capHit: boolean;
 }
 
-interface Peeled {
-  layer: WrapperLayer;
-  /** The wrapped command; empty when the wrapper's command went into a payload. */
-  rest: ShellWord[];
-  env?: EnvAssignment[];
-  concerns?: string[];
-  openEnded?: boolean;
-  payloads?: Payload[];
-}
-
-type Peeler = (args: ShellWord[]) => Peeled | null;
-
 const SHELLS = new Set(["bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "yash", "posh", "fish"]);
 
-function unknownOptionConcerns(wrapper: string, parsed: ParsedOptions): string[] {
-  return parsed.unknown.map((option) => `\`${wrapper}\` option \`${option}\` is not known, so the wrapped command may be misread`);
-}
-
-function transparent(name: string, syntax: OptionSyntax, skipOperands = 0): Peeler {
+function transparent(name: string, syntax: OptionSyntax, skipOperands = 0): (args: ShellWord[]) => Peeled | null {
   return (args) => {
     const parsed = parseLeadingOptions(args, syntax);
     const rest = parsed.rest.slice(skipOperands);
@@ -130,90 +115,6 @@ function peelIonice(args: ShellWord[]): Peeled | null {
   return { layer: { name: "ionice", kind: "transparent" }, rest: parsed.rest, concerns: unknownOptionConcerns("ionice", parsed) };
 }
 
-// --- package runners: they run a package's binary or any program on PATH --------------------------
-
-const NPM_VALUE_OPTIONS = [
-  "--package", "--call", "--workspace", "--registry", "--cache", "--prefix", "--loglevel", "--userconfig",
-  "--globalconfig", "--script-shell", "--node-options", "--filter", "--dir", "--cwd", "--allow-build",
-];
-const NPX_SYNTAX: OptionSyntax = {
-  shortWithValue: "pcw",
-  shortFlags: "yqs",
-  longWithValue: NPM_VALUE_OPTIONS,
-  longFlags: [
-    "--yes", "--no", "--no-install", "--ignore-existing", "--quiet", "--silent", "--prefer-offline", "--prefer-online",
-    "--offline", "--workspaces", "--include-workspace-root", "--no-yes", "--bun",
-  ],
-};
-
-/** `vitest@1.2` → `vitest`; `@scope/pkg@2` → `@scope/pkg`; paths, URLs and git specs → null. */
-export function packageBinaryName(spec: string): string | null {
-  const match = /^(@[a-z0-9][\w.-]*\/)?([a-z0-9][\w.-]*)(@[^/:\s]*)?$/i.exec(spec);
-  return match ? `${match[1] ?? ""}${match[2]}` : null;
-}
-
-const PNPM_SYNTAX: OptionSyntax = {
-  shortWithValue: "pwCF",
-  shortFlags: "yqsrc",
-  longWithValue: NPM_VALUE_OPTIONS,
-  longFlags: [...(NPX_SYNTAX.longFlags ?? []), "--shell-mode", "--recursive", "--parallel", "--workspace-root"],
-};
-
-/** `npx --no` (`--no-install`, `--yes=false`): npm's runners fail rather than fetch a missing package (the last of --yes/--no wins). */
-function refusesInstall(name: string, parsed: ParsedOptions): boolean {
-  if (name !== "npx" && name !== "npm exec") return false;
-  let refuses = false;
-  for (const option of parsed.options) {
-    if (["--no", "--no-install", "--no-yes"].includes(option.name)) refuses = true;
-    else if (option.name === "--yes" || option.name === "-y") refuses = option.value?.value === "false";
-  }
-  return refuses;
-}
-
-/**
- * A package runner: the first operand is a package spec (`npx vitest@1`) or, for `pnpm exec` and
- * `yarn exec`, a command name. Its binary becomes the program that is judged.
- */
-function runPackage(name: string, parsed: ParsedOptions, operand: "package" | "command"): Peeled | null {
-  const concerns = unknownOptionConcerns(name, parsed);
-  const layer: WrapperLayer = { name, kind: "runner", ...(refusesInstall(name, parsed) ? { noInstall: true } : {}) };
-  const call = parsed.options.find((option) => ["-c", "--call", "--shell-mode"].includes(option.name));
-  if (call) {
-    // npx takes the command line as the option's value; pnpm's `-c` is a flag and the operands form it.
-    const words = call.value ? [call.value] : parsed.rest;
-    return { layer, rest: [], concerns, payloads: [shellPayload(words, `${name} -c`, "exec-payload")] };
-  }
-  const installs = parsed.options.filter((option) => option.name === "-p" || option.name === "--package");
-  for (const option of installs) concerns.push(`\`${name}\` installs package \`${option.value?.value ?? "?"}\` to run a binary from it`);
-  const [spec, ...args] = parsed.rest;
-  if (!spec) return null;
-  if (spec.dynamic || spec.glob) return { layer, rest: parsed.rest, concerns };
-  const binary = operand === "command" ? spec.value : packageBinaryName(spec.value);
-  if (binary === null) {
-    concerns.push(`\`${name}\` runs \`${spec.value}\`, a package given by path, URL or git spec`);
-    return { layer, rest: parsed.rest, concerns };
-  }
-  return { layer, rest: [{ ...spec, value: binary }, ...args], concerns };
-}
-
-const PACKAGE_MANAGER_GLOBALS: OptionSyntax = {
-  shortWithValue: "wCF",
-  longWithValue: NPM_VALUE_OPTIONS,
-};
-
-function peelPackageManager(manager: string, runners: Record<string, "package" | "command">): Peeler {
-  return (args) => {
-    const globals = parseLeadingOptions(args, PACKAGE_MANAGER_GLOBALS);
-    const sub = globals.rest[0];
-    if (!sub || sub.dynamic) return null;
-    const operand = runners[sub.value];
-    if (!operand) return null;
-    const runner = sub.value === "x" && manager === "npm" ? "exec" : sub.value;
-    const parsed = parseLeadingOptions(globals.rest.slice(1), manager === "pnpm" ? PNPM_SYNTAX : NPX_SYNTAX);
-    return runPackage(`${manager} ${runner}`, parsed, operand);
-  };
-}
-
 const PEELERS: Record<string, Peeler> = {
   env: peelEnv,
   xargs: peelXargs,
@@ -232,26 +133,11 @@ const PEELERS: Record<string, Peeler> = {
   setsid: transparent("setsid", { shortFlags: "cfw", longFlags: ["--ctty", "--fork", "--wait"] }),
   coproc: transparent("coproc", {}),
   ionice: peelIonice,
-  npx: (args) => runPackage("npx", parseLeadingOptions(args, NPX_SYNTAX), "package"),
-  bunx: (args) => runPackage("bunx", parseLeadingOptions(args, NPX_SYNTAX), "package"),
-  pnpx: (args) => runPackage("pnpx", parseLeadingOptions(args, PNPM_SYNTAX), "package"),
-  npm: peelPackageManager("npm", { exec: "package", x: "package" }),
-  pnpm: peelPackageManager("pnpm", { exec: "command", dlx: "package" }),
-  yarn: peelPackageManager("yarn", { exec: "command", dlx: "package" }),
-  bun: peelPackageManager("bun", { x: "package" }),
+  // npx, npm exec, pnpm exec / dlx and the names pnpm and yarn run as programs (package-runners.ts).
+  ...PACKAGE_RUNNERS,
 };
 
 // --- command strings inside arguments -------------------------------------------------------------
-
-function shellPayload(words: readonly ShellWord[], origin: string, context: ShellContext): Payload {
-  return {
-    kind: "shell",
-    source: words.map((word) => word.value).join(" "),
-    dynamic: words.some((word) => word.dynamic || word.glob),
-    origin,
-    context,
-  };
-}
 
 function shellCommandString(args: readonly ShellWord[]): ShellWord | null | undefined {
   let hasC = false;
@@ -346,14 +232,17 @@ function findPayloads(argv: readonly ShellWord[]): Payload[] {
   return [];
 }
 
-/** Peels wrappers off `words` and collects the command strings to judge separately. */
-export function resolveInvocation(words: readonly ShellWord[]): ResolvedInvocation {
+/**
+ * Peels wrappers off `words` and collects the command strings to judge separately. `context` tells
+ * package.json scripts from programs (`pnpm build`); without it every such name is judged as a program.
+ */
+export function resolveInvocation(words: readonly ShellWord[], context: PeelContext = NO_PROJECT): ResolvedInvocation {
   const invocation: Invocation = { argv: [...words], stages: [[...words]], layers: [], envAssignments: [], openEndedArgs: false, concerns: [] };
   const payloads: Payload[] = [];
   for (let depth = 0; ; depth++) {
     const program = invocation.argv[0] ? programName(invocation.argv[0]) : null;
     const peel = program ? PEELERS[program.name] : undefined;
-    const peeled = peel?.(invocation.argv.slice(1));
+    const peeled = peel?.(invocation.argv.slice(1), context);
     if (!peeled) break;
     if (depth >= MAX_WRAPPER_DEPTH) return { invocation, payloads, capHit: true };
     invocation.layers.push(peeled.layer);

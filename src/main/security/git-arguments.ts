@@ -49,6 +49,18 @@ export function parseGitArguments(args: readonly ShellWord[]): GitArguments {
 }
 
 /**
+ * Whether a word is the long option `full`, written whole or abbreviated: git's subcommands take any
+ * unambiguous prefix (`--conf` is `--config`, `--unsafe-pat` is `--unsafe-paths`), so every prefix
+ * of two letters or more counts. `--name=value` is judged by its name.
+ */
+export function isGitLong(word: ShellWord, full: string): boolean {
+  const text = word.value;
+  if (!text.startsWith("--")) return false;
+  const name = text.split("=", 1)[0]!;
+  return name.length >= 4 && full.startsWith(name);
+}
+
+/**
  * Values of an option in subcommand arguments: `--name VALUE`, `--name=VALUE`, an unambiguous-looking
  * abbreviation (`--exe=…`), and the short letter anywhere in a cluster (`-x VALUE`, `-xVALUE`, `-ix VALUE`).
  */

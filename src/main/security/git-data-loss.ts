@@ -1,10 +1,11 @@
 // git commands that throw work away: uncommitted changes (checkout/restore of paths, checkout -f,
-// clean, rm -f), commits nothing else refers to (branch -D, stash drop/clear, update-ref -d), and
-// branches on the remote (push --delete). Denied like `git reset --hard` (on the blacklist) when the
-// loss is certain, asked about when it depends on what the ref held.
+// clean, rm -f, submodule deinit -f), commits nothing else refers to (branch -D, stash drop/clear,
+// update-ref -d, reset to an older commit, fetch into a branch with `+`, gc --prune=…), worktree
+// folders, and branches on the remote (push --delete). Denied like `git reset --hard` (on the
+// blacklist) when the loss is certain, asked about when it depends on what the ref held.
 import fs from "node:fs";
 import path from "node:path";
-import { scanGitOptions, type GitOptionSyntax, type ScannedGitArguments } from "./git-arguments.js";
+import { isGitLong, scanGitOptions, type GitOptionSyntax, type ScannedGitArguments } from "./git-arguments.js";
 import { displayInline } from "./hidden-characters.js";
 import type { ShellWord } from "./shell-words.js";
 import type { Finding } from "./shell-types.js";
@@ -62,6 +63,22 @@ const PUSH: GitOptionSyntax = {
   longWithValue: ["--receive-pack", "--exec", "--repo", "--push-option"],
 };
 const UPDATE_REF: GitOptionSyntax = { shortWithValue: "m", long: ["--no-deref", "--create-reflog", "--stdin"] };
+const RESET: GitOptionSyntax = {
+  long: [
+    "--soft", "--mixed", "--hard", "--merge", "--keep", "--quiet", "--no-quiet", "--patch", "--intent-to-add", "--refresh",
+    "--no-refresh", "--recurse-submodules", "--no-recurse-submodules", "--pathspec-from-file", "--pathspec-file-nul",
+  ],
+  longWithValue: ["--pathspec-from-file"],
+};
+
+/** HEAD itself (`git reset`, `git reset HEAD`): nothing moves, the index is reset. */
+const HEAD = /^(HEAD|@)$/;
+/**
+ * The commit before HEAD: `git reset --soft HEAD~1` undoes the last commit and keeps all of its changes
+ * (staged, or in the work tree), the everyday "uncommit". Further back, or to another branch or hash,
+ * the commits in between leave the branch.
+ */
+const ONE_BACK = /^(HEAD|@)(~1?|\^1?)$/;
 
 const has = (scanned: ScannedGitArguments, ...names: string[]): boolean => names.some((name) => scanned.options.has(name));
 const list = (words: readonly ShellWord[]): string =>
@@ -157,10 +174,73 @@ function otherFindings(sub: string, cmd: string, args: readonly ShellWord[]): Fi
   if (sub === "reflog" && (action === "expire" || action === "delete")) {
     return [{ verdict: "ask", reason: `\`${cmd}\` drops reflog entries, the record that brings lost commits back` }];
   }
-  if (sub === "prune" || (sub === "gc" && args.some((word) => /^--prune=(now|all)$/.test(word.value)))) {
+  if (sub === "prune" || (sub === "gc" && prunesEarly(args))) {
     return [{ verdict: "ask", reason: `\`${cmd}\` deletes unreachable commits that the reflog could still bring back` }];
   }
+  if (sub === "worktree" && action !== undefined && WORKTREE_CHANGES[action]) {
+    return [{ verdict: "ask", reason: `\`${cmd}\` ${WORKTREE_CHANGES[action]}` }];
+  }
+  if ((sub === "fetch" || sub === "pull") && forcesLocalRef(args)) {
+    return [{ verdict: "ask", reason: `\`${cmd}\` (\`+src:dst\` or \`--force\`) moves a local branch or tag even when commits only it reached are lost, like \`git branch -f\`` }];
+  }
+  if (sub === "submodule") return submoduleFindings(cmd, args);
   return [];
+}
+
+/** `git gc --prune=<date>` (or `--prune <date>`): anything but the default expiry (two weeks, or gc.pruneExpire). */
+function prunesEarly(args: readonly ShellWord[]): boolean {
+  return args.some((word, index) => {
+    if (!isGitLong(word, "--prune")) return false;
+    const next = args[index + 1];
+    return word.value.includes("=") || (next !== undefined && !next.value.startsWith("-"));
+  });
+}
+
+const WORKTREE_CHANGES: Record<string, string> = {
+  remove: "deletes a worktree's folder, wherever it lies (outside the project too), and with `--force` its uncommitted changes",
+  move: "moves a worktree's folder, possibly out of or into places outside the project",
+  prune: "deletes the records of worktrees whose folders git cannot find (on an unmounted disk, say)",
+  repair: "rewrites the links between worktrees and the repository, in folders outside the project",
+};
+
+/** A refspec `+src:dst` (or any `src:dst` with `--force`) whose destination is a local ref, not a remote-tracking one. */
+function forcesLocalRef(args: readonly ShellWord[]): boolean {
+  const force = args.some((word) => isGitLong(word, "--force") || /^-[a-zA-Z]*f[a-zA-Z]*$/.test(word.value));
+  return args.some((word) => {
+    const refspec = /^(\+?)[^:]*:(.+)$/.exec(word.value);
+    if (!refspec || word.value.startsWith("-") || refspec[2]!.startsWith("refs/remotes/")) return false;
+    return refspec[1] === "+" || force;
+  });
+}
+
+/** `git submodule deinit --force`/`--all` and `update --force` throw away the submodules' local changes. */
+function submoduleFindings(cmd: string, args: readonly ShellWord[]): Finding[] {
+  const words = args.map((word) => word.value);
+  const action = words.find((value) => !value.startsWith("-"));
+  const after = words.slice(words.indexOf(action ?? "") + 1);
+  const force = after.some((value) => /^-[a-zA-Z]*f[a-zA-Z]*$/.test(value) || /^--for(c(e)?)?$/.test(value));
+  if (action === "deinit" && (force || after.includes("--all"))) {
+    return [{ verdict: "ask", reason: `\`${cmd}\` removes submodules' working trees (\`--force\`: with their local changes; \`--all\`: every one)` }];
+  }
+  if (action === "update" && force) {
+    return [{ verdict: "ask", reason: `\`${cmd}\` (\`--force\`) checks submodules out again, throwing away their local changes` }];
+  }
+  return [];
+}
+
+/**
+ * `git reset [--soft|--mixed] <commit>` moves the branch: commits after that one leave it (their changes
+ * stay in the index or the work tree). With paths (`git reset HEAD file`, `git reset -- file`) it only
+ * unstages. `--hard` is on the blacklist and `--keep`/`--merge` are asked about in git-rules.ts.
+ */
+function resetFindings(cmd: string, args: readonly ShellWord[], root: string): Finding[] {
+  const scanned = scanGitOptions(args, RESET);
+  if (has(scanned, "--hard", "--keep", "--merge", "-p", "--patch", "--pathspec-from-file") || scanned.pathspecs.length > 0) return [];
+  const [target, ...more] = scanned.operands;
+  if (!target || more.length > 0 || target.dynamic || HEAD.test(target.value) || ONE_BACK.test(target.value)) return [];
+  // Without `--`, a lone operand that names a file is a path (git refuses one that is both).
+  if (!args.some((word) => word.value === "--") && namesPaths(target, root)) return [];
+  return [{ verdict: "ask", reason: `\`${cmd}\` moves the branch to \`${displayInline(target.raw, 40)}\`; commits only it reached are lost` }];
 }
 
 function pushFindings(cmd: string, args: readonly ShellWord[]): Finding[] {
@@ -206,6 +286,8 @@ export function gitDataLossFindings(sub: string, args: readonly ShellWord[], roo
       return pushFindings(cmd, args);
     case "tag":
       return tagFindings(cmd, args);
+    case "reset":
+      return resetFindings(cmd, args, root);
     default:
       return otherFindings(sub, cmd, args);
   }

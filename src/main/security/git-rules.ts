@@ -1,7 +1,9 @@
 // Rules for git: options and subcommands that make it run other programs (-c, --exec-path, config
 // writes, send-email …), write files named on the command line, or throw work away (git-data-loss.ts).
 import { gitDataLossFindings } from "./git-data-loss.js";
-import { parseGitArguments } from "./git-arguments.js";
+import { isGitLong, parseGitArguments } from "./git-arguments.js";
+import { GIT_COMMANDS } from "./git-commands.js";
+import { topPathspecFindings } from "./git-pathspecs.js";
 import type { ShellWord } from "./shell-words.js";
 import type { Finding } from "./shell-types.js";
 
@@ -9,6 +11,20 @@ const GIT_CONFIG_WRITE_OPTIONS = new Set(["--add", "--replace-all", "--unset", "
 const GIT_CONFIG_READ_OPTIONS = new Set(["--get", "--get-all", "--get-regexp", "--get-urlmatch", "--get-color", "--get-colorbool", "-l", "--list"]);
 const GIT_CONFIG_VALUE_OPTIONS = new Set(["-f", "--file", "--blob", "--type", "--default", "--comment", "--value"]);
 const GIT_CONFIG_WRITE_SUBCOMMANDS = new Set(["set", "unset", "rename-section", "remove-section", "edit"]);
+
+/** `--list`, `--get-regexp`, `--get-urlmatch` and their abbreviations (`--li`, but `--get` is an option of its own). */
+const GIT_CONFIG_LIST_OPTION = /^--(li(st?)?|get-r(e(g(e(xp?)?)?)?)?|get-u(r(l(m(a(t(ch?)?)?)?)?)?)?)(=|$)/;
+
+/**
+ * A read of `git config` that shows entries by the dozen (`--list`, `--get-regexp`, `list`), global and
+ * system ones included unless `--local`/`--worktree` limits it to the repository's own file.
+ */
+function listsGlobalConfig(args: readonly ShellWord[]): boolean {
+  if (args.some((word) => ["--local", "--worktree"].some((o) => isGitLong(word, o)))) return false;
+  const first = args.find((word) => !word.value.startsWith("-"))?.value;
+  const regexp = first === "get" && args.some((word) => isGitLong(word, "--regexp") || isGitLong(word, "--url"));
+  return first === "list" || regexp || args.some((word) => /^-z*lz*$/.test(word.value) || GIT_CONFIG_LIST_OPTION.test(word.value));
+}
 
 /** `git config` that only reads (`--get`, `--list`, `get`, a lone key); anything else may write. */
 function isReadOnlyGitConfig(args: readonly ShellWord[]): boolean {
@@ -40,24 +56,27 @@ const GIT_ASK_SUBCOMMANDS = new Set([
   // Plumbing that writes objects, refs or files from its input (a symlink out of the project, a
   // .git/config), or keeps running in the background.
   "fast-import", "mailinfo", "mailsplit", "fsmonitor--daemon", "bugreport", "diagnose",
+  // Run a program named on the command line, or git in every repository a config key lists.
+  "merge-index", "merge-one-file", "for-each-repo",
 ]);
+
+/**
+ * Plumbing that builds the tree a later checkout writes: entries come from stdin or a tree, not from
+ * the work tree, so nothing checks them (a mode 120000 entry is a symlink out of the project that
+ * `git merge --ff-only` then plants, and `grep -R` reads through). Writing a blob (`hash-object -w`)
+ * or a tree of the index (`write-tree`) adds nothing the work tree did not hold, and stays allowed.
+ */
+const GIT_TREE_BUILDERS: Record<string, string> = {
+  mktree: "builds a tree from text on stdin",
+  "commit-tree": "makes a commit of a tree that may not come from the work tree",
+  "read-tree": "replaces the index with a tree, which the next commit or checkout writes",
+  replace: "makes git show other objects in place of the ones named",
+};
 
 /** Subcommands that reach a remote named on the command line (a URL, `host:path`), or send data out. */
 const GIT_REMOTE_SUBCOMMANDS = new Set(["clone", "fetch", "pull", "ls-remote", "archive", "submodule"]);
 /** A URL or scp-like `user@host:path` (not a path, not a remote's name such as `origin`). */
 const REMOTE_ADDRESS = /^(?:[a-z][a-z0-9+.-]*:\/\/|[^/\s:]+@[^/\s:]+:|ext::|fd::)/i;
-
-/**
- * Whether a word is the long option `full`, written whole or abbreviated: git's subcommands take any
- * unambiguous prefix (`--conf` is `--config`, `--unsafe-pat` is `--unsafe-paths`), so every prefix
- * of two letters or more counts. `--name=value` is judged by its name.
- */
-export function isGitLong(word: ShellWord, full: string): boolean {
-  const text = word.value;
-  if (!text.startsWith("--")) return false;
-  const name = text.split("=", 1)[0]!;
-  return name.length >= 4 && full.startsWith(name);
-}
 
 /** Deny/ask findings for git's arguments (after `git`); `root` is the project root. */
 export function gitFindings(args: readonly ShellWord[], root: string): Finding[] {
@@ -103,9 +122,21 @@ export function gitFindings(args: readonly ShellWord[], root: string): Finding[]
   }
   if (git.subcommand === "config" && !isReadOnlyGitConfig(git.args)) {
     findings.push({ verdict: "deny", reason: "`git config` can set keys that make git run commands (core.fsmonitor, core.pager, alias.* …)" });
+  } else if (git.subcommand === "config" && listsGlobalConfig(git.args)) {
+    findings.push({ verdict: "ask", reason: "`git config --list` (or `--get-regexp`) shows the global and system configuration too, where tokens can sit" });
   }
   if (git.subcommand !== null && (GIT_ASK_SUBCOMMANDS.has(git.subcommand) || git.subcommand.startsWith("credential"))) {
     findings.push({ verdict: "ask", reason: `\`git ${git.subcommand}\` can run other programs or send data` });
+  } else if (git.subcommand !== null && !GIT_COMMANDS.has(git.subcommand)) {
+    findings.push({
+      verdict: "ask",
+      reason: `\`git ${git.subcommand}\` is not a git command ipuaro knows: an alias or an extension (\`git-${git.subcommand}\` on PATH) runs what its configuration says`,
+    });
+  }
+  const builds = git.subcommand === null ? undefined : GIT_TREE_BUILDERS[git.subcommand];
+  const listsReplacements = git.subcommand === "replace" && (git.args.length === 0 || long("--list") || flag(/^-l$/));
+  if (builds && !listsReplacements) {
+    findings.push({ verdict: "ask", reason: `\`git ${git.subcommand}\` ${builds}; what the work tree gets from it is not checked` });
   }
   findings.push(...remoteFindings(git.subcommand, git.args));
   if (git.subcommand === "config" && git.args.some((word) => ["--global", "--system"].some((o) => isGitLong(word, o)) || isGitLong(word, "--file") || word.value === "-f")) {
@@ -126,6 +157,7 @@ export function gitFindings(args: readonly ShellWord[], root: string): Finding[]
     findings.push({ verdict: "ask", reason: "`--template` installs hooks from a directory into the new repository" });
   }
   if (git.subcommand !== null) findings.push(...gitDataLossFindings(git.subcommand, git.args, root));
+  findings.push(...topPathspecFindings(git.args, root));
   return findings;
 }
 

@@ -4,6 +4,7 @@
 // blacklist (`npm publish`, `yarn npm publish` …); npm's spellings of it are resolved in blacklist.ts.
 import { displayInline } from "./hidden-characters.js";
 import { npmCommand } from "./npm-commands.js";
+import { PNPM_NPM_PASSTHROUGH } from "./package-manager-commands.js";
 import type { ShellWord } from "./shell-words.js";
 import type { Finding } from "./shell-types.js";
 
@@ -14,7 +15,7 @@ const DANGEROUS_OPTIONS = ["--script-shell", "--node-options", "--userconfig", "
 
 /** Options that take the next word as their value, so that word is not the subcommand. */
 const VALUE_OPTIONS = new Set([
-  "-w", "--workspace", "--registry", "--prefix", "-C", "--cache", "--loglevel", "--tag", "--userconfig", "--globalconfig",
+  "--workspace", "--registry", "--prefix", "-C", "--cache", "--loglevel", "--tag", "--userconfig", "--globalconfig",
   "--filter", "-F", "--dir", "--cwd", "--otp", "--access", "--location", "--scope", "--before", "--omit", "--include",
   "--install-strategy", "--script-shell", "--node-options", "--reporter",
 ]);
@@ -40,6 +41,9 @@ const REGISTRY_READ_ACTIONS = new Set(["ls", "list", "get", "view", "info"]);
 /** Registry commands whose first operand is an action (`npm owner add`), not a package. */
 const REGISTRY_COMMANDS_WITH_ACTIONS = new Set(["dist-tag", "owner", "access", "team", "org", "token", "profile", "trust"]);
 
+/** npm commands that start a browser (docs, bugs, repo) or an editor (edit). */
+const NPM_OPENS_PROGRAMS = new Set(["docs", "bugs", "repo", "edit"]);
+
 const MANAGERS = new Set(["npm", "pnpm", "yarn", "bun"]);
 
 const shown = (text: string): string => displayInline(text);
@@ -61,7 +65,9 @@ export function subcommandPositions(args: readonly ShellWord[]): number[] {
     if (text.startsWith("-") && text !== "-") {
       const name = text.split("=", 1)[0]!;
       if (text.includes("=")) mayBeValue = false;
-      else if (VALUE_OPTIONS.has(name) || /^-[a-zA-Z]*[wCF]$/.test(text)) i++;
+      // `-w` takes a workspace for npm but is pnpm's --workspace-root flag: the next word may be either.
+      else if (/^-[a-zA-Z]*w$/.test(text)) mayBeValue = true;
+      else if (VALUE_OPTIONS.has(name) || /^-[a-zA-Z]*[CF]$/.test(text)) i++;
       else mayBeValue = !FLAG_OPTIONS.has(name) && !name.startsWith("--no-") && !/^-[a-zA-Z]+$/.test(text);
       continue;
     }
@@ -164,16 +170,50 @@ function subcommandFindings(manager: string, args: readonly ShellWord[], positio
   } else if ((manager === "yarn" || manager === "bun") && sub === "link" && rest.length === 0) {
     findings.push({ verdict: "ask", reason: `\`${manager} link\` registers this package in ${manager}'s global link folder, outside the project` });
   }
-  if (manager === "npm" && NPM_REGISTRY_WRITES.has(sub) && !REGISTRY_READ_ACTIONS.has(rest[0] ?? "")) {
-    const action = rest[0] !== undefined && REGISTRY_COMMANDS_WITH_ACTIONS.has(sub) ? ` ${shown(rest[0])}` : "";
+  // pnpm hands `pnpm login`, `pnpm docs` … to npm, which reads them as it reads its own.
+  const asNpm = manager === "npm" || (manager === "pnpm" && PNPM_NPM_PASSTHROUGH.has(written));
+  const npmSub = asNpm ? (npmCommand(written) ?? written) : null;
+  if (npmSub !== null && NPM_REGISTRY_WRITES.has(npmSub) && !REGISTRY_READ_ACTIONS.has(rest[0] ?? "")) {
+    const action = rest[0] !== undefined && REGISTRY_COMMANDS_WITH_ACTIONS.has(npmSub) ? ` ${shown(rest[0])}` : "";
     findings.push({ verdict: "ask", reason: `\`${spelled}${action}\` changes packages or your account on the npm registry` });
   }
+  if (npmSub !== null && NPM_OPENS_PROGRAMS.has(npmSub)) {
+    findings.push({ verdict: "ask", reason: `\`${spelled}\` opens a browser or an editor` });
+  }
+  findings.push(...managerStateFindings(manager, sub, rest, spelled));
   // `yarn workspace pkg publish` (yarn 1), `yarn workspace pkg npm publish`, `yarn workspaces foreach … npm publish`.
   const publishes = rest.some((operand, index) => operand === "publish" && (rest[index - 1] === "npm" || (sub === "workspace" && index === 1)));
   if (manager === "yarn" && (sub === "workspace" || sub === "workspaces") && publishes) {
     findings.push({ verdict: "deny", reason: `\`yarn ${sub} … publish\` publishes workspaces to the registry, like the blacklisted \`yarn publish\`` });
   }
   return findings;
+}
+
+/**
+ * pnpm and yarn commands that change things outside the project: the package manager itself, its
+ * global store or cache, your registry account and tags, and dependencies patched from a folder that
+ * may lie outside (`patch-commit` applies it to every later install).
+ */
+function managerStateFindings(manager: string, sub: string, rest: readonly string[], spelled: string): Finding[] {
+  const [action = "", detail = ""] = rest;
+  const ask = (reason: string, words = 1): Finding[] => [{ verdict: "ask", reason: `\`${[spelled, ...rest.slice(0, words)].map(shown).join(" ")}\` ${reason}` }];
+  if (sub === "patch-commit" && manager !== "npm") return ask("applies an edited copy of a dependency, from a folder that may lie outside the project, to every later install");
+  if (manager === "pnpm") {
+    if (sub === "setup") return ask("adds pnpm to your shell's startup files, outside the project", 0);
+    if (sub === "self-update") return ask("replaces the pnpm installed on this machine", 0);
+    if (sub === "store" && !["status", "path"].includes(action)) return ask("changes pnpm's global store, which every project shares");
+    if (sub === "server") return ask("starts or stops pnpm's store server, which keeps running outside the project");
+    if (sub === "env" && ["use", "add", "remove", "rm"].includes(action)) return ask("installs or removes Node.js versions for the whole machine");
+    if (sub === "cache" && action === "delete") return ask("deletes entries of pnpm's metadata cache, outside the project");
+  }
+  if (manager === "yarn") {
+    if (sub === "policies" && action === "set-version") return ask("downloads a yarn release that every later yarn command in the project runs");
+    if ((sub === "npm" && ["login", "logout"].includes(action)) || ["login", "logout"].includes(sub)) return ask("changes the credentials yarn keeps for your account", sub === "npm" ? 1 : 0);
+    if (sub === "npm" && action === "tag" && ["add", "remove"].includes(detail)) return ask("changes tags on the npm registry", 2);
+    if ((sub === "tag" || sub === "owner") && ["add", "remove", "rm"].includes(action)) return ask("changes packages on the npm registry");
+    if (sub === "cache" && action === "clean") return ask("deletes yarn's cache, outside the project");
+  }
+  return [];
 }
 
 /** Deny/ask findings for one npm-family argv (`name` is the program's basename). */

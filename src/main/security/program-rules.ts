@@ -53,6 +53,24 @@ function vitestFindings(args: readonly ShellWord[]): Finding[] {
   return server ? [{ verdict: "ask", reason: `\`vitest ${server.value.split("=", 1)[0]}\` starts a server or a browser` }] : [];
 }
 
+/**
+ * jest takes its config, and options such as `--transform` or `--projects`, as inline JSON: the module
+ * paths inside (`globalSetup`, `testRunner`, `transform` …) are not words the path checks can see.
+ */
+function jestFindings(args: readonly ShellWord[]): Finding[] {
+  for (let i = 0; i < args.length; i++) {
+    const text = args[i]!.value;
+    if (text === "--") break;
+    const eq = text.indexOf("=");
+    // `--config={…}`, or `-c {…}` / `--config {…}` (a flag's next word is taken for its value: the safe side).
+    const [option, value] = text.startsWith("-") ? (eq === -1 ? [null, null] : [text.slice(0, eq), text.slice(eq + 1)]) : [args[i - 1]?.value ?? "", text];
+    if (option?.startsWith("-") && /^\s*[{[]/.test(value ?? "")) {
+      return [{ verdict: "ask", reason: `\`jest ${option}\` takes inline JSON, whose module paths are not checked` }];
+    }
+  }
+  return [];
+}
+
 /** Deny/ask findings for one argv (one wrapper level); `root` is the project root. */
 export function programFindings(argv: readonly ShellWord[], root: string): Finding[] {
   const program = argv[0] ? programName(argv[0]) : null;
@@ -63,6 +81,7 @@ export function programFindings(argv: readonly ShellWord[], root: string): Findi
   if (program.name === "node" || program.name === "tsx") return nodeFindings(program.name, args);
   if (READ_ONLY_PROGRAMS.has(program.name)) return readOnlyFindings(program.name, args);
   if (program.name === "vitest") return vitestFindings(args);
+  if (program.name === "jest") return jestFindings(args);
   return [];
 }
 

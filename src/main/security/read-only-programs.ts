@@ -2,7 +2,9 @@
 // the whitelist: asking about every `ls -la src` or `cat package.json | jq .scripts` taught people to
 // press "yes" without reading. They are still judged like any command: paths named must stay inside
 // the project, writes through redirections ask, and the few options that make one of them run a
-// program, delete or write (`find -exec`, `sort -o`, `rg --pre`) ask.
+// program, delete or write (`find -exec`, `sort -o`, `rg --pre`), read through symlinks to files the
+// command line does not name (`grep -R`, see following-reads.ts) or print the environment (`jq env`) ask.
+import { followingReadFindings, isLong } from "./following-reads.js";
 import type { ShellWord } from "./shell-words.js";
 import type { Finding } from "./shell-types.js";
 
@@ -14,13 +16,33 @@ export const READ_ONLY_PROGRAMS: ReadonlySet<string> = new Set([
 /** find's actions that run a program, delete, or write a file. */
 const FIND_ACTIONS = new Set(["-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls"]);
 
-/** Whether a word is the long option `full` or an abbreviation of it (GNU getopt takes any unambiguous prefix). */
-function isLong(word: ShellWord, full: string): boolean {
-  const name = word.value.split("=", 1)[0]!;
-  return name.startsWith("--") && name.length >= 4 && full.startsWith(name);
+/** jq options followed by two values (`--arg NAME VALUE`) or one. */
+const JQ_TWO_VALUES = new Set(["--arg", "--argjson", "--slurpfile", "--rawfile"]);
+const JQ_ONE_VALUE = new Set(["--indent", "-L"]);
+/** The builtin `env` and `$ENV` print the environment (as bare `env` does); modules load files from jq's library path. */
+const JQ_ENVIRONMENT = /\$ENV\b|(?<![\w.$])env\b/;
+const JQ_MODULES = /(?<![\w.$])(import|include)\b/;
+
+/** jq's filter: the first operand, unless `-f`/`--from-file` reads it from a file the command line does not show. */
+function jqFindings(args: readonly ShellWord[]): Finding[] {
+  for (let i = 0; i < args.length; i++) {
+    const word = args[i]!;
+    const text = word.value;
+    if (JQ_TWO_VALUES.has(text)) i += 2;
+    else if (JQ_ONE_VALUE.has(text)) i++;
+    else if (text === "--from-file" || /^-[a-zA-Z]*f[a-zA-Z]*$/.test(text)) {
+      return [{ verdict: "ask", reason: "`jq -f` reads its filter from a file, which may print the environment (`env`, `$ENV`)" }];
+    } else if (text === "--" || !text.startsWith("-") || text === "-") {
+      const filter = text === "--" ? args[i + 1] : word;
+      if (filter && JQ_ENVIRONMENT.test(filter.value)) return [{ verdict: "ask", reason: "`jq` with `env` or `$ENV` prints the environment, as `env` does" }];
+      if (filter && JQ_MODULES.test(filter.value)) return [{ verdict: "ask", reason: "`jq` `import`/`include` loads modules or data from jq's library path, outside the project" }];
+      return [];
+    }
+  }
+  return [];
 }
 
-export function readOnlyFindings(name: string, args: readonly ShellWord[]): Finding[] {
+function programOptionFindings(name: string, args: readonly ShellWord[]): Finding[] {
   const ask = (reason: string): Finding[] => [{ verdict: "ask", reason }];
   if (name === "find") {
     const action = args.find((word) => FIND_ACTIONS.has(word.value));
@@ -33,5 +55,10 @@ export function readOnlyFindings(name: string, args: readonly ShellWord[]): Find
   if (name === "rg") {
     return args.some((word) => isLong(word, "--pre") || isLong(word, "--pre-glob")) ? ask("`rg --pre` runs a program on every file it searches") : [];
   }
+  if (name === "jq") return jqFindings(args);
   return [];
+}
+
+export function readOnlyFindings(name: string, args: readonly ShellWord[]): Finding[] {
+  return [...programOptionFindings(name, args), ...followingReadFindings(name, args)];
 }

@@ -4,7 +4,7 @@
 // cannot judge is reported as an issue, and every size limit reports a cap hit instead of guessing.
 import Parser from "tree-sitter";
 import Bash from "tree-sitter-bash";
-import { resolveInvocation, type Payload } from "./command-wrappers.js";
+import { resolveInvocation, type Payload, type PeelContext } from "./command-wrappers.js";
 import { findHiddenCharacter } from "./hidden-characters.js";
 import { literalWord, wordFromNodes, type ShellWord } from "./shell-words.js";
 import type { EnvAssignment, ParsedShell, Redirect, ShellContext, ShellIssue, SimpleCommand } from "./shell-types.js";
@@ -72,6 +72,8 @@ class ShellWalker {
   readonly commands: SimpleCommand[] = [];
   readonly issues: ShellIssue[] = [];
   private source = "";
+
+  constructor(private readonly context?: PeelContext) {}
 
   parseSource(source: string, nesting: ShellContext[]): void {
     if (source.length > MAX_COMMAND_LENGTH) this.cap(`a command longer than ${MAX_COMMAND_LENGTH} characters`);
@@ -156,6 +158,16 @@ class ShellWalker {
         const name = node.childForFieldName("name")?.text ?? "?";
         this.unjudgeable(`it defines a function \`${name}\`, which later commands of that name would run instead`, node.text);
         this.walkChildren(node, this.nest(nesting, "function-body"), next);
+        return;
+      }
+      case "for_statement": {
+        // `for NAME in …` (and `select`) assigns NAME as `NAME=…` would; the rule on dangerous names must see it.
+        const variable = node.childForFieldName("variable");
+        if (variable) {
+          const text = `${node.firstChild?.type ?? "for"} ${variable.text}`;
+          this.addCommand([], [{ name: variable.text, value: null, raw: text, via: "builtin" }], [], text, nesting, next);
+        }
+        this.walkChildren(node, nesting, next);
         return;
       }
       case "c_style_for_statement":
@@ -388,7 +400,7 @@ class ShellWalker {
     openEnded = false,
   ): void {
     if (this.commands.length >= MAX_SIMPLE_COMMANDS) this.cap(`more than ${MAX_SIMPLE_COMMANDS} simple commands`);
-    const resolved = resolveInvocation(words);
+    const resolved = resolveInvocation(words, this.context);
     if (resolved.capHit) this.cap("wrappers nested too deeply");
     if (openEnded) resolved.invocation.openEndedArgs = true;
     this.commands.push({
@@ -444,9 +456,10 @@ function isStatement(node: SyntaxNode): boolean {
 /**
  * Parses `source` into every simple command it would run. Never throws for bad input: what cannot be
  * judged becomes an `unjudgeable` issue, and an exceeded limit a `cap` issue (the walk stops there).
+ * `context` knows the project's package.json scripts (see command-wrappers.ts).
  */
-export function parseShell(source: string): ParsedShell {
-  const walker = new ShellWalker();
+export function parseShell(source: string, context?: PeelContext): ParsedShell {
+  const walker = new ShellWalker(context);
   try {
     walker.parseSource(source, []);
   } catch (error) {

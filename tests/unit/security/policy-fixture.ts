@@ -15,12 +15,22 @@ export interface PolicyFixture {
   cleanup(): void;
 }
 
-/** `root` holds src/a.ts, scripts/build.js and `link-out` → `outside`, a folder next to it. */
+/**
+ * `root` holds src/a.ts, scripts/build.js and `link-out` → `outside`, a folder next to it. It is a
+ * workspace: its package.json has the scripts `build` and `lint`, and packages/web (named `web`) the
+ * scripts `dev` and `publish`. It is not a git repository's top (there is no .git in it).
+ */
 export function makePolicyFixture(): PolicyFixture {
   const base = makeTempDir("ipuaro-policy-");
   const root = path.join(base, "project");
   const outside = path.join(base, "outside");
-  writeTree(root, { "src/a.ts": "export {};\n", "scripts/build.js": "\n", "package.json": "{}\n" });
+  const manifest = (value: unknown): string => `${JSON.stringify(value)}\n`;
+  writeTree(root, {
+    "src/a.ts": "export {};\n",
+    "scripts/build.js": "\n",
+    "package.json": manifest({ workspaces: ["packages/*"], scripts: { build: "tsc", lint: "eslint ." } }),
+    "packages/web/package.json": manifest({ name: "web", scripts: { dev: "vite", publish: "node scripts/publish.js" } }),
+  });
   fs.mkdirSync(outside);
   fs.symlinkSync(outside, path.join(root, "link-out"));
   const lists = (name: string): unknown => JSON.parse(fs.readFileSync(path.join(configDir, name), "utf8"));

@@ -1,0 +1,41 @@
+// Which names are package.json scripts in the project. `pnpm build` and `yarn build` run the script
+// `build` when there is one, and a program called `build` when there is none, so the policy needs to
+// know. The root's scripts count, and so do those of its workspace packages (pnpm-workspace.yaml,
+// package.json "workspaces", found as the index's layout finds them): `pnpm -r build` and `yarn
+// workspace web build` run a member's. Read lazily, once per judged line, never through a symlink: what
+// is not found is judged as a program, the stricter reading.
+import fs from "node:fs";
+import path from "node:path";
+import { workspaceFolders } from "../../pipeline/graph/project-layout.js";
+import type { PeelContext } from "./peeling.js";
+
+function readJson(file: string): Record<string, unknown> | null {
+  try {
+    const value: unknown = JSON.parse(fs.readFileSync(file, "utf8"));
+    return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+function scriptNames(manifest: Record<string, unknown> | null): string[] {
+  const scripts = manifest?.scripts;
+  return scripts !== null && typeof scripts === "object" && !Array.isArray(scripts) ? Object.keys(scripts) : [];
+}
+
+function collectScripts(root: string): Set<string> {
+  const names = new Set(scriptNames(readJson(path.join(root, "package.json"))));
+  for (const folder of workspaceFolders(root)) for (const name of scriptNames(readJson(path.join(root, folder, "package.json")))) names.add(name);
+  return names;
+}
+
+/** A peel context whose scripts are read from `root` the first time a name is asked about. */
+export function projectScripts(root: string): PeelContext {
+  let names: Set<string> | null = null;
+  return {
+    isScript(name) {
+      names ??= collectScripts(path.resolve(root));
+      return names.has(name);
+    },
+  };
+}
