@@ -451,6 +451,26 @@ describe("judgeCommand after the session changed package.json", () => {
   });
 });
 
+const WRITTEN: Row[] = [
+  ["node scripts/check.js", "ask", "runs `scripts/check.js`, which this session wrote"],
+  ["node --enable-source-maps ./scripts/check.js --fast", "ask", "scripts/check.js"],
+  ["tsx scripts/check.js", "ask"],
+  ["bash scripts/fix.sh", "ask", "scripts/fix.sh"],
+  ["./scripts/fix.sh", "ask", "scripts/fix.sh"],
+  ["npm test && node scripts/check.js", "ask", "scripts/check.js"],
+  ["node scripts/other.js", "allow"],
+  ["cat scripts/check.js", "allow"],
+  ["git status", "allow"],
+];
+
+describe("judgeCommand after the session wrote scripts/check.js and scripts/fix.sh", () => {
+  it.each(WRITTEN)("%j → %s", (command, verdict, reasonIncludes) => {
+    const result = judgeCommand(command, { ...policy, sessionTaint: { taintedFiles: [], writtenFiles: ["scripts/check.js", "scripts/fix.sh"] } });
+    expect(result.verdict, result.reason).toBe(verdict);
+    if (reasonIncludes) expect(result.reason).toContain(reasonIncludes);
+  });
+});
+
 describe("judgeCommand details", () => {
   it("denies unknown programs when askForUnknown is false, but keeps other asks", () => {
     const strict = { ...policy, askForUnknown: false };

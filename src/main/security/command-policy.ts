@@ -15,6 +15,7 @@ import { MAX_COMMAND_LENGTH, parseShell } from "./shell-parser.js";
 import { programName } from "./shell-words.js";
 import type { Redirect, ShellContext, SimpleCommand } from "./shell-types.js";
 import { builtinAssignments } from "./variable-builtins.js";
+import { writtenScriptsRun } from "./written-scripts.js";
 import { installedBinary } from "../exec/installed-binary.js";
 
 export type Verdict = "allow" | "ask" | "deny";
@@ -22,6 +23,8 @@ export type Verdict = "allow" | "ask" | "deny";
 export interface SessionTaint {
   /** Project-relative files the model changed this session for which `isTaintingWrite` was true. */
   taintedFiles: readonly string[];
+  /** Every project-relative file the model's edits (or commands) wrote this session (written-scripts.ts). */
+  writtenFiles?: readonly string[];
 }
 
 export interface CommandPolicy {
@@ -227,6 +230,12 @@ class SimpleCommandJudge {
   }
 
   private judgeTaint(): void {
+    const written = new Set(this.policy.sessionTaint?.writtenFiles ?? []);
+    for (const stage of this.command.invocation.stages) {
+      for (const script of writtenScriptsRun(stage, written, this.policy.projectRoot)) {
+        this.add({ verdict: "ask", reason: `\`${shown(this.command.text)}\` runs \`${shown(script)}\`, which this session wrote: code nobody has read yet` });
+      }
+    }
     const tainted = this.policy.sessionTaint?.taintedFiles ?? [];
     if (tainted.length === 0) return;
     if (!this.command.invocation.stages.some(runsProjectCode)) return;

@@ -303,6 +303,8 @@ export async function confirmAndWrite(ctx: ToolContext, change: PlannedChange): 
   // in the dialog, nothing for sure (edit_lines notes what its own result shows).
   if (finalLines && change.before === null) noteSeen(ctx.session, rel, 1, finalLines.length, ctx.reply);
   else if (userEdited) forgetSeen(ctx.session, rel);
+  if (text !== null) ctx.session.writtenFiles.add(rel);
+  else ctx.session.writtenFiles.delete(rel);
   if (isTaintingWrite(rel)) ctx.session.taintedFiles.add(rel);
   return { ok: true, userEdited, afterLines: finalLines, text, ...(warning ? { warning: warning.message } : {}) };
 }

@@ -36,7 +36,7 @@ export async function approveCommand(command: string, ctx: ToolContext, trustedP
     whitelist,
     projectRoot: ctx.root,
     askForUnknown: lists.askForUnknown,
-    sessionTaint: { taintedFiles: [...ctx.session.taintedFiles] },
+    sessionTaint: { taintedFiles: [...ctx.session.taintedFiles], writtenFiles: [...ctx.session.writtenFiles] },
     trustedPaths,
   });
   if (judgement.verdict === "deny") {
@@ -80,7 +80,10 @@ export async function runApprovedCommand(command: string, ctx: ToolContext): Pro
   } finally {
     // A package.json, config or hook the command wrote (npm pkg set, git pull, a generator) makes what
     // runs it untrusted for the rest of the session, as the same write through edit_lines does.
-    for (const rel of (await watch?.finish()) ?? []) if (isTaintingWrite(rel)) ctx.session.taintedFiles.add(rel);
+    for (const rel of (await watch?.finish()) ?? []) {
+      ctx.session.writtenFiles.add(rel);
+      if (isTaintingWrite(rel)) ctx.session.taintedFiles.add(rel);
+    }
   }
 }
 

@@ -127,6 +127,8 @@ export interface ToolSessionState {
   readonly readLedger: Map<string, string>;
   /** Files whose edit makes commands that execute them untrusted for the rest of the session. */
   readonly taintedFiles: Set<string>;
+  /** Every file written this session by an edit or a command: running one as a script asks. */
+  readonly writtenFiles: Set<string>;
   /** Programs the user answered "always" for (added to the user whitelist). */
   readonly alwaysAllowed: Set<string>;
 }
@@ -169,7 +171,7 @@ export interface ToolContext {
 }
 
 export function newToolSessionState(): ToolSessionState {
-  return { readLedger: new Map(), taintedFiles: new Set(), alwaysAllowed: new Set() };
+  return { readLedger: new Map(), taintedFiles: new Set(), writtenFiles: new Set(), alwaysAllowed: new Set() };
 }
 
 export interface ToolSpec<S extends z.ZodObject> {

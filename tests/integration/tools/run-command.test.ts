@@ -5,6 +5,7 @@ import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { userWhitelistFile } from "../../../src/main/config/command-lists.js";
 import { runInProcessGroup } from "../../../src/main/exec/process-group.js";
+import { createFile } from "../../../src/main/tools/create-file.js";
 import { COMMAND_OUTPUT_FOR_MODEL, runCommand } from "../../../src/main/tools/run-command.js";
 import { useRedisServer } from "../../helpers/redis-server.js";
 import { makeTempDir, removeDir, writeTree } from "../../helpers/temp-dir.js";
@@ -125,6 +126,16 @@ describe("run_command verdicts", () => {
     expect(proposal).toEqual({ command: "uname -s && expr 40 + 2", reason: "ask: `uname` is not on the whitelist; `expr` is not on the whitelist", programs: ["uname", "expr"] });
     expect(fs.existsSync(userWhitelistFile())).toBe(false);
     expect(p.ctx.session.alwaysAllowed.size).toBe(0);
+  });
+
+  it("a script the session just wrote does not run unasked: with auto-apply the edit needs no confirmation, the command would", async () => {
+    const p = await project({ command: "no" });
+    const created = await createFile.run("c1", { path: "scripts/check.js", content: 'require("fs").writeFileSync("ran.txt", "x");' }, p.ctx);
+    expect(created.success, created.error).toBe(true);
+    const r = await runCommand.run("r3c", { command: "node scripts/check.js" }, p.ctx);
+    expect(r).toMatchObject({ success: false, code: "REJECTED" });
+    expect(p.ctx.ports.commandProposals[0]!.reason).toContain("runs `scripts/check.js`, which this session wrote");
+    expect(fs.existsSync(path.join(p.root, "ran.txt"))).toBe(false);
   });
 
   it("offers to whitelist only the programs that asked, not those that run anyway", async () => {
