@@ -39,6 +39,10 @@ const TAINTING_PATTERNS = [
   /^\.c8rc(\.[\w]+)?$/,
   /^\.nycrc(\.[\w]+)?$/,
   /^jest\.setup\.[\w]+$/,
+  // Git hook managers: their configs are the commands `git commit` runs.
+  /^\.?lefthook(-local)?\.(yml|yaml|json|toml)$/,
+  /^\.pre-commit-config\.ya?ml$/,
+  /^\.?simple-git-hooks\.(json|js|cjs|mjs)$/,
 ];
 
 /** Writing this path can change what `npm test`, `vitest`, `eslint`, `git commit` … run. */
