@@ -44,7 +44,7 @@ describe("ipuaro run (headless) against a fake Ollama", () => {
     const chats = fake.chatRequests;
     expect(chats).toHaveLength(3);
     for (const c of chats) expect(c.numCtxSent).toBe(32768); // 128000 capped by the model's own context length
-    // The default window cut to the model's is not said before every headless turn (doctor and the TUI say it).
+    // The default window cut to the model's is not said (only a window the user set is; /status and doctor show the one in use).
     expect(r.stderr).not.toContain("llm.contextWindow is");
     const system = chats[0]!.messages[0]!.content;
     expect(system).toContain("get_lines");
@@ -65,7 +65,7 @@ describe("ipuaro run (headless) against a fake Ollama", () => {
       fake.reply().text("ok");
       const r = await runIpuaro(["run", "-p", "hi", root], { env: env(fake.url) });
       expect(r.code).toBe(0);
-      expect(r.stderr).toContain("llm.contextWindow is 65536 tokens but qwen2.5-coder:7b-instruct supports 32768; using 32768.");
+      expect(r.stderr).toContain(`llm.contextWindow is 65536 tokens (set in ${path.join(root, ".ipuaro.json")}) but qwen2.5-coder:7b-instruct supports 32768; using 32768.`);
     } finally {
       fs.rmSync(path.join(root, ".ipuaro.json"), { force: true });
     }

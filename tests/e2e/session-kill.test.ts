@@ -96,15 +96,17 @@ describe("kill -9 during a turn", () => {
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).session).toBe(id);
     const sent = fake.chatRequests[0]!.messages.filter((m) => m.role !== "system");
-    expect(sent.map((m) => m.role)).toEqual(["user", "assistant", "user", "user"]);
+    // The turn the kill cut short got no answer: the model reads that, not two user messages in a row.
+    expect(sent.map((m) => m.role)).toEqual(["user", "assistant", "user", "assistant", "user"]);
     expect(sent[2]!.content).toContain('<tool_result name="get_lines" call_id="call_1" ok="true">');
-    expect(sent[3]!.content).toBe("Go on.");
+    expect(sent[3]!.content).toBe("[This answer was cut off: ipuaro stopped before it was complete.]");
+    expect(sent[4]!.content).toBe("Go on.");
     expectWellFormed(sent);
     expect(fake.violations).toEqual([]);
     fake.assertAllConsumed();
   });
 
-  it("keeps the reply streamed so far as the turn's outcome when killed mid-stream; the model never sees it", async () => {
+  it("keeps the reply streamed so far as the turn's outcome when killed mid-stream; the model reads it as cut off", async () => {
     const slow = "I will now explain everything about money in great detail. ".repeat(20);
     fake.reply().text(slow).chunkDelay(30);
     const running = spawnCli(["run", "-p", "Explain money.ts", root], env());
@@ -132,7 +134,7 @@ describe("kill -9 during a turn", () => {
     const r = await runCli(["run", "--session", id, "-p", "Short version please.", root], env());
     expect(r.code, r.stderr).toBe(0);
     const sent = fake.chatRequests[0]!.messages.filter((m) => m.role !== "system").map((m) => m.content);
-    expect(sent).toEqual(["Explain money.ts", "Short version please."]);
+    expect(sent).toEqual(["Explain money.ts", `${kept.trim()}\n\n[This answer was cut off: ipuaro stopped before it was complete.]`, "Short version please."]);
     const after = await show(id);
     expect(after.history).toHaveLength(3);
     expect(after.history[0].outcome).toBe(outcome);
@@ -184,7 +186,8 @@ describe("kill -9 during a turn", () => {
       expect(r.code, r.stderr).toBe(0);
       expect(r.stderr).toContain("1 call(s) the last run left unfinished were marked cancelled");
       const sent = fake.chatRequests[0]!.messages.filter((m) => m.role !== "system");
-      expect(sent.map((m) => m.role)).toEqual(["user", "assistant", "user", "user"]);
+      expect(sent.map((m) => m.role)).toEqual(["user", "assistant", "user", "assistant", "user"]);
+      expect(sent[3]!.content).toBe("[This answer was cut off: ipuaro stopped before it was complete.]");
       expect(sent[2]!.content).toContain('<tool_result name="get_structure" call_id="call_1" ok="false">');
       expect(sent[2]!.content).toContain("cancelled: ipuaro stopped before this call finished");
       expect(fake.violations).toEqual([]);
@@ -214,7 +217,7 @@ describe("Ctrl+C during a turn", () => {
     expect(r.stderr).toMatch(/⏱ [\d.]+s │ [1-9][\d,]* tokens │ 0 tool calls/);
     expect(r.stderr).not.toMatch(/\n\s+at /);
 
-    // The reply cut short is not stored (the next request must not build on half a sentence).
+    // The reply cut short is not stored as an answer: the next request has it with a note that it was interrupted.
     const id = await lastSessionId();
     expect(((await show(id)).history as { role: string; content: string }[]).map((m) => [m.role, m.content])).toEqual([["user", "Explain money.ts"]]);
 
@@ -223,6 +226,10 @@ describe("Ctrl+C during a turn", () => {
     const next = await runCli(["run", "--continue", "-p", "In short?", root], env());
     expect(next.code, next.stderr).toBe(0);
     expect(next.stdout).toContain("In short: cents.");
-    expect(fake.chatRequests[0]!.messages.filter((m) => m.role !== "system").map((m) => m.content)).toEqual(["Explain money.ts", "In short?"]);
+    const sent = fake.chatRequests[0]!.messages.filter((m) => m.role !== "system").map((m) => m.content);
+    expect(sent).toHaveLength(3);
+    expect(sent[0]).toBe("Explain money.ts");
+    expect(sent[1]).toMatch(/^Money keeps amounts in cents[\s\S]*\n\n\[The user interrupted this answer\.\]$/);
+    expect(sent[2]).toBe("In short?");
   });
 });

@@ -8,7 +8,7 @@ import { IpuaroError } from "../../src/main/errors.js";
 import type { CommandDecision, EditDecision, EditProposal } from "../../src/main/tools/tool-types.js";
 import { KEYS } from "../helpers/headless-terminal.js";
 import { renderEntry } from "../../src/ui/chat/chat-render.js";
-import { stats } from "./scripted-backend.js";
+import { ScriptedBackend, stats } from "./scripted-backend.js";
 import { startUi, type UiHarness } from "./ui-harness.js";
 
 let h: UiHarness | null = null;
@@ -243,6 +243,55 @@ describe("choice dialogs", () => {
       expect((await r).answer).toBe(want);
       await h.t.waitForNoText("[R] retry");
     }
+  });
+
+  it("error in a model request: says what skip and abort do; abort (take the message back) only when the message can go back", async () => {
+    const backend = new (class extends ScriptedBackend {
+      restoreOnCancel = true;
+    })();
+    backend.rewind = { pointsWithStats: async () => [], preview: async () => { throw new Error("unused"); }, rewind: async () => { throw new Error("unused"); }, restoreCancelledTurn: async () => null };
+    h = await startUi({ backend, cols: 100, rows: 30 });
+    const error = new IpuaroError("llm", "Ollama at http://127.0.0.1:11434 answered HTTP 500: the runner crashed");
+    for (const [key, want] of [["s", "skip"], ["a", "abort"], [KEYS.escape, "abort"]] as const) {
+      const r = askInTurn<ErrorChoice>(h, (port) => port.chooseOnError(error, { during: "request", takeBack: true }));
+      await h.t.waitForText("[R] retry  [S] skip  [A] abort");
+      await h.t.waitFor(() => /Skip: the turn ends; your message stays in the conversation, and the model is told it got no answer\. Abort: the message is taken back and returns to the input\./.test(h!.t.text().replace(/[│\s]+/g, " ")), "what skip and abort do");
+      h.t.type(key);
+      expect((await r).answer).toBe(want);
+      await h.t.waitForNoText("[R] retry");
+    }
+    // The turn already ran tools: nothing to take back, so abort would only repeat skip; Esc skips.
+    for (const [key, want] of [["a", null], [KEYS.escape, "skip"]] as const) {
+      const r = askInTurn<ErrorChoice>(h, (port) => port.chooseOnError(error, { during: "request", takeBack: false }));
+      await h.t.waitForText("[R] retry  [S] skip");
+      expect(h.t.text()).not.toContain("[A] abort");
+      h.t.type(key);
+      if (want === null) {
+        await h.t.settle();
+        expect(h.t.find("[R] retry")).not.toBeNull();
+        h.t.type("s");
+        expect((await r).answer).toBe("skip");
+      } else expect((await r).answer).toBe(want);
+      await h.t.waitForNoText("[R] retry");
+    }
+  });
+
+  it("error in a model request without ui.restoreOnCancel: no abort to offer", async () => {
+    h = await startUi({ cols: 100, rows: 30 });
+    const r = askInTurn<ErrorChoice>(h, (port) => port.chooseOnError(new IpuaroError("llm", "down"), { during: "request", takeBack: true }));
+    await h.t.waitForText("[R] retry  [S] skip");
+    expect(h.t.text()).not.toContain("[A] abort");
+    h.t.type(KEYS.escape);
+    expect((await r).answer).toBe("skip");
+  });
+
+  it("error in a tool call: skip fails the call and the turn goes on, abort stops the turn", async () => {
+    h = await startUi({ cols: 100, rows: 30 });
+    const r = askInTurn<ErrorChoice>(h, (port) => port.chooseOnError(new IpuaroError("file", "disk full"), { during: "tool" }));
+    await h.t.waitForText("[R] retry  [S] skip  [A] abort");
+    await h.t.waitFor(() => /Skip: the call fails and the model goes on without it\. Abort: the turn stops here\./.test(h!.t.text().replace(/[│\s]+/g, " ")), "what skip and abort do");
+    h.t.type(KEYS.escape);
+    expect((await r).answer).toBe("abort");
   });
 
   it("conflict: shows what changed on disk, [A] apply [S] skip [R] regenerate, Esc skips", async () => {

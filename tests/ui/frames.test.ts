@@ -71,6 +71,44 @@ describe("status bar", () => {
   });
 });
 
+describe("the running turn's last line", () => {
+  it("says thinking only until the request's first chunk, then writing, and how long a stream has been quiet", async () => {
+    h = await startUi();
+    const step = [gate(), gate(), gate(), gate()];
+    h.backend.turns.push(async function* () {
+      yield { type: "request" };
+      await step[0]!.wait;
+      yield { type: "text", text: "Начало ответа" };
+      await step[1]!.wait; // the stream goes quiet here
+      // A tool call being written shows nothing, but the model is at work.
+      yield { type: "writing" };
+      await step[2]!.wait;
+      yield { type: "tool-call", callId: "c1", name: "get_lines", args: {}, title: "get_lines a.ts" };
+      yield { type: "tool-result", result: toolResult("c1", "get_lines", "get_lines a.ts") };
+      yield { type: "request" };
+      await step[3]!.wait;
+      yield { type: "finished", reason: "answer", text: "Начало ответа", stats: stats() };
+    });
+    h.t.type("вопрос", KEYS.enter);
+    await h.t.waitForText("⟳ thinking…");
+    step[0]!.open();
+    await h.t.waitForText("⟳ writing…");
+    expect(h.t.text()).not.toContain("thinking");
+    await h.t.waitFor(() => /⟳ no output for [5-9] s \(Esc stops it; ipuaro gives up at 120 s\)/.test(h!.t.text()), "the quiet stream to be said", 9000);
+    expect(h.t.text()).not.toContain("thinking");
+    step[1]!.open();
+    await h.t.waitForText("⟳ writing…");
+    expect(h.t.text()).not.toContain("no output");
+    step[2]!.open();
+    // The next request of the turn: thinking again, counted from that request.
+    await h.t.waitForText("[get_lines a.ts] 40 lines");
+    await h.t.waitForText("⟳ thinking…");
+    expect(h.t.text()).not.toMatch(/thinking… \d/);
+    step[3]!.open();
+    await h.t.waitForNoText("⟳");
+  }, 20_000);
+});
+
 describe("a continued session", () => {
   it("shows its conversation (tool calls titled, markup hidden) above the start-up notices", async () => {
     const now = Date.now();
@@ -144,7 +182,9 @@ describe("a streamed answer", () => {
     await h.t.waitForText("User: объясни как работает авторизация");
     await h.t.waitForText("Agent: Авторизация");
     expect(h.t.lines()[0]).toContain("⟳");
-    expect(h.t.text()).toContain("⟳ thinking…");
+    // Text is coming: the model is writing, not thinking.
+    expect(h.t.text()).toContain("⟳ writing…");
+    expect(h.t.text()).not.toContain("thinking");
     expect(h.t.text()).not.toContain("построена");
     step[0]!.open();
     await h.t.waitForText("Авторизация построена на JWT.");

@@ -94,4 +94,69 @@ describe("rewind in the TUI over the real runtime", () => {
     t.type(KEYS.ctrlD);
     expect(await exited).toBe(0);
   }, 90_000);
+
+  it("the context figure follows a rewind and stays right after a restart; abort at a failed request gives the message back", async () => {
+    stubEnv();
+    // A reply the test before queued for a request its Esc stopped before it went out.
+    fake.reset();
+    const ctx = (term: HeadlessTerminal) => Number(/\[ctx: (\d+)%\]/.exec(term.lines()[0]!)?.[1] ?? NaN);
+    t = createHeadlessTerminal({ cols: 110, rows: 40 });
+    let exited = runTui(root, { streams: t.streams, new: true, typeAheadGuardMs: 0 });
+    await t.waitForText("[watching]", 30_000);
+    fake.reply().text("Short answer.");
+    t.type("First question", KEYS.enter);
+    await t.waitForText("Short answer.", 20_000);
+    await t.waitFor(() => ctx(t!) > 0, "the context fill");
+    const small = ctx(t);
+    // A long answer (≈ 6,000 tokens of the fake's 32K window) fills the context.
+    const long = "The money module keeps every amount in integer cents to avoid drift. ".repeat(350);
+    fake.reply().text(long);
+    t.type("Second question", KEYS.enter);
+    await t.waitFor(() => ctx(t!) >= small + 10, "the context to fill", 20_000);
+    const big = ctx(t);
+
+    // Rewound to before the second message: the figure is the shorter history's at once, and /status agrees.
+    t.type(KEYS.escape);
+    t.type(KEYS.escape);
+    await t.waitForText("Rewind to before…");
+    t.type(KEYS.enter);
+    await t.waitForText("Rewind to before message 2");
+    t.type("c");
+    await t.waitForText("Rewound conversation to before message 2", 10_000);
+    await t.waitFor(() => ctx(t!) < big - 10, `the context figure to drop from ${big}%`);
+    const rewound = ctx(t);
+    t.type("\x15", "/status", KEYS.enter);
+    await t.waitFor(() => new RegExp(`\\(${rewound}%, estimated\\)`).test(t!.text()), "/status's context row to agree");
+    // The stats count every turn; the conversation now holds one message of the user's.
+    await t.waitFor(() => /1 message of yours in the conversation now; 2 turns in all/.test(t!.text().replace(/\s+/g, " ")), "the session row");
+    t.type(KEYS.ctrlD);
+    expect(await exited).toBe(0);
+
+    // A restart shows the rewound history's size, not the count from before the rewind.
+    t.dispose();
+    t = createHeadlessTerminal({ cols: 110, rows: 40 });
+    exited = runTui(root, { streams: t.streams, typeAheadGuardMs: 0 });
+    await t.waitForText("[watching]", 30_000);
+    await t.waitFor(() => ctx(t!) > 0, "the context fill after the restart");
+    expect(ctx(t)).toBeLessThan(big - 10);
+    expect(Math.abs(ctx(t) - rewound)).toBeLessThanOrEqual(2);
+
+    // A failed request answered with abort: the message goes back to the input, the error stays in the chat.
+    fake.reply().httpError(500, "the runner crashed");
+    t.type("Third question", KEYS.enter);
+    await t.waitForText("[R] retry  [S] skip  [A] abort", 20_000);
+    await t.waitFor(() => /Abort: the message is taken back and returns to the input\./.test(t!.text().replace(/[│\s]+/g, " ")), "what abort does");
+    t.type("a");
+    await t.waitForText("Stopped; the message is back in the input.", 10_000);
+    await t.waitForText("> Third question");
+    expect(t.find("User: Third question")).toBeNull();
+    expect(t.text().replace(/\s+/g, " ")).toMatch(/✗ llm error: Ollama at \S+ answered HTTP 500 .* the runner crashed → abort/);
+    fake.reply().text("Fine.");
+    t.type(KEYS.enter);
+    await t.waitForText("Agent: Fine.", 20_000);
+    const sent = fake.chatRequests.at(-1)!.messages.filter((m) => m.role !== "system").map((m) => m.content);
+    expect(sent).toEqual(["First question", "Short answer.", "Third question"]);
+    t.type(KEYS.ctrlD);
+    expect(await exited).toBe(0);
+  }, 120_000);
 });

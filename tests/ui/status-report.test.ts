@@ -1,6 +1,8 @@
-// /status's Tools row reads as English for any count (it said "1 edits applied" after one edit).
+// /status's rows: the Tools row reads as English for any count (it said "1 edits applied" after one edit);
+// the Context row says an estimate and an unknown window; the Session row tells the turns of the whole
+// session from the conversation as it is now.
 import { describe, expect, it } from "vitest";
-import { toolsRow } from "../../src/ui/runtime/status-report.js";
+import { contextRow, sessionRow, toolsRow } from "../../src/ui/runtime/status-report.js";
 
 describe("/status Tools row", () => {
   it("uses the singular for one call, one edit and one compaction", () => {
@@ -12,6 +14,22 @@ describe("/status Tools row", () => {
   it("uses the plural otherwise, with thousands separated", () => {
     expect(toolsRow({ toolCalls: 1200, editsApplied: 0, editsRejected: 2, undos: 1, compactions: 0 })).toBe(
       "1,200 calls, 0 edits applied, 2 rejected, 1 undone, 0 compactions",
+    );
+  });
+});
+
+describe("/status Context and Session rows", () => {
+  it("says when the context figure is an estimate, and does not divide by a window not known yet", () => {
+    expect(contextRow({ tokensUsed: 4900, tokensLimit: 32768, loadedFiles: ["a.ts"], measuredMessages: 6 })).toBe("4,900 / 32,768 tokens (15%), 1 file loaded");
+    expect(contextRow({ tokensUsed: 4900, tokensLimit: 32768, loadedFiles: [] })).toBe("4,900 / 32,768 tokens (15%, estimated), 0 files loaded");
+    expect(contextRow({ tokensUsed: 4900, tokensLimit: 0, loadedFiles: [] })).toBe("4,900 tokens (estimated) of a window not known yet (Ollama has not answered), 0 files loaded");
+  });
+
+  it("counts the conversation as it is now beside the turns of the whole session (a rewind keeps those)", () => {
+    const m = (role: "user" | "assistant" | "tool", note?: "rewind") => ({ role, content: "x", timestamp: 0, ...(note ? { note } : {}) });
+    const messages = [m("user"), m("assistant"), m("user"), m("assistant"), m("tool"), m("user", "rewind")];
+    expect(sessionRow("s1", { turns: 18, totalTokens: 12345, totalTime: 40_000 }, messages)).toBe(
+      "s1: 2 messages of yours in the conversation now; 18 turns in all, 12,345 tokens, 40.0 s",
     );
   });
 });

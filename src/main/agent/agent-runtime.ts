@@ -102,6 +102,9 @@ export function createAgentRuntime(opts: AgentRuntimeOptions): AgentRuntime {
     context: opts.config.context,
     maxHistoryMessages: opts.config.session.maxHistoryMessages,
   });
+  // A session opened after a rewind (`ipuaro rewind`, or one the last run made) still had the count of
+  // the history before it: the status bar and /status showed it until the next message.
+  if (!recorder.contextCurrent()) recorder.remeasure(base);
   const systemPrompt = async (userText: string, history: readonly LlmMessage[]) => {
     const mentions = [userText, ...history.slice(-MENTION_WINDOW).map((m) => m.content)];
     const context = await buildInitialContext({
@@ -122,8 +125,13 @@ export function createAgentRuntime(opts: AgentRuntimeOptions): AgentRuntime {
     store: opts.store,
     index: opts.index,
     onNotice: (message) => opts.ui.notify("warn", message),
-    // After a rewind the orchestrator continues from the session's new history.
-    onHistoryChanged: () => orchestrator.replaceHistory(session.llmHistory()),
+    // After a rewind the orchestrator continues from the session's new history, and the context figure
+    // is the new history's (the count of the one rewound away stayed until the next message).
+    onHistoryChanged: () => {
+      orchestrator.replaceHistory(session.llmHistory());
+      recorder.remeasure(last);
+      session.saveState().catch((err: unknown) => opts.ui.notify("warn", `the context size after the rewind was not saved: ${err instanceof Error ? err.message : String(err)}`));
+    },
     onFilesReverted: async (paths) => {
       for (const file of paths) await analytics.editReverted({ sessionId: session.id, file, via: "rewind" });
     },

@@ -19,6 +19,13 @@ export type AgentEvent =
   | { type: "text"; text: string }
   | { type: "tool-call"; callId: string; name: string; args: Record<string, unknown>; title: string }
   | { type: "tool-result"; result: ToolResult }
+  /** A request to the model goes out: until its first chunk the model reads the prompt ("thinking"). */
+  | { type: "request" }
+  /**
+   * Chunks are coming that show nothing (the model is writing a tool call): at most one a second, so a UI
+   * can tell a model at work from a stalled stream.
+   */
+  | { type: "writing" }
   | { type: "response"; stats: ResponseStats }
   | { type: "retry"; reason: string }
   | { type: "loop-detected"; reason: string }
@@ -29,5 +36,8 @@ export type AgentEvent =
    * `text`: the answer, or for any other reason what ended the turn. `answer`: when a loop guard (max-rounds,
    * doom-loop) stopped the tools, what the model answered once asked to without them (also streamed as text).
    * `partial`: when a failure or a stop broke the last reply off, the part of it that was shown.
+   * `takeBack`: the user aborted at a failed request before anything of the turn but the message was kept
+   * (ErrorSituation): a UI with an input gives the message back (RewindService.restoreCancelledTurn).
+   * Otherwise a turn without an answer stays in the conversation with a note for the model (unansweredNote).
    */
-  | { type: "finished"; reason: FinishReason; text: string; stats: TurnStats; answer?: string; partial?: string };
+  | { type: "finished"; reason: FinishReason; text: string; stats: TurnStats; answer?: string; partial?: string; takeBack?: boolean };

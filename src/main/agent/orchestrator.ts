@@ -11,6 +11,8 @@ import type { ToolRegistry } from "../tools/registry.js";
 import { newReplyId } from "../tools/reply-edits.js";
 import type { ToolContext, ToolPorts, ToolResult } from "../tools/tool-types.js";
 import type { ContextEvent, ConversationRecorder } from "../session/conversation-recorder.js";
+import { unansweredNote } from "../session/session-tree.js";
+import type { UnansweredTurn } from "../session/session-types.js";
 import type { AgentEvent, FinishReason, TurnStats } from "./events.js";
 import { describeLoop, DoomLoopDetector } from "./loop-guards.js";
 import type { UiPort } from "./ports.js";
@@ -54,6 +56,8 @@ export interface OrchestratorOptions {
 /** Retries llm.autoRetry makes before asking, and the first pause (doubled each time). */
 export const AUTO_RETRIES = 3;
 const AUTO_RETRY_PAUSE_MS = 1000;
+/** The most often a `writing` event goes out while a reply streams what is not shown. */
+const WRITING_EVERY_MS = 1000;
 
 /** Waits `ms`; false when the turn was cancelled meanwhile. */
 function pause(ms: number, signal?: AbortSignal): Promise<boolean> {
@@ -77,8 +81,11 @@ export type TurnEvent = AgentEvent | ContextEvent;
 type RoundOutcome =
   /** `unclosed`: text held back from an opening `<tool_call` never closed (shown if it was no call). */
   | { kind: "reply"; text: string; native: NativeToolCall[]; completionTokens: number | null; unclosed: string }
-  /** `partial`: the reply as far as it was shown when a failure or a stop cut it short. */
-  | { kind: "stop"; reason: FinishReason; text: string; partial?: string };
+  /**
+   * `partial`: the reply as far as it was shown when a failure or a stop cut it short. `unanswered`: what
+   * the model is told of it. `takeBack`: see the finished event.
+   */
+  | { kind: "stop"; reason: FinishReason; text: string; partial?: string; unanswered: UnansweredTurn; takeBack?: boolean };
 
 /** A call (or a call that failed to parse) of the current round with the id its result will carry. */
 type RoundItem = ParsedItem & { id: string };
@@ -144,11 +151,23 @@ export class Orchestrator {
     // of an answer still "thinking". The turn itself ends when the bookkeeping has.
     const onTurnEnd = this.opts.onTurnEnd;
     const turnTools = () => this.turnTools;
-    async function* finish(reason: FinishReason, text: string, answer?: string, partial?: string): AsyncGenerator<AgentEvent, void> {
+    const history = this.history;
+    /**
+     * `unanswered`: the turn got no answer; the model reads a note in its place from the next request on
+     * (the session keeps it on the message and its view puts the same note there: unansweredNote).
+     */
+    async function* finish(
+      reason: FinishReason,
+      text: string,
+      more: { answer?: string; partial?: string; unanswered?: UnansweredTurn; takeBack?: boolean } = {},
+    ): AsyncGenerator<AgentEvent, void> {
+      const { answer, partial, takeBack } = more;
       stats.timeMs = performance.now() - started;
       stats.tokens = stats.promptTokens + stats.completionTokens;
-      yield { type: "finished", reason, text, stats, ...(answer ? { answer } : {}), ...(partial ? { partial } : {}) };
-      await recorder?.turnFinished({ reason, timeMs: stats.timeMs, ...(reason !== "answer" ? { text } : {}) });
+      const unanswered = history.at(-1)?.role === "assistant" ? undefined : more.unanswered;
+      if (unanswered) history.push({ role: "assistant", content: unansweredNote(unanswered) });
+      yield { type: "finished", reason, text, stats, ...(answer ? { answer } : {}), ...(partial ? { partial } : {}), ...(takeBack ? { takeBack } : {}) };
+      await recorder?.turnFinished({ reason, timeMs: stats.timeMs, ...(reason !== "answer" ? { text } : {}), ...(unanswered ? { unanswered } : {}) });
       await onTurnEnd?.(turnTools());
     }
     // The first request's fixed part, built before the message is stored: it sizes the message.
@@ -184,16 +203,19 @@ export class Orchestrator {
         if (prepared.overflow) {
           const error = oversizedRequestError(prepared.overflow);
           yield { type: "error", error, choice: "abort" };
-          yield* finish("error", error.message);
+          yield* finish("error", error.message, { unanswered: { how: "failed", reason: error.message } });
           return stats;
         }
       }
       const requestStarted = performance.now();
-      const outcome: RoundOutcome = yield* this.requestOnce(system, stats, known, signal, closing ? closingInstruction(closing) : undefined);
+      // Abort can give the message back only while nothing of the turn but the message is kept (a command's turn has none).
+      const takeBack = round === 0 && opts.command === undefined;
+      const outcome: RoundOutcome = yield* this.requestOnce(system, stats, known, signal, closing ? closingInstruction(closing) : undefined, takeBack);
       if (outcome.kind === "stop") {
+        const more = { ...(outcome.partial ? { partial: outcome.partial } : {}), unanswered: outcome.unanswered, ...(outcome.takeBack ? { takeBack: true } : {}) };
         // The closing request failed: the turn still ends for the guard's reason (unless it was interrupted).
-        if (closing && outcome.reason !== "cancelled") yield* finish(closing.reason, `${closing.text} ${outcome.text}`, undefined, outcome.partial);
-        else yield* finish(outcome.reason, outcome.text, undefined, outcome.partial);
+        if (closing && outcome.reason !== "cancelled") yield* finish(closing.reason, `${closing.text} ${outcome.text}`, more);
+        else yield* finish(outcome.reason, outcome.text, more);
         return stats;
       }
       const parsed = parseToolCalls(outcome.text, known, { nativeCalls: outcome.native, example });
@@ -210,7 +232,7 @@ export class Orchestrator {
         await recorder?.assistantReply({ content, nativeToolCalls: [], calls: [], stats: { ...replyStats, toolCalls: 0 } });
         this.history.push({ role: "assistant", content });
         if (!answer) yield { type: "warning", message: "The model gave no answer once its tools were stopped." };
-        yield* finish(closing.reason, closing.text, answer);
+        yield* finish(closing.reason, closing.text, { answer });
         return stats;
       }
       // Ids in the order the calls were made: the results go back in that order (failed ones in their place).
@@ -287,7 +309,7 @@ export class Orchestrator {
       // Results go back as data, in one message, right after the calls they answer.
       this.history.push({ role: "user", content: results.join("\n\n") });
       if (aborted) {
-        yield* finish("aborted", "Aborted.");
+        yield* finish("aborted", "Aborted.", { unanswered: { how: "stopped" } });
         return stats;
       }
       const max = this.opts.maxToolRounds;
@@ -312,8 +334,18 @@ export class Orchestrator {
     };
   }
 
-  /** `closing`: sent after the history, in this request only (closingInstruction). */
-  private async *requestOnce(system: string, stats: TurnStats, known: ReadonlySet<string>, signal?: AbortSignal, closing?: LlmMessage): AsyncGenerator<TurnEvent, RoundOutcome> {
+  /**
+   * `closing`: sent after the history, in this request only (closingInstruction). `takeBack`: abort at a
+   * failure may give the message back (ErrorSituation).
+   */
+  private async *requestOnce(
+    system: string,
+    stats: TurnStats,
+    known: ReadonlySet<string>,
+    signal?: AbortSignal,
+    closing?: LlmMessage,
+    takeBack = false,
+  ): AsyncGenerator<TurnEvent, RoundOutcome> {
     let autoRetries = 0;
     // A fenced block is a call when the parser finds one (or a broken one) in it: then it is not shown.
     const isCall = (block: string) => {
@@ -328,7 +360,16 @@ export class Orchestrator {
       let shown = "";
       const native: NativeToolCall[] = [];
       let response: ResponseStats | null = null;
+      /** When the last `writing` event went out (chunks that show nothing). */
+      let writingAt = -Infinity;
+      const writing = (): boolean => {
+        const now = performance.now();
+        if (now - writingAt < WRITING_EVERY_MS) return false;
+        writingAt = now;
+        return true;
+      };
       try {
+        yield { type: "request" };
         const stream = this.opts.llm.chatStream({ messages: [{ role: "system", content: system }, ...this.history, ...(closing ? [closing] : [])], signal });
         for await (const chunk of stream) {
           if (chunk.type === "text") {
@@ -336,9 +377,14 @@ export class Orchestrator {
             this.opts.recorder?.streamed?.(text);
             const visible = fences.push(filter.push(chunk.text));
             shown += visible;
-            if (visible) yield { type: "text", text: visible };
-          } else if (chunk.type === "tool_calls") native.push(...chunk.calls);
-          else response = chunk.stats;
+            if (visible) {
+              writingAt = performance.now();
+              yield { type: "text", text: visible };
+            } else if (writing()) yield { type: "writing" };
+          } else if (chunk.type === "tool_calls") {
+            native.push(...chunk.calls);
+            if (writing()) yield { type: "writing" };
+          } else response = chunk.stats;
         }
         const rest = fences.push(filter.flush()) + fences.flush();
         if (rest) yield { type: "text", text: rest };
@@ -363,24 +409,31 @@ export class Orchestrator {
           stats.completionTokens += this.opts.estimator?.estimate(text) ?? 0;
         }
         const partial = shown ? { partial: shown } : {};
-        if (isLlmCancelled(err) || signal?.aborted) {
-          return { kind: "stop", reason: "cancelled", text: text ? `${text}\n[interrupted]` : "[interrupted]", ...partial };
-        }
+        const interrupted: RoundOutcome = { kind: "stop", reason: "cancelled", text: text ? `${text}\n[interrupted]` : "[interrupted]", ...partial, unanswered: { how: "interrupted", ...partial } };
+        if (isLlmCancelled(err) || signal?.aborted) return interrupted;
         const error = isIpuaroError(err) ? err : new IpuaroError("llm", err instanceof Error ? err.message : String(err));
         if (error.recoverable && this.opts.autoRetry && autoRetries < AUTO_RETRIES) {
           const pauseMs = AUTO_RETRY_PAUSE_MS * 2 ** autoRetries++;
           yield { type: "retry", reason: `${error.message} (llm.autoRetry: again in ${pauseMs / 1000} s, ${autoRetries} of ${AUTO_RETRIES})` };
-          if (!(await pause(pauseMs, signal))) return { kind: "stop", reason: "cancelled", text: text ? `${text}\n[interrupted]` : "[interrupted]", ...partial };
+          if (!(await pause(pauseMs, signal))) return interrupted;
           continue;
         }
-        const choice = error.recoverable ? await this.opts.ui.chooseOnError(error) : "abort";
+        const choice = error.recoverable ? await this.opts.ui.chooseOnError(error, { during: "request", takeBack }) : "abort";
         yield { type: "error", error, choice };
         if (choice === "retry") {
           yield { type: "retry", reason: error.message };
           continue;
         }
         // "aborted" is the user's answer to an error that could be retried; one that cannot is an error.
-        return { kind: "stop", reason: choice === "abort" && error.recoverable ? "aborted" : "error", text: `The model request failed: ${error.message}`, ...partial };
+        const aborted = choice === "abort" && error.recoverable;
+        return {
+          kind: "stop",
+          reason: aborted ? "aborted" : "error",
+          text: `The model request failed: ${error.message}`,
+          ...partial,
+          unanswered: { how: aborted ? "stopped" : "failed", reason: error.message, ...partial },
+          ...(aborted && takeBack ? { takeBack: true } : {}),
+        };
       }
     }
   }
@@ -405,7 +458,7 @@ export class Orchestrator {
         return result;
       } catch (err) {
         const error = isIpuaroError(err) ? err : new IpuaroError("file", err instanceof Error ? err.message : String(err));
-        const choice = await this.opts.ui.chooseOnError(error);
+        const choice = await this.opts.ui.chooseOnError(error, { during: "tool" });
         yield { type: "error", error, choice };
         if (choice === "retry") continue;
         if (choice === "abort") return "abort";

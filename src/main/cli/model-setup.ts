@@ -1,11 +1,12 @@
 // Start-up checks for commands that talk to the model (seed 000 onboarding): Ollama reachable, the
 // model installed (offer `ollama pull` with a progress bar on a terminal), the context window capped.
 import { FatalError, IpuaroError } from "../errors.js";
-import { modelConfigError, packageDefaults } from "../config/loader.js";
+import { modelConfigError, settingSource } from "../config/loader.js";
 import type { IpuaroConfig } from "../config/schema.js";
 import { OllamaClient, type LlmClient, type ModelCheck } from "../llm/ollama-client.js";
 import { DeferredModelCheck, type ReadyCheck } from "../llm/deferred-model-check.js";
 import { isOllamaNotRunning } from "../llm/llm-errors.js";
+import { installedModelsText, missingModelAdvice } from "../llm/missing-model.js";
 import { TokenEstimator } from "../llm/token-estimator.js";
 import { askChoice } from "./prompt.js";
 import { TtyProgress } from "./progress-bar.js";
@@ -23,11 +24,6 @@ export interface ReadyModel {
 export interface PrepareModelOptions {
   interactive: boolean;
   log: (line: string) => void;
-  /**
-   * Whether to say that the default llm.contextWindow is more than the model has. The TUI says it once
-   * as it opens; a headless run would say it before every turn (`ipuaro doctor` shows it too).
-   */
-  sayDefaultWindowCut?: boolean;
   /**
    * The full-screen UI opens without a running Ollama: given this, a server that does not answer is not
    * an error here, and `onReady` hears the check that passes later (before a request).
@@ -55,13 +51,21 @@ export async function prepareModel(config: IpuaroConfig, opts: PrepareModelOptio
   } catch (err) {
     const defer = opts.deferWhenNotRunning;
     if (!defer || !isOllamaNotRunning(err)) throw err;
-    return { llm: new DeferredModelCheck(llm, (c) => defer.onReady(c)), estimator, notRunning: err as IpuaroError };
+    // The notice of the check that passes later follows the same rule as one made now (windowNotice).
+    const onReady = (c: ReadyCheck) => {
+      const { notice: _, ...rest } = c;
+      const notice = windowNotice(config, c);
+      defer.onReady(notice ? { ...rest, notice } : rest);
+    };
+    return { llm: new DeferredModelCheck(llm, onReady), estimator, notRunning: err as IpuaroError };
   }
   if (check.status === "missing") {
     const what = `model ${check.model} is not installed in Ollama at ${check.host}`;
-    if (!opts.interactive) throw new FatalError(`${what}. Install it with: ollama pull ${check.model}`, 3);
-    const answer = await askChoice(`${what}.`, { y: `pull it now (ollama pull ${check.model})`, n: "quit" });
-    if (answer === "n") throw new FatalError(`${what}. Install it with: ollama pull ${check.model}`, 3);
+    // Which models are there and how to choose one, besides pulling this one.
+    const missing = new FatalError(`${what}. ${missingModelAdvice(check.model, check.installed, `\`ollama pull ${check.model}\``)}`, 3);
+    if (!opts.interactive) throw missing;
+    const answer = await askChoice(`${what}. ${installedModelsText(check.installed)}`, { y: `pull it now (ollama pull ${check.model})`, n: "quit" });
+    if (answer === "n") throw missing;
     const bar = new TtyProgress(process.stderr);
     try {
       await llm.pull({
@@ -78,13 +82,20 @@ export async function prepareModel(config: IpuaroConfig, opts: PrepareModelOptio
     check = await llm.checkModel(opts.signal);
     if (check.status !== "ready") throw new FatalError(`pulling ${config.llm.model} did not make it available`, 3);
   }
-  // A window the user chose and the model cannot give is always said.
-  const chosen = config.llm.contextWindow !== defaultContextWindow();
-  if (check.notice && (chosen || opts.sayDefaultWindowCut !== false)) opts.log(`ipuaro: ${check.notice}`);
+  const notice = windowNotice(config, check);
+  if (notice) opts.log(`ipuaro: ${notice}`);
   return { llm, estimator };
 }
 
-function defaultContextWindow(): number | undefined {
-  const llm = packageDefaults().llm as { contextWindow?: number } | undefined;
-  return llm?.contextWindow;
+/**
+ * What to say about the window the model gave: only when a window the user set (their config, the
+ * project's, the command line) is more than the model supports. The shipped default (128K) is cut to
+ * the model's size quietly — said on every start in every project, a warning no one could avoid without
+ * editing their config was noise; /status and `ipuaro doctor` show the window in use.
+ */
+export function windowNotice(config: IpuaroConfig, check: ReadyCheck): string | null {
+  const source = settingSource(config, "llm.contextWindow");
+  const max = check.modelContextLength;
+  if (source === null || max === null || config.llm.contextWindow <= max) return null;
+  return `llm.contextWindow is ${config.llm.contextWindow} tokens (set in ${source}) but ${check.model} supports ${max}; using ${max}.`;
 }

@@ -92,6 +92,25 @@ function ollamaHostFromEnv(value: string): string | FatalError {
 
 /** Configs whose model settings are unusable, with why; only loadConfig adds to it. */
 const modelErrors = new WeakMap<IpuaroConfig, FatalError>();
+/** The layers above ipuaro's defaults each config (as loadConfig returned it) was merged from. */
+const ownLayers = new WeakMap<IpuaroConfig, readonly ConfigSource[]>();
+
+/**
+ * Where the user set `key` (dotted: "llm.contextWindow"): the name of the last layer above ipuaro's
+ * defaults that has it (the user's or the project's file, the environment, command-line options), or
+ * null when the value is the shipped default — a default the model cannot honour is adjusted quietly,
+ * a value the user chose is worth a word. Also null for a config loadConfig did not make.
+ */
+export function settingSource(config: IpuaroConfig, key: string): string | null {
+  const parts = key.split(".");
+  const layers = ownLayers.get(config) ?? [];
+  for (let i = layers.length - 1; i >= 0; i--) {
+    let node: unknown = layers[i]!.layer;
+    for (const part of parts) node = isPlainObject(node) ? node[part] : undefined;
+    if (node !== undefined) return layers[i]!.name;
+  }
+  return null;
+}
 
 /**
  * Why this config (as loadConfig returned it) cannot reach the model, or null: commands that talk to the
@@ -160,5 +179,6 @@ export function loadConfig(opts: LoadConfigOptions = {}): LoadedConfig {
   }
   const config = ConfigSchema.parse(merged);
   if (modelError) modelErrors.set(config, modelError);
+  ownLayers.set(config, layers.slice(1));
   return { config, sources: layers.map((l) => l.name), modelError };
 }

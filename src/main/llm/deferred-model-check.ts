@@ -4,6 +4,7 @@
 // starting Ollama and pressing retry is all it takes.
 import { IpuaroError } from "../errors.js";
 import { isOllamaNotRunning, LlmCancelledError } from "./llm-errors.js";
+import { missingModelAdvice } from "./missing-model.js";
 import type { ChatInput, ChatResult, ChatStream, LlmChunk, LlmClient, ModelCheck, PullOptions } from "./ollama-client.js";
 
 export type ReadyCheck = Extract<ModelCheck, { status: "ready" }>;
@@ -33,6 +34,11 @@ export class DeferredModelCheck implements LlmClient {
 
   /** Whether the model has been checked (Ollama answered and has it). */
   get checked(): boolean {
+    return this.passed;
+  }
+
+  /** The window is the model's only once the check has passed. */
+  get contextWindowKnown(): boolean {
     return this.passed;
   }
 
@@ -98,9 +104,10 @@ export class DeferredModelCheck implements LlmClient {
       throw err;
     }
     if (check.status === "missing") {
+      // The models it does have, and how to choose one, besides pulling (the list is at hand: the check read it).
       throw new IpuaroError("llm", `Ollama at ${check.host} does not have the model ${check.model}.`, {
         recoverable: true,
-        suggestion: `Download it with \`ollama pull ${check.model}\` in another terminal, then retry (or set llm.model to an installed model).`,
+        suggestion: `${missingModelAdvice(check.model, check.installed, `\`ollama pull ${check.model}\` in another terminal`)} Then retry.`,
       });
     }
     this.passed = true;

@@ -81,6 +81,12 @@ export interface LlmClient {
   readonly host: string;
   readonly model: string;
   readonly contextWindow: number;
+  /**
+   * false while `contextWindow` is only the configured one because the model could not be asked yet
+   * (DeferredModelCheck before its check passes): a context share measured against it would be made up.
+   * Absent: known.
+   */
+  readonly contextWindowKnown?: boolean;
   chatStream(input: ChatInput): ChatStream;
   chat(input: ChatInput): Promise<ChatResult>;
   /** Aborting `signal` (Ctrl+C) ends the check at once with an LlmCancelledError. */

@@ -4,7 +4,7 @@
 import type { CompactionRun } from "../context/compression/compact-conversation.js";
 import type { LlmMessage, NativeToolCall, ResponseStats } from "../llm/ollama-client.js";
 import type { ToolErrorCode } from "../tools/tool-types.js";
-import type { MessageStats, SessionToolCall } from "./session-types.js";
+import type { MessageStats, SessionToolCall, UnansweredTurn } from "./session-types.js";
 
 export interface AssistantReplyRecord {
   /** The reply as the model wrote it (tool-call markup included: it is replayed verbatim). */
@@ -43,6 +43,8 @@ export interface TurnOutcome {
   timeMs: number;
   /** The turn's closing text when it did not end with an answer. */
   text?: string;
+  /** Set when the turn got no answer at all: kept on its message, the model is told so (unansweredNote). */
+  unanswered?: UnansweredTurn;
 }
 
 /** The most a request may fill: `share` (context.maxContextUsage, or 1 without compression) of the `window`. */

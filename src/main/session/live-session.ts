@@ -7,8 +7,8 @@ import { loadedFilesOf } from "../context/compression/compact-conversation.js";
 import { forgetRead } from "../tools/read-snapshots.js";
 import { newToolSessionState, type EditRecord, type IndexSettled, type ToolServices, type ToolSessionState } from "../tools/tool-types.js";
 import { newEntryId, type SessionStore } from "./session-store.js";
-import { activePath, lastCallNumber, messageEntries, modelView, repairDanglingCalls, toLlmMessages, type ViewMessage } from "./session-tree.js";
-import { draftOutcome, type ChatMessage, type CompactionRecord, type SessionEntry, type SessionState } from "./session-types.js";
+import { activePath, lastCallNumber, messageEntries, modelView, repairDanglingCalls, toLlmMessages, unrecordedTurn, type ViewMessage } from "./session-tree.js";
+import { draftOutcome, draftUnanswered, type ChatMessage, type CompactionRecord, type SessionEntry, type SessionState } from "./session-types.js";
 import { textOf, undoLastEdit, type UndoOutcome } from "./undo-edit.js";
 import type { UndoStack } from "./undo-stack.js";
 
@@ -176,17 +176,20 @@ export class LiveSession {
   async repair(): Promise<number> {
     await this.recoverDraft();
     const fix = repairDanglingCalls(this.path(), newEntryId, Date.now());
+    let repaired = 0;
     if (fix.updated) {
       const before = this.state.entries.get(fix.updated.id);
       const had = before?.kind === "message" ? (before.message.toolResults?.length ?? 0) : 0;
       await this.updateMessage(fix.updated.id, fix.updated.message);
-      return (fix.updated.message.toolResults?.length ?? 0) - had;
-    }
-    if (fix.appended) {
+      repaired = (fix.updated.message.toolResults?.length ?? 0) - had;
+    } else if (fix.appended) {
       await this.write(fix.appended, fix.appended.message.timestamp);
-      return fix.appended.message.toolResults?.length ?? 0;
+      repaired = fix.appended.message.toolResults?.length ?? 0;
     }
-    return 0;
+    // The turn the dead run was in got no answer: the model is told so (modelView), as for one stopped by hand.
+    const open = unrecordedTurn(this.path());
+    if (open) await this.updateMessage(open.id, { ...open.message, unanswered: { how: "killed" } });
+    return repaired;
   }
 
   /** Saves what the reply of the turn started by `entryId` has streamed so far (null: it ended). */
@@ -200,7 +203,8 @@ export class LiveSession {
   /**
    * A run killed while a reply streamed (kill -9, a crash, the terminal closed) left the reply so far as
    * a draft: it becomes the turn's outcome on its user message, as an answer stopped with Esc does, so
-   * showing the session again says what had come and that it was cut off. Not sent to the model.
+   * showing the session again says what had come and that it was cut off; the model reads it as an
+   * answer cut off (unansweredNote).
    */
   private async recoverDraft(): Promise<void> {
     const draft = this.state.draft;
@@ -208,7 +212,7 @@ export class LiveSession {
     const entry = this.state.entries.get(draft.entryId);
     const onPath = this.path().some((e) => e.id === draft.entryId);
     if (entry?.kind === "message" && onPath && !entry.message.outcome && draft.text.trim()) {
-      await this.updateMessage(entry.id, { ...entry.message, outcome: draftOutcome(draft.text) });
+      await this.updateMessage(entry.id, { ...entry.message, outcome: draftOutcome(draft.text), unanswered: draftUnanswered(draft.text) });
     }
     await this.saveDraft(null);
   }

@@ -29,7 +29,7 @@ const DRAFT_EVERY_MS = 1000;
 export interface SessionRecorderOptions {
   session: LiveSession;
   /** Writes the summaries; its contextWindow is the limit every request uses. */
-  llm: Pick<LlmClient, "chat" | "contextWindow">;
+  llm: Pick<LlmClient, "chat" | "contextWindow" | "contextWindowKnown">;
   estimator: Pick<TokenEstimator, "estimate" | "estimateMessages">;
   context: Pick<IpuaroConfig["context"], "autoCompressAt" | "compressionMethod" | "maxContextUsage">;
   /** session.maxHistoryMessages; unset: no limit on the number of messages. */
@@ -164,8 +164,12 @@ export class SessionRecorder implements ConversationRecorder {
     this.turnUser = null;
     // A turn that ended without an answer (the model down, interrupted) says so when the session is shown again.
     // (Unless a rewind during the turn took the message away.)
-    if (user && outcome.reason !== "answer" && outcome.text && this.session.state.entries.has(user.entryId)) {
-      await this.session.updateMessage(user.entryId, { ...user.message, outcome: outcome.text });
+    if (user && (outcome.unanswered || (outcome.reason !== "answer" && outcome.text)) && this.session.state.entries.has(user.entryId)) {
+      await this.session.updateMessage(user.entryId, {
+        ...user.message,
+        ...(outcome.reason !== "answer" && outcome.text ? { outcome: outcome.text } : {}),
+        ...(outcome.unanswered ? { unanswered: outcome.unanswered } : {}),
+      });
     }
     this.stats.totalTime += Math.round(outcome.timeMs);
     this.stats.turns++;
@@ -246,13 +250,45 @@ export class SessionRecorder implements ConversationRecorder {
     const { limit, window, share } = this.requestLimit();
     const tokens = this.nextRequestTokens(input.system, prepared.history ?? input.history);
     const context = this.session.state.context;
-    if (context.measuredMessages === undefined && window > 0) {
+    context.systemTokens = this.countTokens(input.system, []);
+    // A window the model has not confirmed (Ollama not answering yet) is no measure: a share of the
+    // configured 128K showed 4% of what was 15% of the model's 32K.
+    if (context.measuredMessages === undefined && window > 0 && this.opts.llm.contextWindowKnown !== false) {
       // measuredMessages stays unset, so the next request is still estimated in full (nextRequestTokens).
       context.tokensUsed = tokens;
       context.tokensLimit = window;
       prepared = { ...prepared, events: [...prepared.events, { type: "context", tokensUsed: tokens, tokensLimit: window }] };
     }
     return window > 0 && tokens > limit ? { ...prepared, overflow: { tokens, limit, window, share } } : prepared;
+  }
+
+  /**
+   * The context as the history is now, when no count of the server's describes it: after a rewind, or on
+   * opening a session whose last count was of another history or window. Estimated as a request is
+   * before the server has counted one (sizeRequest): the fixed part of the last request (`system` when
+   * none was recorded) and the history. The limit is the model's window; while the model has not answered
+   * yet, the window of the last count, if there was one (0: not known, shown as such).
+   */
+  remeasure(system: string): ContextMeasure {
+    const context = this.session.state.context;
+    const history = this.session.llmHistory();
+    delete context.measuredMessages;
+    context.tokensUsed = history.length ? (context.systemTokens ?? this.countTokens(system, [])) + this.opts.estimator.estimateMessages(history) : 0;
+    if (this.opts.llm.contextWindowKnown !== false) context.tokensLimit = this.opts.llm.contextWindow;
+    context.loadedFiles = loadedFilesOf(this.session.view());
+    return { tokensUsed: context.tokensUsed, tokensLimit: context.tokensLimit };
+  }
+
+  /**
+   * Whether the stored context figure describes the history as it is now and the window in use: not after
+   * a rewind (the head moved: no count covers the history), nor when the window changed since.
+   */
+  contextCurrent(): boolean {
+    const c = this.session.state.context;
+    const length = this.session.llmHistory().length;
+    if (length === 0) return c.tokensUsed === 0;
+    if (c.measuredMessages === undefined || c.measuredMessages > length) return false;
+    return this.opts.llm.contextWindowKnown === false || c.tokensLimit === this.opts.llm.contextWindow;
   }
 
   /** Compresses the session's context now. null: nothing left that compression could shrink (or cancelled). */

@@ -2,7 +2,7 @@
 // latest compaction), and the repair of calls a killed process left without results.
 import type { LlmMessage } from "../llm/ollama-client.js";
 import { formatToolResult } from "../llm/system-prompt.js";
-import type { ChatMessage, CompactionRecord, SessionEntry, SessionState, SessionToolCall, SessionToolResult } from "./session-types.js";
+import { draftOutcome, draftUnanswered, type ChatMessage, type CompactionRecord, type SessionEntry, type SessionState, type SessionToolCall, type SessionToolResult, type UnansweredTurn } from "./session-types.js";
 
 /** The result a call gets when ipuaro stopped before it finished. */
 export const CANCELLED_RESULT_ERROR = "cancelled: ipuaro stopped before this call finished; call it again if you still need it";
@@ -53,10 +53,86 @@ export function renderSummaryMessage(summary: string): string {
   );
 }
 
+/**
+ * What the model reads in place of the answer a turn never got: the part of the reply that was shown, and
+ * a note saying how the turn ended. Without it the next request had the abandoned message followed
+ * directly by the new one, and the model answered the old request as if nothing had happened.
+ */
+export function unansweredNote(u: UnansweredTurn): string {
+  const reason = u.reason?.trim().replace(/\.$/, "");
+  const note =
+    u.how === "interrupted"
+      ? "[The user interrupted this answer.]"
+      : u.how === "killed"
+        ? "[This answer was cut off: ipuaro stopped before it was complete.]"
+        : u.how === "stopped"
+          ? reason
+            ? `[This answer failed: ${reason}; the turn was stopped there.]`
+            : "[This turn was stopped before an answer.]"
+          : `[This answer failed${reason ? `: ${reason}` : ""}; the user moved on.]`;
+  const partial = u.partial?.trim();
+  return partial ? `${partial}\n\n${note}` : note;
+}
+
+/**
+ * A turn stored before its user message carried `unanswered` (or killed before it could): read from the
+ * outcome the chat shows ("…\n[interrupted]", "The model request failed: …").
+ */
+function unansweredFromOutcome(outcome: string | undefined): UnansweredTurn {
+  if (outcome === undefined) return { how: "killed" };
+  const killedMark = draftOutcome("").trimStart();
+  if (outcome.endsWith(killedMark)) return draftUnanswered(outcome.slice(0, -killedMark.length));
+  // The text before the mark is the reply as the model wrote it: up to any call it was writing.
+  if (/(^|\n)\[interrupted\]$/.test(outcome)) return { ...draftUnanswered(outcome.replace(/\[interrupted\]$/, "")), how: "interrupted" };
+  if (outcome === "Aborted.") return { how: "stopped" };
+  const failed = /^The model request failed: ([\s\S]*)$/.exec(outcome);
+  return { how: "failed", reason: failed ? failed[1]! : outcome };
+}
+
+/** A turn ended with an answer when its last message is the model's, with no calls waiting on results. */
+function answered(last: ChatMessage): boolean {
+  return last.role === "assistant" && !(last.toolCalls?.length ?? 0);
+}
+
+/**
+ * The note of each turn that ended without an answer, by the id of the turn's last message (the note
+ * follows it). A turn is a typed user message and what came after it up to the next user message (or
+ * rewind note). The newest turn gets one only once it is over (its message carries how it ended): during
+ * a turn the view is read too (compression), and the turn is not unanswered yet.
+ */
+function unansweredNotes(messages: readonly MessageEntry[]): Map<string, string> {
+  const notes = new Map<string, string>();
+  for (let i = 0; i < messages.length; i++) {
+    const start = messages[i]!.message;
+    if (start.role !== "user" || start.note) continue;
+    let end = i;
+    while (end + 1 < messages.length && messages[end + 1]!.message.role !== "user") end++;
+    const last = messages[end]!;
+    const over = start.unanswered !== undefined || start.outcome !== undefined || end + 1 < messages.length;
+    if (over && !answered(last.message)) notes.set(last.id, unansweredNote(start.unanswered ?? unansweredFromOutcome(start.outcome)));
+    i = end;
+  }
+  return notes;
+}
+
+/**
+ * The newest turn's user message when that turn has no answer and no record of how it ended: a run that
+ * died mid-turn left it so (see LiveSession.repair). null otherwise.
+ */
+export function unrecordedTurn(path: readonly SessionEntry[]): MessageEntry | null {
+  const messages = messageEntries(path);
+  let i = messages.length - 1;
+  while (i >= 0 && messages[i]!.message.role !== "user") i--;
+  const start = messages[i];
+  if (!start || start.message.note || start.message.unanswered || start.message.outcome !== undefined) return null;
+  return answered(messages[messages.length - 1]!.message) ? null : start;
+}
+
 /** What the model sees of the active path: the latest compaction applied, every call answered. */
 export function modelView(path: readonly SessionEntry[]): ViewMessage[] {
   const compaction = latestCompaction(path);
   let messages = messageEntries(path);
+  const notes = unansweredNotes(messages);
   const view: ViewMessage[] = [];
   if (compaction) {
     const c: CompactionRecord = compaction.compaction;
@@ -74,6 +150,8 @@ export function modelView(path: readonly SessionEntry[]): ViewMessage[] {
     if (calls.length > 0 && messages[i + 1]?.message.role !== "tool") {
       view.push({ entryId: null, role: "tool", content: cancelledBlocks(calls).join("\n\n"), message: null });
     }
+    const note = notes.get(m.id);
+    if (note !== undefined) view.push({ entryId: null, role: "assistant", content: note, message: null });
   });
   return view;
 }

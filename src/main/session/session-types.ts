@@ -34,6 +34,11 @@ export interface ContextState {
   /** How many history messages `tokensUsed` covers: the next estimate only counts what came after. */
   measuredMessages?: number;
   /**
+   * The fixed part (system prompt, project map, memory) of the last request, estimated: a rewind, or a
+   * session opened, sizes the history as it now is with it (SessionRecorder.remeasure).
+   */
+  systemTokens?: number;
+  /**
    * The tools' read ledger (path → hash of the content the model last read), so a reopened session can
    * edit a file it still sees in its history without reading it again.
    */
@@ -86,6 +91,26 @@ export interface ChatMessage {
    * request failed: …", "[interrupted]"), for showing the session again. Never sent to the model.
    */
   outcome?: string;
+  /**
+   * On a user message whose turn ended without an answer: what the model is told in the answer's place
+   * (modelView puts unansweredNote after the turn's last message), so it does not answer the abandoned
+   * request later as if nothing had happened, and never sees two user messages in a row.
+   */
+  unanswered?: UnansweredTurn;
+}
+
+/** How a turn ended without an answer, for the note the model gets instead of one. */
+export interface UnansweredTurn {
+  /**
+   * `interrupted`: Esc / Ctrl+C (or a signal) stopped it; `failed`: a request failed and the user went on
+   * (skip, or nothing to ask: `ipuaro run`); `stopped`: the user stopped the turn (abort); `killed`:
+   * ipuaro itself stopped (killed, crashed) before the answer was complete.
+   */
+  how: "interrupted" | "failed" | "stopped" | "killed";
+  /** The reply as far as it had been shown. */
+  partial?: string;
+  /** What failed (the error's message). */
+  reason?: string;
 }
 
 /** How a compaction rewrote what the model sees; the entries themselves stay untouched in the tree. */
@@ -133,6 +158,15 @@ export interface SessionState {
 /** How a reply cut off by a dead run is kept: its text so far, and why it ends there. */
 export function draftOutcome(text: string): string {
   return `${text}\n[interrupted: ipuaro stopped while the reply streamed]`;
+}
+
+/**
+ * The same for the model: the reply's text up to any call it was writing (never run, so not replayed).
+ */
+export function draftUnanswered(text: string): UnansweredTurn {
+  const at = text.search(/<tool_call\b/);
+  const partial = (at >= 0 ? text.slice(0, at) : text).trim();
+  return partial ? { how: "killed", partial } : { how: "killed" };
 }
 
 /** What a reply had streamed so far, saved now and then while it streams. */

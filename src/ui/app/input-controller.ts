@@ -8,29 +8,25 @@
 import type { TurnEvent } from "../../main/agent/orchestrator.js";
 import { isIpuaroError, type IpuaroError } from "../../main/errors.js";
 import { complete } from "../input/completion.js";
-import { HistorySearch } from "../input/history-search.js";
-import type { CommandKey, KeyAction } from "../input/keymap.js";
+import type { KeyAction } from "../input/keymap.js";
 import type { LineEditor } from "../input/line-editor.js";
 import { Transcript, type AgentEntry } from "../chat/transcript.js";
 import { span } from "../text/styled-text.js";
 import type { TuiApp } from "./tui-app.js";
-import type { Modal } from "../dialogs/dialog-box.js";
 import { playTurn } from "./turn-runner.js";
+import { TYPE_AHEAD_GUARD_MS, TYPED_AHEAD_EDITS, TypeAheadGuard } from "./type-ahead-guard.js";
+import { EDITS, promptAction, type MultilineMode } from "./prompt-keys.js";
+import { PromptSearch } from "./prompt-search.js";
+import { giveBackRefused, restoreCancelled } from "./message-give-back.js";
+
+export { TYPE_AHEAD_GUARD_MS } from "./type-ahead-guard.js";
+export type { MultilineMode } from "./prompt-keys.js";
 
 export const EXIT_CONFIRM_MS = 2000;
-/**
- * How long a dialog the agent opens ignores keys (they were typed before it appeared); after that it
- * waits for a pause in typing of twice as long (see InputController.typedAhead).
- */
-export const TYPE_AHEAD_GUARD_MS = 500;
 /** An answer that took longer than this rings the bell when it completes (display.bellOnComplete). */
 export const BELL_AFTER_MS = 5000;
 export const DOUBLE_ESCAPE_MS = 500;
 const MAX_HINT_CANDIDATES = 12;
-
-type EditAction = CommandKey;
-
-export type MultilineMode = "auto" | "always" | "never";
 
 export interface InputControllerOptions {
   bellOnComplete: boolean;
@@ -39,32 +35,12 @@ export interface InputControllerOptions {
   typeAheadGuardMs?: number;
 }
 
-const EDITS: Partial<Record<EditAction, (e: LineEditor) => void>> = {
-  newline: (e) => e.insert("\n"),
-  backspace: (e) => e.backspace(),
-  delete: (e) => e.deleteForward(),
-  left: (e) => e.left(),
-  right: (e) => e.right(),
-  home: (e) => e.home(),
-  end: (e) => e.end(),
-  wordLeft: (e) => e.wordLeft(),
-  wordRight: (e) => e.wordRight(),
-  deleteWordBefore: (e) => e.deleteWordBefore(),
-  killLineEnd: (e) => e.killToLineEnd(),
-  killLineStart: (e) => e.killToLineStart(),
-};
-
-/** Keys typed ahead into a dialog that still edit the message being written (see typedAhead). */
-const TYPED_AHEAD_EDITS = new Set<KeyAction["type"]>(["insert", "newline", "backspace", "delete", "left", "right", "home", "end", "wordLeft", "wordRight", "deleteWordBefore", "killLineEnd", "killLineStart"]);
-
 export class InputController {
   private turn: AbortController | null = null;
   /** Esc Esc came while a finished turn was winding down: the rewind list opens once it has. */
   private rewindAfterTurn = false;
-  /** When the last key came (any key, to the prompt or a dialog). */
-  private lastKeyAt = -Infinity;
-  /** Dialogs opened mid-turn that the user has paused at: their keys are answers now. */
-  private readonly answerable = new WeakSet<Modal>();
+  /** Tells keys typed for the prompt from answers to a dialog the agent opened mid-turn. */
+  private readonly typeAhead: TypeAheadGuard;
   private typedAheadHint: unknown = null;
   /** The hint shown when a message was queued (cleared when the message is sent). */
   private queuedHint: unknown = null;
@@ -78,11 +54,10 @@ export class InputController {
   private cancelledEmpty = false;
   /** A message sent while the agent worked: it goes when the turn ends (back to the input if it is stopped). */
   private queued: string | null = null;
-  /** Ctrl+R's search through the input history, while it is open. */
-  private search: HistorySearch | null = null;
+  /** Ctrl+R's search through the input history. */
+  private readonly search: PromptSearch;
 
   private readonly bellOnComplete: boolean;
-  private readonly typeAheadGuardMs: number;
   private readonly multiline: MultilineMode;
 
   constructor(
@@ -91,23 +66,9 @@ export class InputController {
     private readonly now: () => number = () => performance.now(),
   ) {
     this.bellOnComplete = opts.bellOnComplete;
-    this.typeAheadGuardMs = opts.typeAheadGuardMs ?? TYPE_AHEAD_GUARD_MS;
+    this.typeAhead = new TypeAheadGuard(opts.typeAheadGuardMs ?? TYPE_AHEAD_GUARD_MS, (modal) => app.modalOpening(modal), now);
     this.multiline = opts.multiline;
-  }
-
-  /** The prompt's reading of a key under input.multiline (see the top of this file). */
-  private promptAction(action: KeyAction): KeyAction | null {
-    if (this.multiline === "always") {
-      if (action.type === "submit") return { type: "newline" };
-      if (action.type === "newline") return { type: "submit" };
-    } else if (this.multiline === "never") {
-      if (action.type === "newline") {
-        this.hint("One-line input (input.multiline is \"never\"): Enter sends.");
-        return null;
-      }
-      if (action.type === "insert" && /[\r\n]/.test(action.text)) return { type: "insert", text: action.text.replace(/\r?\n|\r/g, " ") };
-    }
-    return action;
+    this.search = new PromptSearch(app.input, (text, role) => this.hint(text, role));
   }
 
   /** A turn, or work Ctrl+C can stop (/compact, /reindex): a message sent now would run beside it. */
@@ -132,8 +93,7 @@ export class InputController {
       return this.app.requestRender();
     }
     const modal = this.app.topModal;
-    const typedAhead = modal !== null && this.typedAhead(modal, action);
-    this.lastKeyAt = this.now();
+    const typedAhead = this.typeAhead.key(modal, action);
     if (modal && !typedAhead) {
       if (this.app.input.hint === this.typedAheadHint) this.hint(null);
       if (action.type === "escape") this.lastDialogEscape = this.now();
@@ -141,7 +101,8 @@ export class InputController {
       return this.app.requestRender();
     }
     if (modal && !TYPED_AHEAD_EDITS.has(action.type)) return;
-    const prompt = this.promptAction(action);
+    // The prompt's reading of a key under input.multiline (see the top of this file).
+    const prompt = promptAction(this.multiline, action, (why) => this.hint(why));
     if (prompt) this.onPromptKey(prompt);
     if (modal) {
       this.hint("A question is waiting above: what you type goes to your message until you pause, then answer it.", "warn");
@@ -150,30 +111,12 @@ export class InputController {
     this.app.requestRender();
   }
 
-  /**
-   * Whether a key that reaches a dialog the agent opened mid-turn was typed for the prompt: the user kept
-   * writing while the answer streamed, and a `y`, `a` or `n` of the sentence must never apply an edit or
-   * whitelist a command. Keys count as typed ahead for TYPE_AHEAD_GUARD_MS after the dialog appears, and
-   * after that for as long as they come less than twice that apart; the first key after such a pause
-   * answers the dialog, and so do all that follow. Typed-ahead text still goes to the message being
-   * written; other keys are dropped. Esc always reaches the dialog (it only declines).
-   */
-  private typedAhead(modal: Modal, action: KeyAction): boolean {
-    if (action.type === "escape" || this.typeAheadGuardMs === 0 || this.answerable.has(modal)) return false;
-    const opened = this.app.modalOpening(modal);
-    if (opened === null || !opened.duringTurn) return false;
-    const t = this.now();
-    if (t - opened.at < this.typeAheadGuardMs || t - this.lastKeyAt < this.typeAheadGuardMs * 2) return true;
-    this.answerable.add(modal);
-    return false;
-  }
-
   private interrupt(): void {
     const t = this.now();
     const running = this.turn !== null || this.work.size > 0;
-    if (this.search) {
+    if (this.search.open) {
       // As in a shell, Ctrl+C leaves the search with what was typed before it (and stops a turn as ever).
-      this.endSearch(false);
+      this.search.end(false);
       if (!running) return this.app.requestRender();
     }
     // Nothing running, a dialog open (/sessions, /rewind): Ctrl+C closes it, as Esc does.
@@ -215,12 +158,11 @@ export class InputController {
   }
 
   private onPromptKey(action: KeyAction): void {
-    if (this.search && this.searchKey(this.search, action)) return;
+    if (this.search.key(action)) return;
     if (action.type !== "complete" && action.type !== "escape") this.hint(null);
     switch (action.type) {
       case "searchHistory":
-        this.search = new HistorySearch(this.app.input.history, { text: this.editor.text, cursor: this.editor.cursor });
-        return this.showSearch(this.search);
+        return this.search.start();
       case "insert":
         this.editor.insert(action.text);
         return;
@@ -264,32 +206,6 @@ export class InputController {
         if (edit) edit(this.editor);
       }
     }
-  }
-
-  /** A key while Ctrl+R searches (HistorySearch.key); returns whether the key was used up. */
-  private searchKey(search: HistorySearch, action: KeyAction): boolean {
-    const result = search.key(action);
-    if (result === "searching") {
-      this.showSearch(search);
-      return true;
-    }
-    this.endSearch(result !== "cancel");
-    return result !== "take-then-act";
-  }
-
-  private showSearch(search: HistorySearch): void {
-    this.editor.set(search.state.match ?? search.draft.text);
-    const hint = search.hint();
-    this.hint(hint.text, hint.warn ? "warn" : "muted");
-  }
-
-  /** Leaves the search with the match in the prompt (`keep`) or with what was typed before it. */
-  private endSearch(keep: boolean): void {
-    const search = this.search;
-    if (!search) return;
-    this.search = null;
-    this.hint(null);
-    if (!keep) this.editor.set(search.draft.text, search.draft.cursor);
   }
 
   private escape(): void {
@@ -337,39 +253,9 @@ export class InputController {
     this.lastEscape = t;
   }
 
-  /** After a turn Esc stopped before it produced anything: its message goes back to the input. */
-  private async restoreCancelled(userText: string): Promise<void> {
-    const backend = this.app.backend;
-    const ids = new Set([this.turnEntries.userId, this.turnEntries.agent?.id].filter((x): x is number => x !== null && x !== undefined));
-    // A command's turn (/eval) has no message of the user's to give back.
-    if (!backend.restoreOnCancel || !backend.rewind || userText.startsWith("/")) {
-      this.hint("Stopped.");
-      return;
-    }
-    try {
-      const text = await backend.rewind.restoreCancelledTurn();
-      if (text === null) return this.hint("Stopped.");
-      this.app.transcript.remove(ids);
-      // The user may have typed meanwhile; their text is not overwritten.
-      if (!this.editor.text) this.editor.set(text);
-      this.hint(this.editor.text === text ? "Stopped; the message is back in the input." : "Stopped; the message was taken back.");
-      this.app.refreshStatus();
-    } catch (error) {
-      this.app.notice("warn", `The message could not be taken back: ${error instanceof Error ? error.message : String(error)}`);
-    }
-  }
-
-  /**
-   * A message refused before it was taken into the conversation (too large for any request): it leaves
-   * the chat, the reason stays as a notice, and the text goes back to the input (unless the user typed
-   * meanwhile: then ↑ has it), so nothing typed is lost.
-   */
-  private giveBackRefused(userText: string, error: IpuaroError): void {
-    this.app.transcript.remove(new Set([this.turnEntries.userId, this.turnEntries.agent?.id].filter((x): x is number => x !== null && x !== undefined)));
-    this.app.notice("error", `${error.message}${error.suggestion ? `\n${error.suggestion}` : ""}`);
-    if (userText.startsWith("/")) return;
-    if (!this.editor.text) this.editor.set(userText);
-    this.hint(this.editor.text === userText ? "Not sent: the message is back in the input." : "Not sent: ↑ brings the message back.", "warn");
+  /** The running (or just ended) turn's chat entries. */
+  private turnEntryIds(): Set<number> {
+    return new Set([this.turnEntries.userId, this.turnEntries.agent?.id].filter((x): x is number => x !== null && x !== undefined));
   }
 
   private command(line: string): void {
@@ -465,6 +351,8 @@ export class InputController {
         started: (entry) => (this.turnEntries.agent = entry),
       });
       refused = outcome.refused;
+      // Abort at a failed request, before the turn kept anything but the message: given back as after Esc.
+      if (outcome.takeBack) this.cancelledEmpty = true;
       if (this.bellOnComplete && outcome.reason === "answer" && outcome.timeMs >= BELL_AFTER_MS) this.app.bell();
     } finally {
       this.turn = null;
@@ -473,10 +361,11 @@ export class InputController {
     if (refused) {
       // Never stored: there is nothing for restoreCancelled to take back, even if Esc came meanwhile.
       this.cancelledEmpty = false;
-      this.giveBackRefused(userText, refused);
+      giveBackRefused(this.app, this.turnEntryIds(), userText, refused, (text, role) => this.hint(text, role));
     }
+    const given = this.cancelledEmpty;
     if (this.cancelledEmpty) {
-      await this.restoreCancelled(userText);
+      await restoreCancelled(this.app, this.turnEntryIds(), userText, (text, role) => this.hint(text, role));
       this.cancelledEmpty = false;
       this.app.requestRender();
     }
@@ -487,7 +376,7 @@ export class InputController {
       this.sendQueued(true, "Rewinding");
       return this.command("/rewind");
     }
-    this.sendQueued(ctrl.signal.aborted);
+    this.sendQueued(ctrl.signal.aborted || given);
     this.app.requestRender();
   }
 

@@ -102,6 +102,8 @@ export class TuiApp implements ModalHost, CommandHost {
         wrap: opts.edit.wrapLongLines ?? true,
       },
       changed: () => this.requestRender(),
+      // As restoreCancelled gives a message back (message-give-back.ts).
+      givesMessageBack: () => this.hasBackend && !!this.backend.restoreOnCancel && !!this.backend.rewind,
     });
     this.controller = new InputController(this, { bellOnComplete: opts.display.bellOnComplete, multiline: opts.multiline ?? "auto", ...(opts.typeAheadGuardMs !== undefined ? { typeAheadGuardMs: opts.typeAheadGuardMs } : {}) });
     this.done = new Promise((resolve) => (this.finished = resolve));

@@ -1,7 +1,7 @@
 // The core's questions (UiPort) as TUI dialogs. Each one waits for a key; Esc (and Ctrl+C, which
 // closes every open dialog) gives the safe answer: reject the edit, don't run the command, abort on
-// an error, skip a conflicting edit.
-import type { ConflictChoice, ErrorChoice, UiPort } from "../../main/agent/ports.js";
+// an error (skip when abort is not offered), skip a conflicting edit.
+import type { ConflictChoice, ErrorChoice, ErrorSituation, UiPort } from "../../main/agent/ports.js";
 import type { IpuaroError } from "../../main/errors.js";
 import type { CommandDecision, CommandProposal, ConflictProposal, EditDecision, EditProposal } from "../../main/tools/tool-types.js";
 import type { Transcript } from "../chat/transcript.js";
@@ -16,6 +16,11 @@ export interface TuiUiPortOptions {
   editContent: ContentEditor;
   diff: { syntax: boolean; inline: boolean; showDescription: boolean; showDiff: boolean; wrap: boolean };
   changed(): void;
+  /**
+   * Whether a message taken off the conversation goes back to the input (ui.restoreOnCancel): without it,
+   * abort at a failed request would do what skip does, and is not offered. Default: it does.
+   */
+  givesMessageBack?(): boolean;
 }
 
 export class TuiUiPort implements UiPort {
@@ -57,18 +62,27 @@ export class TuiUiPort implements UiPort {
     }));
   }
 
-  chooseOnError(error: IpuaroError): Promise<ErrorChoice> {
+  /**
+   * [R] retry [S] skip [A] abort, each said for what failed: for a tool call, skip fails the call and the
+   * turn goes on, abort stops the turn; for a model request, skip ends the turn with the message left in
+   * the conversation unanswered (the model is told), abort takes the message back into the input. When
+   * it cannot (the turn already ran tools), abort would be skip again, and only retry and skip are offered.
+   */
+  chooseOnError(error: IpuaroError, situation?: ErrorSituation): Promise<ErrorChoice> {
     const body: StyledLine[] = [[span(error.message)]];
     if (error.suggestion) body.push([], [span(error.suggestion, "muted")]);
+    const abortable = situation?.during !== "request" || (situation.takeBack && (this.opts.givesMessageBack?.() ?? true));
+    const meaning = errorChoiceMeaning(situation, abortable);
+    if (meaning) body.push([], [span(meaning, "muted")]);
     return this.asking(() => askChoice<ErrorChoice>(this.opts.host, {
       title: `${error.type} error`,
       body,
       choices: [
         { key: "r", label: "retry", value: "retry" },
         { key: "s", label: "skip", value: "skip" },
-        { key: "a", label: "abort", value: "abort" },
+        ...(abortable ? [{ key: "a", label: "abort", value: "abort" as const }] : []),
       ],
-      escape: "abort",
+      escape: abortable ? "abort" : "skip",
       titleRole: "error",
     }));
   }
@@ -97,4 +111,12 @@ export class TuiUiPort implements UiPort {
     this.opts.transcript.notice(level, message);
     this.opts.changed();
   }
+}
+
+/** What skip and abort do, under the error (none when the port was not told what failed). */
+function errorChoiceMeaning(situation: ErrorSituation | undefined, abortable: boolean): string | null {
+  if (!situation) return null;
+  if (situation.during === "tool") return "Skip: the call fails and the model goes on without it. Abort: the turn stops here.";
+  const skip = "Skip: the turn ends; your message stays in the conversation, and the model is told it got no answer.";
+  return abortable ? `${skip} Abort: the message is taken back and returns to the input.` : skip;
 }

@@ -26,6 +26,11 @@ export interface TurnOutcome {
    * fit in any request): nothing of it is stored, so the input gives it back.
    */
   refused?: IpuaroError;
+  /**
+   * The user aborted at a failed request before the turn had kept anything but the message: it goes back
+   * to the input, as after Esc before the first token (the error stays in the chat as a notice).
+   */
+  takeBack?: boolean;
 }
 
 export async function playTurn(events: AsyncIterable<TurnEvent>, sink: TurnSink): Promise<TurnOutcome> {
@@ -45,18 +50,29 @@ export async function playTurn(events: AsyncIterable<TurnEvent>, sink: TurnSink)
   /** The last error shown as a notice (with its suggestion): a turn it ended need not repeat it. */
   let errorShown: string | null = null;
   let refused: IpuaroError | undefined;
+  let takeBack = false;
+  /** The last error notice in the answer (moved out of it when the answer leaves the chat). */
+  let errorNotice: string | null = null;
   try {
     for await (const e of events) {
       switch (e.type) {
+        case "request":
+          t.thinking(entry);
+          break;
+        case "writing":
+          t.writing(entry);
+          break;
         case "text":
           t.appendText(entry, e.text);
           break;
         case "tool-call":
           t.toolCall(entry, e.callId, e.title);
+          t.thinking(entry);
           break;
         case "tool-result": {
           const r = e.result;
           t.toolResult(entry, r.callId, r.success, r.success ? r.display.summary : shownError(r.error ?? r.display.summary), r.display.preview, r.display.details, r.display.detailsHeaderLines);
+          t.thinking(entry);
           break;
         }
         case "retry":
@@ -72,7 +88,8 @@ export async function playTurn(events: AsyncIterable<TurnEvent>, sink: TurnSink)
           t.noticeIn(entry, "warn", e.message);
           break;
         case "error":
-          t.noticeIn(entry, "error", `${e.error.type} error: ${e.error.message}${e.error.suggestion ? `\n${e.error.suggestion}` : ""} → ${e.choice}`);
+          errorNotice = `${e.error.type} error: ${e.error.message}${e.error.suggestion ? `\n${e.error.suggestion}` : ""} → ${e.choice}`;
+          t.noticeIn(entry, "error", errorNotice);
           errorShown = e.error.message;
           if (e.error.code === "MESSAGE_TOO_LARGE") refused = e.error;
           break;
@@ -91,11 +108,17 @@ export async function playTurn(events: AsyncIterable<TurnEvent>, sink: TurnSink)
         case "finished": {
           reason = e.reason;
           timeMs = e.stats.timeMs;
+          if (e.takeBack) {
+            takeBack = true;
+            if (errorNotice !== null) t.moveNoticeOut(entry, errorNotice);
+          }
           const repeatsError = errorShown !== null && e.reason !== "answer" && !!e.text?.includes(errorShown);
           t.finish(entry, e.reason, e.stats, repeatsError ? undefined : outcomeNotShown(e.reason, e.text, Transcript.answerText(entry).trim()));
           break;
         }
         case "response":
+          // The request is done: what comes next (tools, the next request) is not the model writing.
+          t.thinking(entry);
           break;
       }
       sink.changed();
@@ -113,7 +136,7 @@ export async function playTurn(events: AsyncIterable<TurnEvent>, sink: TurnSink)
   sink.setActivity(reason === "failed" || reason === "error" ? "error" : "ready");
   sink.changed();
   // The turn's own measure when it reported one (the time the user waited for the answer).
-  return { reason, timeMs: timeMs ?? performance.now() - started, ...(refused ? { refused } : {}) };
+  return { reason, timeMs: timeMs ?? performance.now() - started, ...(refused ? { refused } : {}), ...(takeBack ? { takeBack } : {}) };
 }
 
 /**

@@ -5,6 +5,7 @@
 //          Авторизация построена на JWT...
 //          ⏱ 3.2s │ 1,247 tokens │ 1 tool call
 import { formatTurnStats } from "../../main/cli/turn-format.js";
+import { DEFAULT_IDLE_TIMEOUTS } from "../../main/llm/ollama-fetch.js";
 import { CODE_GUTTER_WIDTH, renderMarkdown } from "../text/markdown-render.js";
 import { span, truncateStyled, wrapStyled, type StyledLine } from "../text/styled-text.js";
 import type { Role } from "../theme.js";
@@ -12,21 +13,45 @@ import type { AgentBlock, ChatEntry, NoticeLevel } from "./transcript.js";
 
 /** Width of the label column (`Agent: `), so answers line up under each other. */
 export const LABEL_WIDTH = 8;
+/** Before the first chunk of a request: the model reads the prompt. */
 const THINKING = "⟳ thinking…";
+/** While chunks come (text, or a tool call that is not shown). */
+const WRITING = "⟳ writing…";
+/** A stream this long without a chunk says so, with how long it has been quiet. */
+export const QUIET_SHOWN_AFTER_MS = 5000;
 /** While a tool of the turn runs (a command, a test run): the wait is the tool's, not the model's. */
 const RUNNING = "⟳ running…";
 /** While a dialog of the turn is open: the seconds counted are the user's, not the model's. */
 const WAITING = "… waiting for your answer";
 
+function duration(ms: number): string {
+  const seconds = Math.floor(Math.max(0, ms) / 1000);
+  return seconds < 60 ? `${seconds} s` : `${Math.floor(seconds / 60)} min ${seconds % 60} s`;
+}
+
 /**
- * How long the turn has run, once it is more than a moment: a model that stopped answering looked like
- * one still at work. While a tool runs, its row says so (`[title] …`); this line counts on below it.
+ * How long since `from`, once it is more than a moment: a model that stopped answering looked like one
+ * still at work. While a tool runs, its row says so (`[title] …`); this line counts on below it.
  */
-function elapsedText(entry: Extract<ChatEntry, { kind: "agent" }>): string {
-  if (entry.startedAt === undefined) return "";
-  const seconds = Math.floor((Date.now() - entry.startedAt) / 1000);
-  if (seconds < 2) return "";
-  return seconds < 60 ? ` ${seconds} s` : ` ${Math.floor(seconds / 60)} min ${seconds % 60} s`;
+function elapsedText(from: number | undefined): string {
+  if (from === undefined || Date.now() - from < 2000) return "";
+  return ` ${duration(Date.now() - from)}`;
+}
+
+/**
+ * The running turn's last line. "thinking" only until the request's first chunk (counting from the
+ * request); then "writing", and a stream with no chunk for QUIET_SHOWN_AFTER_MS says how long it has been
+ * quiet and when ipuaro gives up on it (the stall limit): "thinking… 29 s" under half an answer read
+ * as a model still at work.
+ */
+function activityLine(entry: Extract<ChatEntry, { kind: "agent" }>): string {
+  if (entry.awaitingUser) return WAITING;
+  if (entry.blocks.some((b) => b.kind === "tool" && b.status === "running")) return `${RUNNING}${elapsedText(entry.startedAt)}`;
+  const a = entry.activity;
+  if (a?.kind !== "writing") return `${THINKING}${elapsedText(a?.since ?? entry.startedAt)}`;
+  const quiet = Date.now() - a.lastAt;
+  if (quiet < QUIET_SHOWN_AFTER_MS) return WRITING;
+  return `⟳ no output for ${duration(quiet)} (Esc stops it; ipuaro gives up at ${Math.round(DEFAULT_IDLE_TIMEOUTS.betweenChunksMs / 1000)} s)`;
 }
 
 function label(text: string, role: Role): StyledLine {
@@ -86,10 +111,7 @@ function agentBody(entry: Extract<ChatEntry, { kind: "agent" }>, width: number, 
     }
   }
   if (entry.outcome) rows.push(...wrapStyled([span(entry.outcome, entry.reason === "error" ? "error" : "warn")], width));
-  if (entry.streaming) {
-    const toolRuns = entry.blocks.some((b) => b.kind === "tool" && b.status === "running");
-    rows.push([span(entry.awaitingUser ? WAITING : `${toolRuns ? RUNNING : THINKING}${elapsedText(entry)}`, "muted")]);
-  }
+  if (entry.streaming) rows.push([span(activityLine(entry), "muted")]);
   else if (entry.stats && showStats) rows.push(truncateStyled([span(formatTurnStats(entry.stats), "stats")], width));
   return rows;
 }

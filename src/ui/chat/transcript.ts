@@ -47,10 +47,18 @@ export type ChatEntry =
       outcome?: string;
       /** A dialog of the turn's waits for the user: the turn is not "thinking" meanwhile. */
       awaitingUser?: boolean;
+      /**
+       * What the model is doing, for the last line: reading the prompt since `since` (no chunk of the
+       * request yet: "thinking"), or writing, its last chunk at `lastAt` (a stream gone quiet says so).
+       * Absent: thinking since the turn began.
+       */
+      activity?: ModelActivity;
     }
   | { kind: "notice"; id: number; version: number; level: NoticeLevel; text: string };
 
 export type AgentEntry = Extract<ChatEntry, { kind: "agent" }>;
+
+export type ModelActivity = { kind: "thinking"; since: number } | { kind: "writing"; lastAt: number };
 
 /** A tool call's whole output for /output: `details`' first `headerLines` lines are the run's header. */
 export interface ToolOutput {
@@ -128,6 +136,18 @@ export class Transcript {
     this.touch(entry);
   }
 
+  /**
+   * Takes a notice out of an answer and adds it on its own after it: the answer is about to leave the chat
+   * (its message goes back to the input), and what ended it should not go with it.
+   */
+  moveNoticeOut(entry: AgentEntry, text: string): void {
+    const at = entry.blocks.findLastIndex((b) => b.kind === "notice" && b.text === text);
+    if (at < 0) return;
+    const [block] = entry.blocks.splice(at, 1);
+    this.touch(entry);
+    if (block?.kind === "notice") this.notice(block.level, block.text);
+  }
+
   /** Whether the answer has shown anything of its own yet (text or a tool call; notices do not count). */
   static hasContent(entry: AgentEntry): boolean {
     return entry.blocks.some((b) => b.kind !== "notice");
@@ -157,10 +177,23 @@ export class Transcript {
     if (entry.streaming) this.touch(entry);
   }
 
+  /** A request went out, or one ended and what comes next is ipuaro's (tools, the next request): "thinking" from now. */
+  thinking(entry: AgentEntry): void {
+    entry.activity = { kind: "thinking", since: Date.now() };
+    this.touch(entry);
+  }
+
+  /** A chunk came, shown or not (a tool call being written): the model is writing. */
+  writing(entry: AgentEntry): void {
+    entry.activity = { kind: "writing", lastAt: Date.now() };
+    this.touch(entry);
+  }
+
   appendText(entry: AgentEntry, text: string): void {
     const last = entry.blocks[entry.blocks.length - 1];
     if (last?.kind === "text") last.text += text;
     else entry.blocks.push({ kind: "text", text });
+    entry.activity = { kind: "writing", lastAt: Date.now() };
     this.touch(entry);
   }
 

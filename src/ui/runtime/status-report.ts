@@ -5,7 +5,7 @@ import type { IpuaroConfig } from "../../main/config/schema.js";
 import { DeferredModelCheck } from "../../main/llm/deferred-model-check.js";
 import { errorMessage } from "../../main/errors.js";
 import type { LiveSession } from "../../main/session/live-session.js";
-import type { SessionStats } from "../../main/session/session-types.js";
+import type { ChatMessage, ContextState, SessionStats } from "../../main/session/session-types.js";
 import type { OpenedProjectStore } from "../../main/store/open-project-store.js";
 import type { IndexState, TuiBackend } from "../app/tui-backend.js";
 import { counted } from "../../main/plural.js";
@@ -45,8 +45,6 @@ export async function statusRows(s: StatusSources): Promise<Array<[string, strin
     const [paths, bytes] = await Promise.all([opened.store.listPaths(), opened.store.projectMemoryBytes()]);
     return `${int(paths.length)} files, ${mb(bytes)} in Redis`;
   });
-  const ctx = session.state.context;
-  const pct = ctx.tokensLimit > 0 ? ` (${Math.round((ctx.tokensUsed / ctx.tokensLimit) * 100)}%)` : "";
   const st = session.state.stats;
   return [
     ["Project", `${s.backend.projectName} — ${s.backend.root}`],
@@ -54,11 +52,35 @@ export async function statusRows(s: StatusSources): Promise<Array<[string, strin
     ["Index", await index],
     ["Watcher", s.watcherState.text ?? "—"],
     ["Model", modelRow(config, model)],
-    ["Context", `${int(ctx.tokensUsed)} / ${int(ctx.tokensLimit)} tokens${pct}, ${counted(ctx.loadedFiles.length, "file")} loaded`],
-    ["Session", `${session.id}: ${counted(st.turns, "turn")}, ${int(st.totalTokens)} tokens, ${(st.totalTime / 1000).toFixed(1)} s`],
+    ["Context", contextRow(session.state.context)],
+    ["Session", sessionRow(session.id, st, session.messages())],
     ["Tools", toolsRow(st)],
     ["Auto-apply", s.backend.autoApply() ? "on" : "off"],
   ];
+}
+
+/**
+ * `4,900 / 32,768 tokens (15%), 2 files loaded`. Estimated (no count of the server's covers the history
+ * as it is: after a rewind, before the first answer) is said; a window not known yet (Ollama has not
+ * answered, and no earlier count had one) is no "/ 0".
+ */
+export function contextRow(ctx: Pick<ContextState, "tokensUsed" | "tokensLimit" | "loadedFiles" | "measuredMessages">): string {
+  const estimated = ctx.measuredMessages === undefined && ctx.tokensUsed > 0 ? " (estimated)" : "";
+  const size =
+    ctx.tokensLimit > 0
+      ? `${int(ctx.tokensUsed)} / ${int(ctx.tokensLimit)} tokens (${Math.round((ctx.tokensUsed / ctx.tokensLimit) * 100)}%${estimated ? ", estimated" : ""})`
+      : `${int(ctx.tokensUsed)} tokens${estimated} of a window not known yet (Ollama has not answered)`;
+  return `${size}, ${counted(ctx.loadedFiles.length, "file")} loaded`;
+}
+
+/**
+ * `…: 6 of your messages in the conversation now; 18 turns in all, …`. The stats count every turn of the
+ * session, also those a rewind took off the conversation: "18 turns" beside a conversation of six read
+ * as wrong.
+ */
+export function sessionRow(id: string, st: Pick<SessionStats, "turns" | "totalTokens" | "totalTime">, messages: readonly ChatMessage[]): string {
+  const yours = messages.filter((m) => m.role === "user" && !m.note).length;
+  return `${id}: ${counted(yours, "message")} of yours in the conversation now; ${counted(st.turns, "turn")} in all, ${int(st.totalTokens)} tokens, ${(st.totalTime / 1000).toFixed(1)} s`;
 }
 
 /** `1 call, 1 edit applied, …`: counted words, as a row people read ("1 edits applied" read as a slip). */
@@ -66,11 +88,17 @@ export function toolsRow(st: Pick<SessionStats, "toolCalls" | "editsApplied" | "
   return `${counted(st.toolCalls, "call")}, ${counted(st.editsApplied, "edit")} applied, ${st.editsRejected} rejected, ${st.undos} undone, ${counted(st.compactions, "compaction")}`;
 }
 
-/** The window is the model's once Ollama has answered; before that, only the configured one is known. */
-function modelRow(config: IpuaroConfig, model: ReadyModel): string {
+/**
+ * The window is the model's once Ollama has answered; before that, only the configured one is known. A
+ * configured window larger than the model's was cut to it: said here, quietly (start-up warns only
+ * about a window the user set).
+ */
+export function modelRow(config: IpuaroConfig, model: ReadyModel): string {
   const where = `${config.llm.model} at ${config.llm.host}`;
   if (model.llm instanceof DeferredModelCheck && !model.llm.checked) {
     return `${where}, not checked yet (Ollama has not answered; the next message tries again), configured window ${int(model.llm.contextWindow)} tokens`;
   }
-  return `${where}, context window ${int(model.llm.contextWindow)} tokens`;
+  const window = model.llm.contextWindow;
+  const cut = window < config.llm.contextWindow ? ` (the model's maximum; llm.contextWindow is ${int(config.llm.contextWindow)})` : "";
+  return `${where}, context window ${int(window)} tokens${cut}`;
 }

@@ -2,9 +2,10 @@
 // against the fake server coming up later on the same address.
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { IpuaroError } from "../../../src/main/errors.js";
 import { loadConfig } from "../../../src/main/config/loader.js";
 import { prepareModel } from "../../../src/main/cli/model-setup.js";
@@ -68,6 +69,9 @@ describe("DeferredModelCheck", () => {
     expect(err).toBeInstanceOf(IpuaroError);
     expect(err.message).toContain(`does not have the model ${DEFAULT_FAKE_MODEL}`);
     expect(err.suggestion).toContain(`ollama pull ${DEFAULT_FAKE_MODEL}`);
+    // Which models are there, and how to use one of them instead.
+    expect(err.suggestion).toContain("Installed there: llama3.2:latest.");
+    expect(err.suggestion).toContain('set llm.model — {"llm": {"model": "llama3.2:latest"}} — in');
     expect(err.recoverable).toBe(true);
     expect(fake.chatRequests).toHaveLength(0);
 
@@ -111,5 +115,64 @@ describe("prepareModel for the full-screen UI", () => {
     await expect(prepareModel(config(host), { interactive: false, log: () => {} })).rejects.toThrow(/Cannot reach Ollama/);
     // Port 1: fetch refuses it outright; that is a configuration to fix, not a server to wait for.
     await expect(prepareModel(config("http://127.0.0.1:1"), { interactive: false, log: () => {}, deferWhenNotRunning: defer })).rejects.toThrow(/bad port/);
+  });
+});
+
+describe("prepareModel's word on the model and its window", () => {
+  const configIn = (dir: string, files: Record<string, unknown>, host: string) => {
+    for (const [rel, content] of Object.entries(files)) {
+      fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+      fs.writeFileSync(path.join(dir, rel), JSON.stringify(content));
+    }
+    return loadConfig({ projectRoot: path.join(dir, "proj"), env: { XDG_CONFIG_HOME: path.join(dir, "xdg"), OLLAMA_HOST: host } }).config;
+  };
+  let dir = "";
+  afterEach(() => {
+    vi.unstubAllEnvs();
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+    dir = "";
+  });
+
+  it("uses the model's window quietly when llm.contextWindow is the shipped default; says so when the user's setting is more than the model supports", async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "ipuaro-window-"));
+    fake = await new FakeOllama({ models: [{ name: DEFAULT_FAKE_MODEL, contextLength: 32768 }] }).start();
+    const said: string[] = [];
+    const quiet = await prepareModel(configIn(dir, {}, fake.url), { interactive: false, log: (l) => said.push(l) });
+    expect(quiet.llm.contextWindow).toBe(32768);
+    expect(said).toEqual([]);
+
+    const userFile = path.join(dir, "xdg", "ipuaro", "config.json");
+    await prepareModel(configIn(dir, { "xdg/ipuaro/config.json": { llm: { contextWindow: 65536 } } }, fake.url), { interactive: false, log: (l) => said.push(l) });
+    expect(said).toEqual([`ipuaro: llm.contextWindow is 65536 tokens (set in ${userFile}) but ${DEFAULT_FAKE_MODEL} supports 32768; using 32768.`]);
+  });
+
+  it("the check that passes later follows the same rule", async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "ipuaro-window-"));
+    const host = await unusedLoopbackUrl();
+    const ready: ReadyCheck[] = [];
+    const defaults = await prepareModel(configIn(dir, {}, host), { interactive: false, log: () => {}, deferWhenNotRunning: { onReady: (c) => ready.push(c) } });
+    const chosen = await prepareModel(configIn(dir, { "proj/.ipuaro.json": { llm: { contextWindow: 65536 } } }, host), { interactive: false, log: () => {}, deferWhenNotRunning: { onReady: (c) => ready.push(c) } });
+    fake = await new FakeOllama({ models: [{ name: DEFAULT_FAKE_MODEL, contextLength: 32768 }] }).start(portOf(host));
+    fake.reply().text("a");
+    fake.reply().text("b");
+    await defaults.llm.chat({ messages: [user("hi")] });
+    await chosen.llm.chat({ messages: [user("hi")] });
+    expect(ready.map((c) => [c.contextWindow, c.notice ?? null])).toEqual([
+      [32768, null],
+      [32768, `llm.contextWindow is 65536 tokens (set in ${path.join(dir, "proj", ".ipuaro.json")}) but ${DEFAULT_FAKE_MODEL} supports 32768; using 32768.`],
+    ]);
+  });
+
+  it("a missing model: names the installed ones and how to choose one, besides pulling", async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "ipuaro-window-"));
+    fake = await new FakeOllama({ models: ["llama3:8b", "mistral:7b"] }).start();
+    // The user's config file is named where this process reads it.
+    vi.stubEnv("XDG_CONFIG_HOME", path.join(dir, "xdg"));
+    const err = await prepareModel(configIn(dir, {}, fake.url), { interactive: false, log: () => {} }).catch((e: unknown) => e);
+    expect((err as Error).message).toBe(
+      `model ${DEFAULT_FAKE_MODEL} is not installed in Ollama at ${fake.url}. Installed there: llama3:8b, mistral:7b. ` +
+        `To use one of them, set llm.model — {"llm": {"model": "llama3:8b"}} — in ${path.join(dir, "xdg", "ipuaro", "config.json")} (or in the project's .ipuaro.json). ` +
+        `Or download ${DEFAULT_FAKE_MODEL} with \`ollama pull ${DEFAULT_FAKE_MODEL}\`.`,
+    );
   });
 });

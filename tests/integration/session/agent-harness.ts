@@ -4,6 +4,7 @@
 import { createAgentRuntime, type AgentRuntime } from "../../../src/main/agent/agent-runtime.js";
 import type { TurnStats } from "../../../src/main/agent/events.js";
 import { HeadlessUi } from "../../../src/main/agent/headless-ui.js";
+import type { UiPort } from "../../../src/main/agent/ports.js";
 import type { TurnEvent } from "../../../src/main/agent/orchestrator.js";
 import type { IpuaroConfig } from "../../../src/main/config/schema.js";
 import { SUMMARY_SYSTEM_PROMPT } from "../../../src/main/context/compression/conversation-summary.js";
@@ -44,6 +45,8 @@ export interface StartAgentOptions {
   /** Wraps the client the runtime uses (e.g. to look at Redis before each request). */
   wrapLlm?: (llm: OllamaClient) => LlmClient;
   registry?: ToolRegistry;
+  /** The UI port the agent asks (default: the headless one, which applies edits and aborts on errors). */
+  ui?: UiPort;
 }
 
 export async function startAgent(
@@ -62,7 +65,7 @@ export async function startAgent(
     root: project.root,
     config,
     store: project.store,
-    ui: new HeadlessUi(true, () => {}),
+    ui: opts.ui ?? new HeadlessUi(true, () => {}),
     llm: opts.wrapLlm ? opts.wrapLlm(llm) : llm,
     estimator,
     ...(opts.registry ? { registry: opts.registry } : {}),

@@ -213,7 +213,9 @@ describe("session store", () => {
     expect(third.repairedCalls).toBe(0);
     expect(third.session.nextCallId()).toBe("call_3");
     const history = toLlmMessages(modelView(activePath(third.session.state)));
-    expect(history.map((m) => m.role)).toEqual(["user", "assistant", "user"]);
+    // The turn the dead run was in got no answer: the model is told so, after the repaired results.
+    expect(history.map((m) => m.role)).toEqual(["user", "assistant", "user", "assistant"]);
+    expect(history.at(-1)!.content).toBe("[This answer was cut off: ipuaro stopped before it was complete.]");
   });
 
   it("answers every call of a reply that was stored without any result", async () => {

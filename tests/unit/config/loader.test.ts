@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { loadConfig } from "../../../src/main/config/loader.js";
+import { loadConfig, settingSource } from "../../../src/main/config/loader.js";
 import { FatalError } from "../../../src/main/errors.js";
 import { makeTempDir, removeDir, writeTree } from "../../helpers/temp-dir.js";
 
@@ -94,5 +94,25 @@ describe("loadConfig", () => {
   it("ignores a missing user or project file", () => {
     expect(() => loadConfig({ projectRoot: path.join(dir, "nowhere"), env })).not.toThrow();
     expect(fs.existsSync(path.join(dir, "xdg"))).toBe(false);
+  });
+});
+
+describe("settingSource", () => {
+  it("tells a shipped default from a value the user set, and names where it was set", () => {
+    const defaults = loadConfig({ env }).config;
+    expect(defaults.llm.contextWindow).toBe(128000);
+    expect(settingSource(defaults, "llm.contextWindow")).toBeNull();
+    // The same value as the default, set by the user, is the user's.
+    writeTree(dir, {
+      "xdg/ipuaro/config.json": JSON.stringify({ llm: { contextWindow: 128000 } }),
+      "proj/.ipuaro.json": JSON.stringify({ llm: { temperature: 0.2 } }),
+    });
+    const user = loadConfig({ projectRoot: path.join(dir, "proj"), env }).config;
+    expect(settingSource(user, "llm.contextWindow")).toBe(path.join(dir, "xdg", "ipuaro", "config.json"));
+    expect(settingSource(user, "llm.temperature")).toBe(path.join(dir, "proj", ".ipuaro.json"));
+    expect(settingSource(user, "llm.model")).toBeNull();
+    // The project's file overrides the user's.
+    writeTree(dir, { "proj/.ipuaro.json": JSON.stringify({ llm: { contextWindow: 65536 } }) });
+    expect(settingSource(loadConfig({ projectRoot: path.join(dir, "proj"), env }).config, "llm.contextWindow")).toBe(path.join(dir, "proj", ".ipuaro.json"));
   });
 });

@@ -13,6 +13,8 @@ import { counted } from "../../plural.js";
 import { openProjectStore, type OpenedProjectStore } from "../../store/open-project-store.js";
 import { newerSchemaError, storedSchema } from "../../store/schema-version.js";
 import { resolveProjectRoot } from "../project-root.js";
+import { windowNotice } from "../model-setup.js";
+import { missingModelAdvice } from "../../llm/missing-model.js";
 
 export interface DoctorCheck {
   name: "config" | "redis" | "ollama" | "model" | "index" | "file-history";
@@ -46,9 +48,11 @@ async function modelChecks(config: IpuaroConfig): Promise<DoctorCheck[]> {
     const check = await llm.checkModel();
     const ollama: DoctorCheck = { name: "ollama", status: "ok", detail: llm.host };
     if (check.status === "missing") {
-      return [ollama, { name: "model", status: "fail", detail: `${check.model} is not installed (ollama pull ${check.model})` }];
+      return [ollama, { name: "model", status: "fail", detail: `${check.model} is not installed. ${missingModelAdvice(check.model, check.installed)}` }];
     }
-    const window = `context window ${check.contextWindow} tokens${check.notice ? `; ${check.notice}` : ""}`;
+    // A window the user set beyond the model's is said; the shipped default cut to the model's size is only named as such.
+    const notice = windowNotice(config, check);
+    const window = `context window ${check.contextWindow} tokens${notice ? `; ${notice}` : check.notice ? " (the model's maximum)" : ""}`;
     // A window larger than the model's is lowered automatically: worth saying, not a problem.
     return [ollama, { name: "model", status: "ok", detail: `${check.model}, ${window}` }];
   } catch (error) {

@@ -52,7 +52,7 @@ export async function runAction(target: string, opts: RunOptions, choice: Sessio
       if (opts.eval && found && !lastAnswer(found.messages())) throw nothingToEvaluate(found.id);
     }
     await refuseFirstIndexOfHome(root, opened.store);
-    const model = await prepareModel(config, { interactive: !!process.stdin.isTTY && !opts.json, log, sayDefaultWindowCut: false, signal: stop.signal });
+    const model = await prepareModel(config, { interactive: !!process.stdin.isTTY && !opts.json, log, signal: stop.signal });
     // A warm re-index costs little and means the model never reads a stale copy.
     await withSlowIndexNote("the agent runs", () => indexer.scanAndIndex({ signal: stop.signal, proceed: firstIndexNote(opened.store, config.limits.maxFilesWarning, "the agent runs") }), (line) => log(line.trimEnd()));
     await indexer.close();
