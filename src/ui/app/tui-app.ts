@@ -45,7 +45,7 @@ export interface TuiAppOptions {
   editContent?: ContentEditor;
   /** Where problems after the screen is gone are written (default stderr). */
   reportError?: (text: string) => void;
-  /** See InputController's typedAhead (default TYPE_AHEAD_GUARD_MS). */
+  /** See TypeAheadGuard (type-ahead-guard.ts) (default TYPE_AHEAD_GUARD_MS). */
   typeAheadGuardMs?: number;
   /** How often the git branch is read again (default BRANCH_POLL_MS; tests use less). */
   branchPollMs?: number;
@@ -238,7 +238,7 @@ export class TuiApp implements ModalHost, CommandHost {
     this.requestRender();
   }
 
-  /** When a dialog appeared, and whether the agent opened it mid-turn (see InputController.typedAhead). */
+  /** When a dialog appeared, and whether the agent opened it mid-turn (see TypeAheadGuard). */
   modalOpening(modal: Modal): { at: number; duringTurn: boolean } | null {
     return this.modalOpened.get(modal) ?? null;
   }
