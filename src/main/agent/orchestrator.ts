@@ -12,6 +12,7 @@ import { newReplyId } from "../tools/reply-edits.js";
 import type { ToolContext, ToolPorts, ToolResult } from "../tools/tool-types.js";
 import type { ContextEvent, ConversationRecorder } from "../session/conversation-recorder.js";
 import { unansweredNote } from "../session/session-tree.js";
+import { joinUserRuns } from "../llm/message-runs.js";
 import type { UnansweredTurn } from "../session/session-types.js";
 import type { AgentEvent, FinishReason, TurnStats } from "./events.js";
 import { describeLoop, DoomLoopDetector } from "./loop-guards.js";
@@ -370,7 +371,7 @@ export class Orchestrator {
       };
       try {
         yield { type: "request" };
-        const stream = this.opts.llm.chatStream({ messages: [{ role: "system", content: system }, ...this.history, ...(closing ? [closing] : [])], signal });
+        const stream = this.opts.llm.chatStream({ messages: joinUserRuns([{ role: "system", content: system }, ...this.history, ...(closing ? [closing] : [])]), signal });
         for await (const chunk of stream) {
           if (chunk.type === "text") {
             text += chunk.text;

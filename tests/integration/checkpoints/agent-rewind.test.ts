@@ -113,7 +113,8 @@ describe("rewinding a session's code and conversation", () => {
 
     fake.reply().text("Understood.");
     await agent.turn("Go on");
-    expect(nonSystem(fake.chatRequests.length - 1)).toEqual(["Hi", "Hello.", result.notes[0], "Go on"]);
+    // The note and the new message go as one user message: two in a row read as two requests.
+    expect(nonSystem(fake.chatRequests.length - 1)).toEqual(["Hi", "Hello.", `${result.notes[0]}\n\nGo on`]);
   });
 
   it("code only: the conversation stays and a note says which files were restored", async () => {
@@ -304,7 +305,10 @@ describe("rewinding a session's code and conversation", () => {
     expect(agent.runtime.session.state.stats.compactions).toBe(1);
     fake.reply().text("Four.");
     await agent.turn("And again?");
-    expect(nonSystem(fake.chatRequests.length - 1).slice(1)).toEqual(["One plus one?", "Two.", "Plus one?", "Three.", "And again?"]);
+    // The summary and the first kept message go as one user message.
+    const sent = nonSystem(fake.chatRequests.length - 1);
+    expect(sent[0]).toMatch(/## Goal\nArithmetic\.[\s\S]*\n\nOne plus one\?$/);
+    expect(sent.slice(1)).toEqual(["Two.", "Plus one?", "Three.", "And again?"]);
   });
 
   it("Esc on a turn that produced nothing puts the message back and leaves no trace in the conversation", async () => {

@@ -49,6 +49,14 @@ describe("rewind of both with a file left as it is", () => {
     const messages = agent.runtime.session.messages();
     expect(messages.map((m) => m.content)).toEqual(["Hi", "Hello.", result.notes[0]]);
     expect(messages.at(-1)).toMatchObject({ role: "user", note: "rewind" });
+
+    // The next request carries the note and the new message as one user message: never two in a row.
+    fake.reply().text("Renaming again.");
+    await agent.turn("Rename them again");
+    const sent = fake.requests.at(-1)!.chat!.messages;
+    const roles = sent.map((m) => m.role);
+    expect(roles.some((r, i) => r === "user" && roles[i + 1] === "user")).toBe(false);
+    expect(sent.at(-1)).toMatchObject({ role: "user", content: `${result.notes[0]}\n\nRename them again` });
   });
 
   it("adds no note when every file was restored", async () => {
