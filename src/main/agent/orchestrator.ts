@@ -2,8 +2,7 @@
 // … until a final answer. An async generator of typed events: the caller renders them and answers the
 // UI port's questions; nothing here knows how things are shown.
 import { IpuaroError, isIpuaroError } from "../errors.js";
-import { isLlmCancelled } from "../llm/llm-errors.js";
-import type { LlmClient, LlmMessage, NativeToolCall, ResponseStats } from "../llm/ollama-client.js";
+import type { LlmClient, LlmMessage } from "../llm/ollama-client.js";
 import { formatToolResult, parserCallExample, type ToolFormat } from "../llm/system-prompt.js";
 import { parseToolCalls, type ParsedCall, type ParsedItem } from "../llm/tool-call-parser.js";
 import type { TokenEstimator } from "../llm/token-estimator.js";
@@ -12,15 +11,13 @@ import { newReplyId } from "../tools/reply-edits.js";
 import type { ToolContext, ToolPorts, ToolResult } from "../tools/tool-types.js";
 import type { ContextEvent, ConversationRecorder } from "../session/conversation-recorder.js";
 import { unansweredNote } from "../session/session-tree.js";
-import { joinUserRuns } from "../llm/message-runs.js";
 import type { UnansweredTurn } from "../session/session-types.js";
 import type { AgentEvent, FinishReason, TurnStats } from "./events.js";
 import { describeLoop, DoomLoopDetector } from "./loop-guards.js";
 import type { UiPort } from "./ports.js";
-import { VisibleTextFilter } from "./visible-text.js";
-import { CallFenceFilter } from "./call-fence-filter.js";
 import { reportUnreadable, unreadableCallName } from "./unreadable-call.js";
 import { oversizedMessageError, oversizedRequestError } from "./oversized-request.js";
+import { requestOnce, type RequestDeps, type RoundOutcome } from "./model-request.js";
 
 export interface OrchestratorOptions {
   llm: LlmClient;
@@ -54,39 +51,9 @@ export interface OrchestratorOptions {
   onTurnEnd?: (toolNames: string[]) => Promise<void>;
 }
 
-/** Retries llm.autoRetry makes before asking, and the first pause (doubled each time). */
-export const AUTO_RETRIES = 3;
-const AUTO_RETRY_PAUSE_MS = 1000;
-/** The most often a `writing` event goes out while a reply streams what is not shown. */
-const WRITING_EVERY_MS = 1000;
-
-/** Waits `ms`; false when the turn was cancelled meanwhile. */
-function pause(ms: number, signal?: AbortSignal): Promise<boolean> {
-  if (signal?.aborted) return Promise.resolve(false);
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve(true);
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
-}
-
 /** What a turn yields: the agent's events plus the session's context reports. */
 export type TurnEvent = AgentEvent | ContextEvent;
-
-type RoundOutcome =
-  /** `unclosed`: text held back from an opening `<tool_call` never closed (shown if it was no call). */
-  | { kind: "reply"; text: string; native: NativeToolCall[]; completionTokens: number | null; unclosed: string }
-  /**
-   * `partial`: the reply as far as it was shown when a failure or a stop cut it short. `unanswered`: what
-   * the model is told of it. `takeBack`: see the finished event.
-   */
-  | { kind: "stop"; reason: FinishReason; text: string; partial?: string; unanswered: UnansweredTurn; takeBack?: boolean };
+export { AUTO_RETRIES } from "./model-request.js";
 
 /** A call (or a call that failed to parse) of the current round with the id its result will carry. */
 type RoundItem = ParsedItem & { id: string };
@@ -119,6 +86,11 @@ export class Orchestrator {
 
   constructor(private readonly opts: OrchestratorOptions) {
     this.history = opts.history ?? [];
+  }
+
+  private requestDeps(): RequestDeps {
+    const o = this.opts;
+    return { llm: o.llm, history: this.history, recorder: o.recorder, estimator: o.estimator, ui: o.ui, autoRetry: !!o.autoRetry };
   }
 
   private ports(): ToolPorts {
@@ -211,7 +183,7 @@ export class Orchestrator {
       const requestStarted = performance.now();
       // Abort can give the message back only while nothing of the turn but the message is kept (a command's turn has none).
       const takeBack = round === 0 && opts.command === undefined;
-      const outcome: RoundOutcome = yield* this.requestOnce(system, stats, known, signal, closing ? closingInstruction(closing) : undefined, takeBack);
+      const outcome: RoundOutcome = yield* requestOnce(this.requestDeps(), system, stats, known, signal, closing ? closingInstruction(closing) : undefined, takeBack);
       if (outcome.kind === "stop") {
         const more = { ...(outcome.partial ? { partial: outcome.partial } : {}), unanswered: outcome.unanswered, ...(outcome.takeBack ? { takeBack: true } : {}) };
         // The closing request failed: the turn still ends for the guard's reason (unless it was interrupted).
@@ -333,116 +305,6 @@ export class Orchestrator {
       type: "tool-result",
       result: { callId, name: call.name, success: false, error, code: "CANCELLED", truncated: false, display: { title, summary: error }, durationMs: 0 },
     };
-  }
-
-  /**
-   * `closing`: sent after the history, in this request only (closingInstruction). `takeBack`: abort at a
-   * failure may give the message back (ErrorSituation).
-   */
-  private async *requestOnce(
-    system: string,
-    stats: TurnStats,
-    known: ReadonlySet<string>,
-    signal?: AbortSignal,
-    closing?: LlmMessage,
-    takeBack = false,
-  ): AsyncGenerator<TurnEvent, RoundOutcome> {
-    let autoRetries = 0;
-    // A fenced block is a call when the parser finds one (or a broken one) in it: then it is not shown.
-    const isCall = (block: string) => {
-      const p = parseToolCalls(block, known);
-      return p.calls.length > 0 || p.errors.length > 0;
-    };
-    for (;;) {
-      const filter = new VisibleTextFilter();
-      const fences = new CallFenceFilter(isCall);
-      let text = "";
-      /** What of `text` was shown (calls and held-back tags left out): the partial answer if the reply breaks off. */
-      let shown = "";
-      const native: NativeToolCall[] = [];
-      let response: ResponseStats | null = null;
-      /** When the last `writing` event went out (chunks that show nothing). */
-      let writingAt = -Infinity;
-      const writing = (): boolean => {
-        const now = performance.now();
-        if (now - writingAt < WRITING_EVERY_MS) return false;
-        writingAt = now;
-        return true;
-      };
-      try {
-        yield { type: "request" };
-        const stream = this.opts.llm.chatStream({ messages: joinUserRuns([{ role: "system", content: system }, ...this.history, ...(closing ? [closing] : [])]), signal });
-        for await (const chunk of stream) {
-          if (chunk.type === "text") {
-            text += chunk.text;
-            this.opts.recorder?.streamed?.(text);
-            const visible = fences.push(filter.push(chunk.text));
-            shown += visible;
-            if (visible) {
-              writingAt = performance.now();
-              yield { type: "text", text: visible };
-            } else if (writing()) yield { type: "writing" };
-          } else if (chunk.type === "tool_calls") {
-            native.push(...chunk.calls);
-            if (writing()) yield { type: "writing" };
-          } else response = chunk.stats;
-        }
-        const rest = fences.push(filter.flush()) + fences.flush();
-        if (rest) yield { type: "text", text: rest };
-        stats.requests++;
-        if (response) {
-          const fallback = { promptTokens: this.estimatePrompt(system), completionTokens: this.opts.estimator?.estimate(text) ?? 0 };
-          stats.promptTokens += response.promptTokens ?? fallback.promptTokens;
-          stats.completionTokens += response.completionTokens ?? fallback.completionTokens;
-          yield { type: "response", stats: response };
-          if (response.doneReason === "length") {
-            yield { type: "warning", message: "The model stopped because it ran out of room (Ollama's done_reason \"length\"): this reply is cut off. Ask it to go on, or /compact to make room." };
-          }
-          if (this.opts.recorder) yield { type: "context", ...this.opts.recorder.response(response, fallback, this.history.length) };
-        }
-        return { kind: "reply", text, native, completionTokens: response?.completionTokens ?? null, unclosed: filter.unclosed() };
-      } catch (err) {
-        // No stats come for a stream cut short, but the model read the prompt and wrote what streamed:
-        // estimated, they count (an interrupted or broken-off answer showed "0 tokens" after seconds of text).
-        if (text) {
-          stats.requests++;
-          stats.promptTokens += this.estimatePrompt(system);
-          stats.completionTokens += this.opts.estimator?.estimate(text) ?? 0;
-        }
-        const partial = shown ? { partial: shown } : {};
-        const interrupted: RoundOutcome = { kind: "stop", reason: "cancelled", text: text ? `${text}\n[interrupted]` : "[interrupted]", ...partial, unanswered: { how: "interrupted", ...partial } };
-        if (isLlmCancelled(err) || signal?.aborted) return interrupted;
-        const error = isIpuaroError(err) ? err : new IpuaroError("llm", err instanceof Error ? err.message : String(err));
-        if (error.recoverable && this.opts.autoRetry && autoRetries < AUTO_RETRIES) {
-          const pauseMs = AUTO_RETRY_PAUSE_MS * 2 ** autoRetries++;
-          yield { type: "retry", reason: `${error.message} (llm.autoRetry: again in ${pauseMs / 1000} s, ${autoRetries} of ${AUTO_RETRIES})` };
-          if (!(await pause(pauseMs, signal))) return interrupted;
-          continue;
-        }
-        const choice = error.recoverable ? await this.opts.ui.chooseOnError(error, { during: "request", takeBack }) : "abort";
-        yield { type: "error", error, choice };
-        if (choice === "retry") {
-          yield { type: "retry", reason: error.message };
-          continue;
-        }
-        // "aborted" is the user's answer to an error that could be retried; one that cannot is an error.
-        const aborted = choice === "abort" && error.recoverable;
-        return {
-          kind: "stop",
-          reason: aborted ? "aborted" : "error",
-          text: `The model request failed: ${error.message}`,
-          ...partial,
-          unanswered: { how: aborted ? "stopped" : "failed", reason: error.message, ...partial },
-          ...(aborted && takeBack ? { takeBack: true } : {}),
-        };
-      }
-    }
-  }
-
-  private estimatePrompt(system: string): number {
-    const e = this.opts.estimator;
-    if (!e) return 0;
-    return e.estimate(system) + this.history.reduce((n, m) => n + e.estimate(m.content), 0);
   }
 
   private async *runTool(callId: string, call: ParsedCall, stats: TurnStats, reply: string, signal?: AbortSignal): AsyncGenerator<AgentEvent, ToolResult | "abort"> {
