@@ -38,6 +38,13 @@ export function scriptTwoEdits(fake: FakeOllama): void {
   fake.reply().text("Both edited.");
 }
 
+/** One turn in which the model runs `command` with run_command, then answers. */
+export async function commandTurn(fake: FakeOllama, agent: AgentUnderTest, command: string): Promise<void> {
+  fake.reply().text(xmlToolCall("run_command", { command }));
+  fake.reply().text("Done.");
+  await agent.turn(`Run ${command}`);
+}
+
 /** After each test: detach the agent's checkpoints, check the script was used up, drop the project. */
 export async function closeAgentProject(agent: AgentUnderTest, project: IndexedProject, fake: FakeOllama): Promise<void> {
   agent.runtime.checkpoints.close();

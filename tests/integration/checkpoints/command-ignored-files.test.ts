@@ -8,12 +8,12 @@ import { afterEach, describe, expect, it } from "vitest";
 import { copyIgnoredFiles } from "../../../src/main/checkpoints/ignored-copies.js";
 import { walkProject } from "../../../src/main/checkpoints/project-walk.js";
 import { rewindResultText } from "../../../src/main/cli/commands/rewind-command.js";
-import { FakeOllama, xmlToolCall as call } from "../../helpers/fake-ollama.js";
+import type { FakeOllama } from "../../helpers/fake-ollama.js";
 import { buildAcmeShop, openIndexedProject, type IndexedProject } from "../../helpers/indexed-project.js";
 import { useRedisServer } from "../../helpers/redis-server.js";
 import { makeTempDir, removeDir, writeTree } from "../../helpers/temp-dir.js";
 import { startAgent, type AgentUnderTest } from "../session/agent-harness.js";
-import { closeAgentProject, useHomeAndFakeModel } from "./checkpoint-harness.js";
+import { closeAgentProject, commandTurn, useHomeAndFakeModel } from "./checkpoint-harness.js";
 
 const server = useRedisServer();
 const LOGGER = "packages/core/src/logger.ts";
@@ -43,11 +43,7 @@ async function start(files: Record<string, string | Buffer>, mode: "tools" | "sh
   return agent;
 }
 
-async function runCommand(a: AgentUnderTest, command: string): Promise<void> {
-  fake.reply().text(call("run_command", { command }));
-  fake.reply().text("Done.");
-  await a.turn(`Run ${command}`);
-}
+const runCommand = (a: AgentUnderTest, command: string) => commandTurn(fake, a, command);
 
 describe("ignored files a command changes", () => {
   it("rm of a gitignored log and a source file: a code rewind brings back both", async () => {

@@ -5,12 +5,12 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { FakeOllama, xmlToolCall as call } from "../../helpers/fake-ollama.js";
+import type { FakeOllama } from "../../helpers/fake-ollama.js";
 import { buildAcmeShop, openIndexedProject, type IndexedProject } from "../../helpers/indexed-project.js";
 import { useRedisServer } from "../../helpers/redis-server.js";
 import { makeTempDir, removeDir, writeTree } from "../../helpers/temp-dir.js";
 import { startAgent, type AgentUnderTest } from "../session/agent-harness.js";
-import { closeAgentProject, useHomeAndFakeModel } from "./checkpoint-harness.js";
+import { closeAgentProject, commandTurn, useHomeAndFakeModel } from "./checkpoint-harness.js";
 
 const server = useRedisServer();
 let fake: FakeOllama;
@@ -51,11 +51,7 @@ async function start(links: Record<string, string>, mode: "tools" | "shadow-git"
   return agent;
 }
 
-async function runCommand(a: AgentUnderTest, command: string): Promise<void> {
-  fake.reply().text(call("run_command", { command }));
-  fake.reply().text("Done.");
-  await a.turn(`Run ${command}`);
-}
+const runCommand = (a: AgentUnderTest, command: string) => commandTurn(fake, a, command);
 
 describe.each(["tools", "shadow-git"] as const)("symlinks a command changes (%s mode)", (mode) => {
   it("a deleted link comes back with its old target; a re-pointed one is the command's change, a conflict until overwrite", async () => {
