@@ -436,7 +436,7 @@ const TAINTED: Row[] = [
   ["node --test", "ask"],
   ["git status", "allow"],
   ["git diff", "allow"],
-  ["tsc --noEmit", "allow"],
+  ["tsc --noEmit", "ask"],
   ["node scripts/build.js", "allow"],
   ["npm view vitest version", "allow"],
   ["npm --version", "allow"],

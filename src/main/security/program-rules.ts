@@ -87,9 +87,12 @@ export function programFindings(argv: readonly ShellWord[], root: string): Findi
 
 // --- write-then-execute ---------------------------------------------------------------------------
 
-/** Programs that load project config or scripts as code. `tsc` is not one: tsconfig cannot run code. */
+/**
+ * Programs that load project config or scripts as code, or write where their config says: `tsc` runs no
+ * code, but a tsconfig's `outDir`/`declarationDir` can point anywhere, outside the project too.
+ */
 const TAINT_RUNNERS = new Set([
-  "vitest", "jest", "eslint", "prettier", "mocha", "ava", "tap", "c8", "nyc", "playwright", "cypress", "webpack",
+  "tsc", "vitest", "jest", "eslint", "prettier", "mocha", "ava", "tap", "c8", "nyc", "playwright", "cypress", "webpack",
   "vite", "rollup", "babel", "next", "nuxt", "astro", "turbo", "nx", "lerna", "lint-staged", "husky", "stylelint",
   "commitlint", "tsup", "make", "gmake", "ts-node", "npx", "pnpx", "bunx", "gulp", "grunt", "karma", "storybook",
   "react-scripts", "vue-cli-service",

@@ -39,6 +39,8 @@ const TAINTING_PATTERNS = [
   /^\.c8rc(\.[\w]+)?$/,
   /^\.nycrc(\.[\w]+)?$/,
   /^jest\.setup\.[\w]+$/,
+  // Where tsc writes (outDir, declarationDir, tsBuildInfoFile).
+  /^[tj]sconfig(\.[\w-]+)*\.json$/,
   // Git hook managers: their configs are the commands `git commit` runs.
   /^\.?lefthook(-local)?\.(yml|yaml|json|toml)$/,
   /^\.pre-commit-config\.ya?ml$/,
