@@ -214,15 +214,6 @@ describe("commands", () => {
     await h.t.waitForNoText("compressing the conversation…");
   });
 
-  it("an unknown command is explained and not sent to the model", async () => {
-    h = await startUi();
-    await command(h, "/frobnicate");
-    await h.t.waitForText("Unknown command /frobnicate.");
-    expect(h.backend.sent).toEqual([]);
-    await command(h, "/staus");
-    await h.t.waitForText("Unknown command /staus. Did you mean /status?");
-  });
-
   it("takes /quit for /exit and /new for /clear", async () => {
     h = await startUi();
     await command(h, "/new");

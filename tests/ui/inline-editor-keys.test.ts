@@ -38,7 +38,8 @@ describe("the inline editor's PgUp/PgDn", () => {
     const { answer } = await openInlineEditor(h);
     await h.t.waitForText("строка 1");
     expect(h.t.find("строка 40")).toBeNull();
-    h.t.type(KEYS.pageDown, KEYS.pageDown);
+    // The editor fills the rows above the prompt (not the prompt's): 14 rows a page here.
+    h.t.type(KEYS.pageDown, KEYS.pageDown, KEYS.pageDown);
     await h.t.waitFor(() => h!.t.find("строка 1 ") === null && h!.t.find("строка 30") !== null, "a later page");
     const cursor = h.t.cursor();
     const lineAtCursor = h.t.lines()[cursor.y]!;
@@ -46,7 +47,7 @@ describe("the inline editor's PgUp/PgDn", () => {
     expect(n).toBeGreaterThan(20);
     h.t.type("Ж");
     await h.t.waitForText(`Жстрока ${n}`);
-    h.t.type(KEYS.pageUp, KEYS.pageUp, KEYS.pageUp);
+    h.t.type(KEYS.pageUp, KEYS.pageUp, KEYS.pageUp, KEYS.pageUp);
     await h.t.waitForText("строка 1");
     h.t.type(KEYS.ctrlS);
     const decision = await answer;

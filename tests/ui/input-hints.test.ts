@@ -52,6 +52,33 @@ describe("the hint over the prompt", () => {
     expect(h.t.text()).not.toContain("Queued");
   });
 
+  it("'One message is already queued' goes once the queued message has been sent; the refused one stays in the input", async () => {
+    h = await startUi({ cols: 100, rows: 24 });
+    const release = await queueBehindBusyTurn(h);
+    h.t.type("третий", KEYS.enter);
+    await h.t.waitForText("One message is already queued");
+    release();
+    await h.t.waitForText("User: второй");
+    await h.t.waitFor(() => h!.backend.sent.length === 2 && /[✓✗]\s*$/.test(h!.t.lines()[0]!), "the second turn to end");
+    await h.t.settle();
+    expect(h.t.text()).not.toContain("already queued");
+    expect(h.app.input.editor.text).toBe("третий");
+  });
+
+  it("'Wait until the work is done' goes once /compact is done", async () => {
+    h = await startUi({ cols: 100, rows: 24 });
+    const done = gate();
+    h.backend.compactGate = done.wait;
+    h.t.type("/compact", KEYS.enter);
+    await h.t.waitForText("compressing the conversation…");
+    h.t.type("вопрос", KEYS.enter);
+    await h.t.waitForText("Wait until the work is done");
+    done.open();
+    await h.t.waitForText("Nothing to compress yet.");
+    await h.t.waitForNoText("Wait until the work is done");
+    expect(h.app.input.editor.text).toBe("вопрос");
+  });
+
   it("keeps one row for the prompt on a 40×10 terminal, with a hint cut to … at three rows", async () => {
     h = await startUi({ cols: 40, rows: 10 });
     const release = await queueBehindBusyTurn(h);

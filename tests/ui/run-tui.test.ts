@@ -85,7 +85,7 @@ describe("runTui", () => {
     // at start (every start, in every project, with nothing the user had set).
     await t.waitFor(() => /context window 32,768 tokens \(the model's maximum; llm\.contextWindow is 128,000\)/.test(t!.text().replace(/\s+/g, " ")), "the window in use, said quietly");
     expect(t.everShown("llm.contextWindow is 128000")).toBe(false);
-    await t.waitFor(() => /Index\s+\d+ files, [\d.]+ MB in Redis/.test(t!.text()), "the index row");
+    await t.waitFor(() => /Index\s+[\d,]+ files?, [\d.]+ (B|KiB|MiB|GiB) in Redis/.test(t!.text()), "the index row");
     await t.waitForText("Watcher     watching");
 
     // Analytics from the real store, as aligned text; a mistyped query says where the list is.

@@ -2,7 +2,7 @@
 // the Context row says an estimate and an unknown window; the Session row tells the turns of the whole
 // session from the conversation as it is now.
 import { describe, expect, it } from "vitest";
-import { contextRow, sessionRow, toolsRow } from "../../src/ui/runtime/status-report.js";
+import { contextRow, indexRow, millisText, secondsText, sessionRow, toolsRow } from "../../src/ui/runtime/status-report.js";
 
 describe("/status Tools row", () => {
   it("uses the singular for one call, one edit and one compaction", () => {
@@ -31,5 +31,24 @@ describe("/status Context and Session rows", () => {
     expect(sessionRow("s1", { turns: 18, totalTokens: 12345, totalTime: 40_000 }, messages)).toBe(
       "s1: 2 messages of yours in the conversation now; 18 turns in all, 12,345 tokens, 40.0 s",
     );
+  });
+});
+
+describe("/status figures at any size", () => {
+  it("gives a small index in bytes or KiB, not 0.0 MB, and counts one file as one", () => {
+    expect(indexRow(19, 39_100)).toBe("19 files, 38 KiB in Redis");
+    expect(indexRow(3, 5_000)).toBe("3 files, 4.9 KiB in Redis");
+    expect(indexRow(1, 900)).toBe("1 file, 900 B in Redis");
+    expect(indexRow(12_000, 120 * 1024 * 1024)).toBe("12,000 files, 120 MiB in Redis");
+  });
+
+  it("gives a fast ping and a short or long session time with the digits they need", () => {
+    expect(millisText(0.04)).toBe("0.04 ms");
+    expect(millisText(3.25)).toBe("3.3 ms");
+    expect(secondsText(0)).toBe("0 s");
+    expect(secondsText(350)).toBe("0.35 s");
+    expect(secondsText(40_000)).toBe("40.0 s");
+    expect(secondsText(725_000)).toBe("12 min 5 s");
+    expect(secondsText(7_380_000)).toBe("2 h 3 min");
   });
 });

@@ -5,6 +5,7 @@ import type { z } from "zod";
 import type { IpuaroConfig } from "../config/schema.js";
 import type { AnalyticsEvents } from "../shadow/events-recorder.js";
 import type { ProjectStore } from "../store/project-store.js";
+import { counted } from "../plural.js";
 
 export type ToolCategory = "read" | "edit" | "search" | "analysis" | "git" | "run";
 
@@ -50,7 +51,7 @@ export const OUTPUT_PREVIEW_LINES = 4;
 export function outputPreview(output: string): string[] {
   const lines = output.split("\n").filter((l) => l.trim());
   const shown = lines.slice(-OUTPUT_PREVIEW_LINES);
-  return lines.length > shown.length ? [`… ${lines.length - shown.length} more lines`, ...shown] : shown;
+  return lines.length > shown.length ? [`… ${counted(lines.length - shown.length, "more line")}`, ...shown] : shown;
 }
 
 export type ToolOutcome =

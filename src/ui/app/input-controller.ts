@@ -18,6 +18,8 @@ import { TYPE_AHEAD_GUARD_MS, TYPED_AHEAD_EDITS, TypeAheadGuard } from "./type-a
 import { EDITS, promptAction, type MultilineMode } from "./prompt-keys.js";
 import { PromptSearch } from "./prompt-search.js";
 import { giveBackRefused, restoreCancelled } from "./message-give-back.js";
+import { MessageQueue } from "./message-queue.js";
+import { readPromptLine, unknownCommandText } from "./slash-commands.js";
 
 export { TYPE_AHEAD_GUARD_MS } from "./type-ahead-guard.js";
 export type { MultilineMode } from "./prompt-keys.js";
@@ -42,8 +44,6 @@ export class InputController {
   /** Tells keys typed for the prompt from answers to a dialog the agent opened mid-turn. */
   private readonly typeAhead: TypeAheadGuard;
   private typedAheadHint: unknown = null;
-  /** The hint shown when a message was queued (cleared when the message is sent). */
-  private queuedHint: unknown = null;
   private readonly work = new Set<AbortController>();
   private lastInterrupt = -Infinity;
   private lastEscape = -Infinity;
@@ -53,7 +53,7 @@ export class InputController {
   /** Esc stopped the running turn before it produced anything. */
   private cancelledEmpty = false;
   /** A message sent while the agent worked: it goes when the turn ends (back to the input if it is stopped). */
-  private queued: string | null = null;
+  private readonly queue: MessageQueue;
   /** Ctrl+R's search through the input history. */
   private readonly search: PromptSearch;
 
@@ -69,6 +69,7 @@ export class InputController {
     this.typeAhead = new TypeAheadGuard(opts.typeAheadGuardMs ?? TYPE_AHEAD_GUARD_MS, (modal) => app.modalOpening(modal), now);
     this.multiline = opts.multiline;
     this.search = new PromptSearch(app.input, (text, role) => this.hint(text, role));
+    this.queue = new MessageQueue(app.input, (text, role) => this.hint(text, role));
   }
 
   /** A turn, or work Ctrl+C can stop (/compact, /reindex): a message sent now would run beside it. */
@@ -169,12 +170,7 @@ export class InputController {
       case "submit":
         return this.submit();
       case "up":
-        if (this.queued !== null && !this.editor.text) {
-          this.editor.set(this.queued);
-          this.queued = null;
-          this.hint("Taken back from the queue.");
-          return;
-        }
+        if (this.queue.takeBack()) return;
         if (!this.editor.lineUp()) {
           const prev = this.app.input.history.previous(this.editor.text);
           if (prev !== null) this.editor.set(prev);
@@ -271,40 +267,29 @@ export class InputController {
       this.editor.set(text);
       return this.hint("The project is still being prepared…", "warn");
     }
-    const isCommand = text.startsWith("/") && !text.startsWith("//");
-    if (this.busy && !isCommand) {
-      // As in Claude Code and Codex: sent when the agent is done. One at a time.
-      if (this.queued !== null || this.turn === null) {
-        this.editor.set(text);
-        return this.hint(this.turn === null ? "Wait until the work is done, or Ctrl+C to stop it." : "One message is already queued; ↑ on an empty input takes it back to edit.", "warn");
-      }
-      this.queued = text;
-      this.hint("Queued: it is sent when the agent is done (↑ on an empty input takes it back; Esc or Ctrl+C stops the turn and returns it).");
-      this.queuedHint = this.app.input.hint;
+    const line = readPromptLine(text);
+    if (line.kind === "unknown") {
+      // Not lost: the text stays in the input, and the notice says how to send it as a message.
+      this.editor.set(text);
+      this.app.notice("warn", unknownCommandText(line.name));
       return;
     }
-    this.send(text);
+    // As in Claude Code and Codex: sent when the agent is done. One at a time.
+    if (this.busy && line.kind === "text") return this.queue.offer(text, this.turn !== null);
+    this.send(text, line.kind === "command");
   }
 
-  private send(text: string): void {
+  private send(text: string, command = false): void {
     this.app.input.history.push(text);
     this.app.backend.addInput(text).catch((e: unknown) => this.app.notice("warn", `input history not saved: ${e instanceof Error ? e.message : String(e)}`));
-    if (text.startsWith("/") && !text.startsWith("//")) return this.command(text);
+    if (command) return this.command(text);
     void this.play((signal) => this.app.backend.runTurn(text, signal), text);
   }
 
   /** After a turn: the queued message goes, or (the turn was stopped) comes back to the input. */
   private sendQueued(stopped: boolean, why = "The turn was stopped"): void {
-    const next = this.queued;
-    if (next === null) return;
-    this.queued = null;
-    // The "Queued: …" note is out of date once the message has gone (it stayed under the next answer).
-    if (this.app.input.hint === this.queuedHint) this.hint(null);
-    if (!stopped) return this.send(next);
-    // The queued message was written first, so it comes first; what was typed since follows it.
-    if (this.editor.text.trim()) this.editor.set(`${next}\n${this.editor.text}`);
-    else this.editor.set(next);
-    this.hint(`${why}: your queued message is back in the input.`, "warn");
+    const next = this.queue.next(stopped, why);
+    if (next !== null) this.send(next);
   }
 
   private async complete(): Promise<void> {
@@ -325,8 +310,8 @@ export class InputController {
     this.app.requestRender();
   }
 
-  /** Plays a turn; one at a time. */
-  async play(events: (signal: AbortSignal) => AsyncIterable<TurnEvent>, userText: string): Promise<void> {
+  /** Plays a turn; one at a time. `command`: a command's turn (/eval), with no message of the user's to give back. */
+  async play(events: (signal: AbortSignal) => AsyncIterable<TurnEvent>, userText: string, command = false): Promise<void> {
     if (this.turn) return;
     const ctrl = new AbortController();
     this.turn = ctrl;
@@ -361,11 +346,11 @@ export class InputController {
     if (refused) {
       // Never stored: there is nothing for restoreCancelled to take back, even if Esc came meanwhile.
       this.cancelledEmpty = false;
-      giveBackRefused(this.app, this.turnEntryIds(), userText, refused, (text, role) => this.hint(text, role));
+      giveBackRefused(this.app, this.turnEntryIds(), command ? null : userText, refused, (text, role) => this.hint(text, role));
     }
     const given = this.cancelledEmpty;
     if (this.cancelledEmpty) {
-      await restoreCancelled(this.app, this.turnEntryIds(), userText, (text, role) => this.hint(text, role));
+      await restoreCancelled(this.app, this.turnEntryIds(), command ? null : userText, (text, role) => this.hint(text, role));
       this.cancelledEmpty = false;
       this.app.requestRender();
     }
@@ -388,6 +373,11 @@ export class InputController {
       return await work(ctrl.signal);
     } finally {
       this.work.delete(ctrl);
+      // "Wait until the work is done" is out of date once it is.
+      if (!this.busy) {
+        this.queue.outOfDate();
+        this.app.requestRender();
+      }
     }
   }
 }

@@ -6,12 +6,15 @@ import type { TuiApp } from "./tui-app.js";
 
 type Hint = (text: string | null, role?: "muted" | "warn") => void;
 
-/** After a turn Esc stopped before it produced anything (`entryIds`: its chat entries): its message goes back to the input. */
-export async function restoreCancelled(app: TuiApp, entryIds: ReadonlySet<number>, userText: string, hint: Hint): Promise<void> {
+/**
+ * After a turn Esc stopped before it produced anything (`entryIds`: its chat entries): its message goes
+ * back to the input. `userText` is null for a command's turn (/eval): no message of the user's to give back
+ * (a message may start with `/` too: `/src/app.ts looks wrong`).
+ */
+export async function restoreCancelled(app: TuiApp, entryIds: ReadonlySet<number>, userText: string | null, hint: Hint): Promise<void> {
   const backend = app.backend;
   const editor = app.input.editor;
-  // A command's turn (/eval) has no message of the user's to give back.
-  if (!backend.restoreOnCancel || !backend.rewind || userText.startsWith("/")) {
+  if (!backend.restoreOnCancel || !backend.rewind || userText === null) {
     hint("Stopped.");
     return;
   }
@@ -33,11 +36,11 @@ export async function restoreCancelled(app: TuiApp, entryIds: ReadonlySet<number
  * the chat, the reason stays as a notice, and the text goes back to the input (unless the user typed
  * meanwhile: then ↑ has it), so nothing typed is lost.
  */
-export function giveBackRefused(app: TuiApp, entryIds: ReadonlySet<number>, userText: string, error: IpuaroError, hint: Hint): void {
+export function giveBackRefused(app: TuiApp, entryIds: ReadonlySet<number>, userText: string | null, error: IpuaroError, hint: Hint): void {
   const editor = app.input.editor;
   app.transcript.remove(entryIds);
   app.notice("error", `${error.message}${error.suggestion ? `\n${error.suggestion}` : ""}`);
-  if (userText.startsWith("/")) return;
+  if (userText === null) return;
   if (!editor.text) editor.set(userText);
   hint(editor.text === userText ? "Not sent: the message is back in the input." : "Not sent: ↑ brings the message back.", "warn");
 }

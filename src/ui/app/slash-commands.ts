@@ -256,11 +256,40 @@ function nearestCommand(name: string): string | null {
   return hit?.name ?? null;
 }
 
+/** How /help says what happens to a message that starts with `/` (see readPromptLine). */
+const SLASH_TEXT_HELP =
+  "A message that starts with `/` and is no command is sent to the model when its first word is a path (`/src/app.ts looks wrong`); otherwise start it with a space or `//` (it is sent as typed).";
+
 export function helpText(backend: Pick<TuiBackend, "toolHelp">): string {
   const cmds = SLASH_COMMANDS.map((c) => `- \`${c.name}${c.args ? ` ${c.args}` : ""}\` ${c.summary}`);
   const keys = KEY_HELP.map(([k, v]) => `- **${k}** ${v}`);
   const tools = backend.toolHelp().map((t) => `- \`${t.name}\` ${firstSentence(t.description)}`);
-  return ["# Commands", ...cmds, "", "# Keys", ...keys, "", "# What the model can do (ask in plain words)", ...tools].join("\n");
+  return ["# Commands", ...cmds, "", SLASH_TEXT_HELP, "", "# Keys", ...keys, "", "# What the model can do (ask in plain words)", ...tools].join("\n");
+}
+
+export type PromptLine = { kind: "command" } | { kind: "text" } | { kind: "unknown"; name: string };
+
+/**
+ * What the prompt does with a line it sends: a command (`/status`), text for the model, or an unknown
+ * command, which stays in the input. A first word that is a path (`/packages/core/src/money.ts looks
+ * wrong`, `/etc/hosts`, `/README.md`: another `/` or a `.` in it) is no command: the message is sent. A
+ * line that starts with `//` or a space is text, sent as typed.
+ */
+export function readPromptLine(text: string): PromptLine {
+  if (!text.startsWith("/") || text.startsWith("//")) return { kind: "text" };
+  const [name = ""] = text.split(/\s+/, 1);
+  if (findCommand(name)) return { kind: "command" };
+  if (name.slice(1).includes("/") || name.includes(".")) return { kind: "text" };
+  return { kind: "unknown", name };
+}
+
+/**
+ * The notice for `/name` that is no command: the nearest one, and how to send the text as a message
+ * (`kept`: the text is still in the input).
+ */
+export function unknownCommandText(name: string, kept = true): string {
+  const near = nearestCommand(name);
+  return `Unknown command ${name}.${near ? ` Did you mean ${near}?` : ""} /help lists the commands. To send this to the model as text, start it with a space or //${kept ? " (it is still in the input)" : ""}.`;
 }
 
 /** A period after these does not end the sentence ("e.g. at the end of a session"). */
@@ -281,8 +310,7 @@ export async function runSlashCommand(host: CommandHost, line: string, busy: boo
   const [name = ""] = line.trim().split(/\s+/);
   const cmd = findCommand(name);
   if (!cmd) {
-    const near = nearestCommand(name);
-    host.notice("warn", `Unknown command ${name}.${near ? ` Did you mean ${near}?` : ""} /help lists the commands; anything else is sent to the model as text.`);
+    host.notice("warn", unknownCommandText(name, false));
     return;
   }
   if (busy && !cmd.whileBusy) {

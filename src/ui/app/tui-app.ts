@@ -29,6 +29,9 @@ import type { MultilineMode } from "./input-controller.js";
 
 const STATUS_TICK_MS = 30_000;
 
+/** Below this many rows between the status bar and the prompt, a dialog takes the status bar's row too. */
+const DIALOG_MIN_ROWS = 7;
+
 /** How often the status bar's git branch is read again. */
 export const BRANCH_POLL_MS = 4000;
 
@@ -271,7 +274,7 @@ export class TuiApp implements ModalHost, CommandHost {
   // --- CommandHost ---
 
   playEvents(events: (signal: AbortSignal) => AsyncIterable<TurnEvent>, userText: string): Promise<void> {
-    return this.controller.play(events, userText);
+    return this.controller.play(events, userText, true);
   }
 
   cancellable<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> {
@@ -311,7 +314,11 @@ export class TuiApp implements ModalHost, CommandHost {
     else this.progress.box.hide();
     this.chat.box.top = 1;
     this.chat.box.height = Math.max(1, height - 1 - inputHeight - progressHeight);
-    for (const m of this.modalStack) m.layout();
+    // Dialogs keep off the prompt (what is typed ahead shows there) and, when there are rows enough,
+    // off the status bar.
+    const above = Math.max(1, height - inputHeight);
+    const area = above - 1 >= DIALOG_MIN_ROWS ? { top: 1, height: above - 1 } : { top: 0, height: above };
+    for (const m of this.modalStack) m.layout(area);
   }
 
   private draw(): void {

@@ -8,6 +8,7 @@ import type { Transcript } from "../chat/transcript.js";
 import { askChoice, type ModalHost } from "../dialogs/choice-dialog.js";
 import { askEditDecision, type ContentEditor } from "../dialogs/diff-dialog.js";
 import { renderDiff } from "../dialogs/diff-render.js";
+import { shortenPath } from "../text/path-fit.js";
 import { span, type StyledLine } from "../text/styled-text.js";
 
 export interface TuiUiPortOptions {
@@ -95,7 +96,8 @@ export class TuiUiPort implements UiPort {
       ...renderDiff(request.diff, request.path, width),
     ];
     return this.asking(() => askChoice<ConflictChoice>(this.opts.host, {
-      title: `Edit conflict: ${request.path}`,
+      // The file name stays on a narrow terminal: the folders in the middle give way.
+      title: (width) => `Edit conflict: ${shortenPath(request.path, width - 15)}`,
       body,
       choices: [
         { key: "a", label: "apply anyway", value: "apply" },

@@ -5,9 +5,10 @@
 //          Авторизация построена на JWT...
 //          ⏱ 3.2s │ 1,247 tokens │ 1 tool call
 import { formatTurnStats } from "../../main/cli/turn-format.js";
+import { counted } from "../../main/plural.js";
 import { DEFAULT_IDLE_TIMEOUTS } from "../../main/llm/ollama-fetch.js";
 import { CODE_GUTTER_WIDTH, renderMarkdown } from "../text/markdown-render.js";
-import { span, truncateStyled, wrapStyled, type StyledLine } from "../text/styled-text.js";
+import { lineText, span, truncateStyled, wrapStyled, type StyledLine } from "../text/styled-text.js";
 import type { Role } from "../theme.js";
 import type { AgentBlock, ChatEntry, NoticeLevel } from "./transcript.js";
 
@@ -86,7 +87,7 @@ function toolRow(b: Extract<AgentBlock, { kind: "tool" }>, width: number): Style
   else if (b.summary) line.push(span(` ${b.summary}`, "muted"));
   // The end of a command's output, a line each, cut to the width (the model saw more; /status has none).
   const preview = (b.preview ?? []).map((text, i) => {
-    // "… 2996 more lines": the whole output is a key away.
+    // "… 2,996 more lines": the whole output is a key away.
     const more = i === 0 && b.details !== undefined && text.startsWith("… ");
     return truncateStyled([span(`  │ ${text}`, "muted"), ...(more ? [span(" (Ctrl+O shows all)", "muted")] : [])], width);
   });
@@ -116,6 +117,36 @@ function agentBody(entry: Extract<ChatEntry, { kind: "agent" }>, width: number, 
   return rows;
 }
 
+/** A message of more lines than this shows its first USER_LINES_SHOWN (a 3,000-line paste filled the chat). */
+const USER_MAX_LINES = 20;
+const USER_LINES_SHOWN = 10;
+/** Rows a message's lines may wrap to before the rest is left out the same way (a line of minified code). */
+const USER_MAX_ROWS = 40;
+
+/** A user message's rows: a long one collapsed to its start and what was left out (the model has it all). */
+function userBody(text: string, width: number): StyledLine[] {
+  // Blank lines at the end of a pasted message showed as empty rows under it.
+  const lines = text.replace(/\s+$/, "").split("\n");
+  const rows: StyledLine[] = [];
+  let shown = 0;
+  let partial = 0;
+  for (const line of lines.slice(0, lines.length > USER_MAX_LINES ? USER_LINES_SHOWN : lines.length)) {
+    const wrapped = wrapStyled([{ text: line }], width);
+    if (rows.length + wrapped.length > USER_MAX_ROWS) {
+      const part = wrapped.slice(0, Math.max(1, USER_LINES_SHOWN - rows.length));
+      rows.push(...part);
+      partial = Math.max(1, line.length - part.reduce((n, r) => n + lineText(r).length, 0));
+      break;
+    }
+    rows.push(...wrapped);
+    shown++;
+  }
+  const more = lines.length - shown - (partial ? 1 : 0);
+  const left = [...(partial ? [counted(partial, "more character")] : []), ...(more ? [counted(more, "more line")] : [])];
+  if (left.length) rows.push([span(`… [${left.join(" and ")}, sent in full]`, "muted")]);
+  return rows;
+}
+
 export interface ChatRenderOptions {
   showStats: boolean;
   showToolCalls: boolean;
@@ -124,11 +155,8 @@ export interface ChatRenderOptions {
 export function renderEntry(entry: ChatEntry, width: number, opts: ChatRenderOptions): StyledLine[] {
   const inner = bodyWidth(width);
   switch (entry.kind) {
-    case "user": {
-      // Blank lines at the end of a pasted message showed as empty rows under it.
-      const body = entry.text.replace(/\s+$/, "").split("\n").flatMap((l) => wrapStyled([{ text: l }], inner));
-      return withLabel(label("User:", "user"), body);
-    }
+    case "user":
+      return withLabel(label("User:", "user"), userBody(entry.text, inner));
     case "agent": {
       const visible = opts.showToolCalls ? entry : { ...entry, blocks: entry.blocks.filter((b) => b.kind !== "tool") };
       return withLabel(label("Agent:", "agent"), agentBody(visible, inner, opts.showStats));

@@ -3,6 +3,7 @@
 // carries a version so the view re-wraps only what changed.
 import type { FinishReason, TurnStats } from "../../main/agent/events.js";
 import { cleanTerminalOutput } from "../../main/exec/output-text.js";
+import { counted } from "../../main/plural.js";
 import { OUTPUT_PREVIEW_LINES } from "../../main/tools/tool-types.js";
 
 /** Output of a running command kept for Ctrl+O (its end); the result brings all of it. */
@@ -27,6 +28,8 @@ export type AgentBlock =
       detailsHeaderLines?: number;
       /** While it runs: the output of its command so far (the end of it). */
       live?: string;
+      /** `live` lost its start (it keeps the last LIVE_OUTPUT_CHARS). */
+      liveCut?: boolean;
     }
   /** Something the turn reported as it went (an error and the choice made, a retry): in its place in the answer. */
   | { kind: "notice"; level: NoticeLevel; text: string };
@@ -57,6 +60,8 @@ export type ChatEntry =
   | { kind: "notice"; id: number; version: number; level: NoticeLevel; text: string };
 
 export type AgentEntry = Extract<ChatEntry, { kind: "agent" }>;
+
+type ToolBlock = Extract<AgentBlock, { kind: "tool" }>;
 
 export type ModelActivity = { kind: "thinking"; since: number } | { kind: "writing"; lastAt: number };
 
@@ -212,6 +217,7 @@ export class Transcript {
     const block = entry?.blocks.findLast((b): b is Extract<AgentBlock, { kind: "tool" }> => b.kind === "tool" && b.status === "running");
     if (!entry || !block) return;
     const live = (block.live ?? "") + chunk;
+    if (live.length > LIVE_OUTPUT_CHARS) block.liveCut = true;
     block.live = live.length > LIVE_OUTPUT_CHARS ? live.slice(-LIVE_OUTPUT_CHARS) : live;
     block.preview = cleanTerminalOutput(block.live.slice(-LIVE_PREVIEW_CHARS)).split("\n").filter((l) => l.trim()).slice(-OUTPUT_PREVIEW_LINES);
     this.touch(entry);
@@ -221,6 +227,7 @@ export class Transcript {
     const block = entry.blocks.find((b): b is Extract<AgentBlock, { kind: "tool" }> => b.kind === "tool" && b.callId === callId);
     if (!block) return;
     // The result's own preview and details replace what was shown live.
+    const live = block.live;
     delete block.live;
     delete block.preview;
     block.status = ok ? "ok" : "error";
@@ -228,6 +235,9 @@ export class Transcript {
     if (preview?.length) block.preview = preview;
     if (details) block.details = details;
     if (details && detailsHeaderLines) block.detailsHeaderLines = detailsHeaderLines;
+    // A result with no output of its own (the command cancelled, timed out) keeps what was shown live.
+    if (!preview?.length && !details && live !== undefined) keepLiveOutput(block, live);
+    delete block.liveCut;
     this.touch(entry);
   }
 
@@ -250,9 +260,16 @@ export class Transcript {
     entry.reason = reason;
     if (stats) entry.stats = stats;
     if (outcome) entry.outcome = outcome;
-    // A call still running when the turn ended never got its result.
-    for (const b of entry.blocks) if (b.kind === "tool" && b.status === "running") b.status = "error";
-    for (const b of entry.blocks) if (b.kind === "tool") delete b.live;
+    // A call still running when the turn ended never got its result; what its command printed stays.
+    for (const b of entry.blocks) {
+      if (b.kind !== "tool") continue;
+      if (b.status === "running") {
+        b.status = "error";
+        if (b.live !== undefined) keepLiveOutput(b, b.live, "stopped with the turn");
+      }
+      delete b.live;
+      delete b.liveCut;
+    }
     this.touch(entry);
   }
 
@@ -260,4 +277,20 @@ export class Transcript {
   static answerText(entry: AgentEntry): string {
     return entry.blocks.map((b) => (b.kind === "text" ? b.text : "")).join("");
   }
+}
+
+/**
+ * A call that ended without output of its own keeps its command's output so far, as a finished one's:
+ * the last lines under its row, all of it for Ctrl+O under a line saying how the call ended (Esc on a
+ * slow command took the ticks it had shown off the screen, and /output had nothing).
+ */
+function keepLiveOutput(block: ToolBlock, live: string, ended = block.summary ?? "failed"): void {
+  const output = cleanTerminalOutput(live).trimEnd();
+  const lines = output.split("\n").filter((l) => l.trim());
+  if (!lines.length) return;
+  const shown = lines.slice(-OUTPUT_PREVIEW_LINES);
+  block.preview = lines.length > shown.length ? [`… ${counted(lines.length - shown.length, "more line")}`, ...shown] : shown;
+  const cut = block.liveCut ? ` (its last ${LIVE_OUTPUT_CHARS.toLocaleString("en-US")} characters)` : "";
+  block.details = `✗ ${ended}: the output until then${cut}\n${output}`;
+  block.detailsHeaderLines = 1;
 }

@@ -37,7 +37,8 @@ export function latinKey(ch: string | undefined): string | null {
 }
 
 export interface ChoiceDialogOptions<T> {
-  title: string;
+  /** The title, or the title for a width (a path shortened to fit). */
+  title: string | ((width: number) => string);
   body: StyledLine[] | string;
   choices: Choice<T>[];
   /** The answer for Esc. */
@@ -50,7 +51,7 @@ export function askChoice<T>(host: ModalHost, opts: ChoiceDialogOptions<T>): Pro
     const bodyOf = (width: number): StyledLine[] =>
       typeof opts.body === "string" ? opts.body.split("\n").flatMap((l) => wrapStyled([{ text: l }], width)) : opts.body.flatMap((l) => wrapStyled(l, width));
     const frame = new DialogBox(host.screen, host.painter, {
-      title: [span(opts.title, opts.titleRole ?? "accent", { bold: true })],
+      title: (width) => [span(typeof opts.title === "function" ? opts.title(width) : opts.title, opts.titleRole ?? "accent", { bold: true })],
       body: bodyOf,
       footer: (width) => keyLegendRows(opts.choices, width),
     });
@@ -62,7 +63,7 @@ export function askChoice<T>(host: ModalHost, opts: ChoiceDialogOptions<T>): Pro
         const choice = key ? opts.choices.find((c) => c.key.toLowerCase() === key) : undefined;
         if (choice) finish(choice.value);
       },
-      layout: () => frame.layout(),
+      layout: (area) => frame.layout(area),
       cursor: () => null,
       destroy: () => frame.destroy(),
     };

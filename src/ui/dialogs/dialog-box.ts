@@ -1,5 +1,6 @@
-// The frame every dialog uses: a bordered box centred over the chat, a title row, a scrollable body
-// (↑/↓, PgUp/PgDn) and a fixed footer with the key choices. Content is painted by ipuaro, not blessed.
+// The frame every dialog uses: a bordered box centred in the rows above the prompt, a title row, a
+// scrollable body (↑/↓, PgUp/PgDn) and a fixed footer with the key choices. Content is painted by ipuaro,
+// not blessed; a row wider than the box ends in `…`, and on a short terminal the blank rows go first.
 import blessed from "blessed";
 import type { Widgets } from "blessed";
 import type { KeyAction } from "../input/keymap.js";
@@ -7,39 +8,53 @@ import { lineWidth, span, truncateStyled, type StyledLine } from "../text/styled
 import { innerRect, type Painter } from "../widgets/paint.js";
 
 export interface DialogContent {
-  title: StyledLine;
+  /** The title, or the title for an inner width (a path shortened to fit). */
+  title: StyledLine | ((width: number) => StyledLine);
   /** Rows of the body for an inner width. */
   body(width: number): StyledLine[];
   footer(width: number): StyledLine[];
+  /** The body row to keep in view (a list's selection), also when the terminal is resized. */
+  focus?(): number;
+}
+
+/** The screen rows a dialog may take: those between the status bar and the prompt. */
+export interface DialogArea {
+  top: number;
+  height: number;
 }
 
 /** What the app's modal stack needs from an open dialog. */
 export interface Modal {
   handleKey(action: KeyAction | null, ch: string | undefined): void;
-  /** Re-sizes to the screen (before each frame). */
-  layout(): void;
+  /** Re-sizes to the screen (before each frame), within `area`. */
+  layout(area: DialogArea): void;
   /** Where the terminal cursor should be shown, or null to hide it. */
   cursor(): { x: number; y: number } | null;
   destroy(): void;
 }
 
 const MAX_WIDTH = 110;
+/** A dialog is at least this tall (borders, title, one row, the keys) when the area has the rows. */
+const MIN_HEIGHT = 5;
 
 export class DialogBox {
   readonly box: Widgets.BoxElement;
   private scroll = 0;
   private bodyHeight = 1;
+  /** Where the last layout put it (until the app's first: the screen less a row). */
+  private area: DialogArea | null = null;
 
+  /** `fill`: take the area's whole height (an editor). */
   constructor(
     private readonly screen: Widgets.Screen,
     private readonly painter: Painter,
     private readonly content: DialogContent,
-    private readonly opts: { maxWidth?: number; minHeight?: number; scrollMarks?: boolean } = {},
+    private readonly opts: { maxWidth?: number; fill?: boolean; scrollMarks?: boolean } = {},
   ) {
     const border = painter.theme.roles.border;
     this.box = blessed.box({
       parent: screen,
-      top: "center",
+      top: 0,
       left: "center",
       width: 10,
       height: 5,
@@ -58,13 +73,21 @@ export class DialogBox {
     return Math.max(20, Math.min((this.screen.width as number) - 2, this.opts.maxWidth ?? MAX_WIDTH));
   }
 
-  layout(): void {
+  /**
+   * Sizes the box to its content within `area` (the last one given when none is), centred in it: drawn
+   * over the whole screen, a dialog on a short terminal covered the prompt with its bottom border.
+   */
+  layout(area?: DialogArea): void {
+    if (area) this.area = area;
+    const { top, height } = this.area ?? { top: 0, height: Math.max(1, (this.screen.height as number) - 1) };
     const inner = this.innerWidth();
     const body = this.content.body(inner).length;
     const footer = this.content.footer(inner).length;
-    const wanted = Math.max(this.opts.minHeight ?? 0, 1 + 1 + body + 1 + footer + 2);
+    const wanted = this.opts.fill ? height : 1 + 1 + body + 1 + footer + 2;
+    const rows = Math.max(1, Math.min(height, Math.max(MIN_HEIGHT, wanted)));
     this.box.width = this.width();
-    this.box.height = Math.max(5, Math.min((this.screen.height as number) - 1, wanted));
+    this.box.height = rows;
+    this.box.top = top + Math.floor((height - rows) / 2);
   }
 
   scrollBy(rows: number): void {
@@ -88,11 +111,9 @@ export class DialogBox {
     return true;
   }
 
-  /** Scrolls so that body row `row` is visible (a cursor inside the body). Returns the row's offset on screen. */
-  ensureVisible(row: number): number {
-    if (row < this.scroll) this.scroll = row;
-    else if (row >= this.scroll + this.bodyHeight) this.scroll = row - this.bodyHeight + 1;
-    return row - this.scroll;
+  /** The first body row in view (after the last paint). */
+  get scrollTop(): number {
+    return this.scroll;
   }
 
   /** Top-left of the body area after the last paint (for a cursor inside the body). */
@@ -104,25 +125,54 @@ export class DialogBox {
     // One column of air on each side of the text.
     const rect = { ...inner, x: inner.x + 1, width: Math.max(1, inner.width - 2) };
     const footer = this.content.footer(rect.width);
-    this.bodyHeight = Math.max(1, rect.height - 2 - footer.length - 1);
     const body = this.content.body(rect.width);
+    // The blank rows under the title and over the keys give way to the body's rows on a short terminal.
+    const room = rect.height - 1 - footer.length;
+    const gaps = body.length + 2 <= room || room >= 10 ? 2 : room >= 6 ? 1 : 0;
+    this.bodyHeight = Math.max(1, room - gaps);
+    const marks = this.opts.scrollMarks !== false;
+    const focus = this.content.focus?.();
+    if (focus !== undefined) this.scroll = scrollShowing(focus, this.scroll, body.length, this.bodyHeight, marks);
     this.scroll = Math.min(this.scroll, Math.max(0, body.length - this.bodyHeight));
     const visible = body.slice(this.scroll, this.scroll + this.bodyHeight);
     const below = body.length - this.scroll - this.bodyHeight;
-    if (this.opts.scrollMarks !== false) {
-      if (below > 0) visible[visible.length - 1] = [span(` ↓ ${below} more (PgDn/↓) `, "selected")];
-      if (this.scroll > 0 && visible.length) visible[0] = [span(` ↑ ${this.scroll} more (PgUp/↑) `, "selected")];
+    if (marks) {
+      // Muted, not reversed: in the selected row's style a mark read as the selection.
+      const last = visible.length - 1;
+      if (below > 0 && this.scroll + last !== focus) visible[last] = [span(` ↓ ${below} more (PgDn/↓) `, "muted")];
+      if (this.scroll > 0 && visible.length && this.scroll !== focus) visible[0] = [span(` ↑ ${this.scroll} more (PgUp/↑) `, "muted")];
     }
     while (visible.length < this.bodyHeight) visible.push([]);
-    // A title wider than the dialog (a long path in a narrow terminal) ends in … rather than mid-word.
-    const rows: StyledLine[] = [truncateStyled(this.content.title, rect.width), [], ...visible, [], ...footer];
-    this.painter.paint(this.screen, rect, rows);
-    this.bodyOrigin = { x: rect.x, y: rect.y + 2 };
+    const title = typeof this.content.title === "function" ? this.content.title(rect.width) : this.content.title;
+    const rows: StyledLine[] = [title, ...(gaps === 2 ? [[]] : []), ...visible, ...(gaps > 0 ? [[]] : []), ...footer];
+    // A row wider than the dialog (a long path or key label on a narrow terminal) ends in … rather than
+    // at the border mid-word.
+    this.painter.paint(this.screen, rect, rows.map((r) => truncateStyled(r, rect.width)));
+    this.bodyOrigin = { x: rect.x, y: rect.y + (gaps === 2 ? 2 : 1) };
   }
 
   destroy(): void {
     this.box.destroy();
   }
+}
+
+/**
+ * The scroll (nearest to `scroll`) that shows body row `row` in a window of `height` rows, not under a
+ * `↑/↓ N more` mark: a list shrunk by a resize kept its selection out of view.
+ */
+export function scrollShowing(row: number, scroll: number, total: number, height: number, marks: boolean): number {
+  const max = Math.max(0, total - height);
+  const shows = (s: number): boolean => {
+    const top = marks && s > 0 ? 1 : 0;
+    const bottom = marks && total - s - height > 0 ? 1 : 0;
+    return row >= s + top && row <= s + height - 1 - bottom;
+  };
+  const from = Math.min(Math.max(0, scroll), max);
+  if (shows(from)) return from;
+  const step = row - from < height / 2 ? -1 : 1;
+  for (let s = from; s >= 0 && s <= max; s += step) if (shows(s)) return s;
+  // Too few rows for the marks as well: the row itself, the mark left off it.
+  return Math.min(max, Math.max(0, row - height + 1));
 }
 
 /** One key of a legend; `keyText` is shown as written (`Ctrl+S`) instead of upper-cased. */

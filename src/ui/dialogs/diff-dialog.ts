@@ -4,7 +4,9 @@
 // edit.showDiff off the dialog shows a one-line summary of the change, and D shows the diff anyway.
 import type { EditDecision, EditProposal } from "../../main/tools/tool-types.js";
 import type { KeyAction } from "../input/keymap.js";
+import { shortenPath } from "../text/path-fit.js";
 import { span, wrapStyled, type StyledLine } from "../text/styled-text.js";
+import { stringWidth } from "../text/text-width.js";
 import { latinKey, type ModalHost } from "./choice-dialog.js";
 import { DialogBox, keyLegendRows, type Modal } from "./dialog-box.js";
 import { diffSummary, renderDiff, type DiffRenderOptions } from "./diff-render.js";
@@ -19,10 +21,19 @@ export interface DiffDialogOptions extends DiffRenderOptions {
   editContent: ContentEditor;
 }
 
-export function proposalTitle(p: EditProposal): string {
-  const what = p.newContent === null ? "delete" : p.tool === "create_file" ? "create" : p.tool;
+/**
+ * `edit_lines packages/core/src/money.ts (lines 3-9)`, in `width` cells: the folders in the middle of the
+ * path give way first (`packages/…/money.ts`), then the range (the diff shows the lines), then the first
+ * folder; the file name stays.
+ */
+export function proposalTitle(p: EditProposal, width = Infinity): string {
+  const what = `${p.newContent === null ? "delete" : p.tool === "create_file" ? "create" : p.tool} `;
   const range = p.range ? (p.range.end >= p.range.start ? ` (lines ${p.range.start}-${p.range.end})` : ` (insert before line ${p.range.start})`) : "";
-  return `${what} ${p.path}${range}`;
+  const room = width - stringWidth(what);
+  const withRange = shortenPath(p.path, room - stringWidth(range));
+  const first = p.path.includes("/") ? p.path.slice(0, p.path.indexOf("/") + 1) : "";
+  if (withRange === p.path || (withRange.startsWith(first) && stringWidth(withRange) > 0)) return `${what}${withRange}${range}`;
+  return `${what}${shortenPath(p.path, Math.max(1, room))}`;
 }
 
 export function askEditDecision(host: ModalHost, proposal: EditProposal, opts: DiffDialogOptions): Promise<EditDecision> {
@@ -48,7 +59,7 @@ export function askEditDecision(host: ModalHost, proposal: EditProposal, opts: D
       return rows;
     };
     const frame = new DialogBox(host.screen, host.painter, {
-      title: [span(proposalTitle(proposal), "accent", { bold: true })],
+      title: (width) => [span(proposalTitle(proposal, width), "accent", { bold: true })],
       body,
       footer: (width) => [...keyLegendRows(choices(), width), ...(note ? [note] : [])],
     });
@@ -67,7 +78,7 @@ export function askEditDecision(host: ModalHost, proposal: EditProposal, opts: D
           host.requestRender();
         }
       },
-      layout: () => frame.layout(),
+      layout: (area) => frame.layout(area),
       cursor: () => null,
       destroy: () => frame.destroy(),
     };

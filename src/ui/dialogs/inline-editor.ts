@@ -2,11 +2,10 @@
 // same line editor as the prompt (Enter = new line, arrows, word jumps). Ctrl+S saves, Esc cancels.
 import type { KeyAction } from "../input/keymap.js";
 import { LineEditor } from "../input/line-editor.js";
+import { shortenPath } from "../text/path-fit.js";
 import { span, type StyledLine } from "../text/styled-text.js";
 import type { ModalHost } from "./choice-dialog.js";
 import { DialogBox, keyLegendRows, type Modal } from "./dialog-box.js";
-
-const FULL_HEIGHT_MARGIN = 2;
 
 export function editInline(host: ModalHost, content: string, title: string): Promise<string | null> {
   return new Promise<string | null>((resolve) => {
@@ -14,28 +13,27 @@ export function editInline(host: ModalHost, content: string, title: string): Pro
     editor.set(content, 0);
     // Tab indents as the file does.
     const indentUnit = /^\t/m.test(content) ? "\t" : "  ";
-    let cursorOffset = 0;
+    let cursorRow = 0;
     let cursorCol = 0;
     let bodyWidth = 1;
-    let frameRef: DialogBox | null = null;
     const frame = new DialogBox(
       host.screen,
       host.painter,
       {
-        title: [span(`Edit ${title}`, "accent", { bold: true })],
+        title: (width) => [span(`Edit ${shortenPath(title, width - 5)}`, "accent", { bold: true })],
         body: (w) => {
           bodyWidth = w;
           const at = editor.layout(w, 0, 0);
-          // Scrolled before the rows are cut, so the cursor's row is always on screen.
-          cursorOffset = frameRef?.ensureVisible(at.cursorRow) ?? at.cursorRow;
+          cursorRow = at.cursorRow;
           cursorCol = at.cursorCol;
           return at.rows.map((r): StyledLine => [{ text: r }]);
         },
+        // The body scrolls so that the cursor's row is always on screen.
+        focus: () => cursorRow,
         footer: (w) => keyLegendRows([{ key: "s", keyText: "Ctrl+S", label: "save and apply" }, { key: "Esc", label: "cancel" }], w),
       },
-      { minHeight: (host.screen.height as number) - FULL_HEIGHT_MARGIN, scrollMarks: false },
+      { fill: true, scrollMarks: false },
     );
-    frameRef = frame;
     const apply = (action: KeyAction): boolean => {
       switch (action.type) {
         case "insert":
@@ -90,10 +88,10 @@ export function editInline(host: ModalHost, content: string, title: string): Pro
         else if (!apply(action)) return;
         host.requestRender();
       },
-      layout: () => frame.layout(),
+      layout: (area) => frame.layout(area),
       cursor: () => {
         const origin = frame.bodyOrigin;
-        return origin ? { x: origin.x + cursorCol, y: origin.y + cursorOffset } : null;
+        return origin ? { x: origin.x + cursorCol, y: origin.y + cursorRow - frame.scrollTop } : null;
       },
       destroy: () => frame.destroy(),
     };

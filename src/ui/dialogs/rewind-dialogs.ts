@@ -46,8 +46,8 @@ export function pickRewindPoint(host: ModalHost, points: readonly RewindPointSta
       title: [span("Rewind to before…", "accent", { bold: true })],
       body: (w) => points.map((p, i) => row(p, i, w)),
       footer: (w) => keyLegendRows([{ key: "↑↓", label: "choose" }, { key: "Enter", label: "preview" }, { key: "Esc", label: "close" }], w),
+      focus: () => selected,
     });
-    frame.ensureVisible(selected);
     const modal: Modal = {
       handleKey(action: KeyAction | null) {
         if (action?.type === "escape") return finish(null);
@@ -57,10 +57,9 @@ export function pickRewindPoint(host: ModalHost, points: readonly RewindPointSta
         else if (action?.type === "pageUp") selected = Math.max(0, selected - 10);
         else if (action?.type === "pageDown") selected = Math.min(points.length - 1, selected + 10);
         else return;
-        frame.ensureVisible(selected);
         host.requestRender();
       },
-      layout: () => frame.layout(),
+      layout: (area) => frame.layout(area),
       cursor: () => null,
       destroy: () => frame.destroy(),
     };
@@ -168,7 +167,7 @@ export function confirmRewind(host: ModalHost, opts: ConfirmRewindOptions): Prom
         const m = key ? modes.find((x) => x.key === key) : undefined;
         if (m) finish({ mode: m.mode, onConflict });
       },
-      layout: () => frame.layout(),
+      layout: (area) => frame.layout(area),
       cursor: () => null,
       destroy: () => frame.destroy(),
     };

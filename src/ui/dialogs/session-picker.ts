@@ -2,7 +2,8 @@
 // confirmation; the current session cannot be deleted), Esc closes.
 import type { ListedSession } from "../app/tui-backend.js";
 import type { KeyAction } from "../input/keymap.js";
-import { fitLine, span, wrapStyled, type StyledLine } from "../text/styled-text.js";
+import { fitLine, span, truncateStyled, wrapStyled, type StyledLine } from "../text/styled-text.js";
+import { stringWidth, truncateToWidth } from "../text/text-width.js";
 import { latinKey, type ModalHost } from "./choice-dialog.js";
 import { DialogBox, keyLegendRows, type Modal } from "./dialog-box.js";
 
@@ -24,6 +25,23 @@ export function formatAge(ms: number): string {
   return `${Math.floor(h / 24)}d ago`;
 }
 
+/** Fewer cells than this of the first message say nothing: it is left out for the status. */
+const MIN_TITLE_CELLS = 8;
+
+/**
+ * The first message and the status (`  (open in the UI (pid 7783, since 14:05))`) in `room` cells: the
+ * message gives way first, cut with `…` (a row cut at the border ended mid-word inside the status's
+ * brackets); with no room left for it the status is cut too.
+ */
+export function fitTitleAndStatus(title: string, status: string, room: number): [string, string] {
+  if (room <= 0) return ["", ""];
+  const statusWidth = stringWidth(status);
+  if (stringWidth(title) + statusWidth <= room) return [title, status];
+  if (!status) return [truncateToWidth(title, room), ""];
+  if (room - statusWidth >= MIN_TITLE_CELLS) return [truncateToWidth(title, room - statusWidth), status];
+  return ["", truncateToWidth(status.trimStart(), room)];
+}
+
 export function pickSession(host: ModalHost, opts: SessionPickerOptions): Promise<string | null> {
   return new Promise<string | null>((resolve) => {
     const list = [...opts.sessions];
@@ -33,9 +51,12 @@ export function pickSession(host: ModalHost, opts: SessionPickerOptions): Promis
     const now = opts.now ?? Date.now();
     const row = (s: ListedSession, i: number, width: number): StyledLine => {
       const mark = s.id === opts.currentId ? "●" : s.openElsewhere ? "◌" : " ";
-      const text = ` ${mark} ${s.id}  ${String(s.messages).padStart(4)} messages  ${formatAge(now - s.lastActivityAt).padEnd(8)}  ${s.title}`;
+      const head = ` ${mark} ${s.id}  ${String(s.messages).padStart(4)} ${(s.messages === 1 ? "message" : "messages").padEnd(8)}  ${formatAge(now - s.lastActivityAt).padEnd(8)}  `;
       const style = i === selected ? "selected" : undefined;
-      return fitLine([span(text, style), ...(s.openElsewhere ? [span(`  (open in ${s.openElsewhere})`, style ?? "muted")] : [])], width);
+      const status = s.openElsewhere ? `  (open in ${s.openElsewhere})` : "";
+      const [title, shownStatus] = fitTitleAndStatus(s.title, status, width - stringWidth(head));
+      const line = [span(head + title, style), ...(shownStatus ? [span(shownStatus, style ?? "muted")] : [])];
+      return fitLine(truncateStyled(line, width), width, { text: " ", ...(style ? { role: style } : {}) });
     };
     /**
      * Said at once for a session another ipuaro has open: loading or deleting it would be refused. The
@@ -59,6 +80,7 @@ export function pickSession(host: ModalHost, opts: SessionPickerOptions): Promis
         return [span(`Sessions (${list.length})`, "accent", { bold: true })];
       },
       body: (w) => (list.length ? list.map((s, i) => row(s, i, w)) : [[span("No sessions yet.", "muted")]]),
+      focus: () => selected,
       // Wrapped to the width: on a narrow terminal one row was cut and [ESC] close or [N] keep hidden.
       footer: (w) => [
         ...(confirming
@@ -103,10 +125,9 @@ export function pickSession(host: ModalHost, opts: SessionPickerOptions): Promis
             confirming = s.id;
           }
         } else return;
-        frame.ensureVisible(selected);
         host.requestRender();
       },
-      layout: () => frame.layout(),
+      layout: (area) => frame.layout(area),
       cursor: () => null,
       destroy: () => frame.destroy(),
     };

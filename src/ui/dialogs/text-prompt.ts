@@ -85,7 +85,7 @@ export function askText(host: ModalHost, opts: TextPromptOptions): Promise<strin
         frame.layout();
         host.requestRender();
       },
-      layout: () => frame.layout(),
+      layout: (area) => frame.layout(area),
       cursor: () => (frame.bodyOrigin ? { x: frame.bodyOrigin.x + fieldCol, y: frame.bodyOrigin.y + fieldRow } : null),
       destroy: () => frame.destroy(),
     };

@@ -2,7 +2,11 @@
 // mode and pause/resume to the source, and rewrites what blessed's key parser cannot understand:
 // - bracketed paste (`ESC[200~ … ESC[201~`): the text is passed on with line breaks as `\n`, and
 //   `pasting` is true while it is parsed, so pasted newlines and tabs are text, not Enter and Tab;
-// - Alt+Enter (`ESC CR`), Shift/Ctrl+Enter in CSI-u or modifyOtherKeys form: become `\n` (new line).
+// - Alt+Enter (`ESC CR`), Shift/Ctrl+Enter in CSI-u or modifyOtherKeys form: become `\n` (new line);
+// - a paste the terminal did not bracket (tmux paste-buffer without -p, a terminal without the mode):
+//   keys faster than anyone types — text with a line break or tab inside it in one read, and what
+//   follows within BURST_MS — are passed on as a paste, so a pasted snippet is not sent line by line and
+//   its tabs do not complete. Text ending in one Enter (`tmux send-keys 'text' Enter`) still sends.
 import { EventEmitter } from "node:events";
 import { StringDecoder } from "node:string_decoder";
 
@@ -11,6 +15,12 @@ const PASTE_END = "\x1b[201~";
 /** A sequence split across reads is held this long at most (then passed on as it is). */
 const HOLD_MS = 25;
 const NEWLINE_KEYS = /\x1b\r|\x1b\[13;[2-8]u|\x1b\[27;[2-8];13~/g;
+/** Reads closer together than this continue a burst of pasted keys (key repeat is ≈ 30 ms apart). */
+export const BURST_MS = 15;
+/** Characters besides a line break or tab in one read that make it a paste (typing gives one a read). */
+const BURST_MIN_CHARS = 2;
+/** Escape sequences (keys such as arrows, mouse reports): no typed characters, and no line breaks. */
+const ESCAPE_SEQUENCE = /\x1b(?:\[[0-?]*[ -/]*[@-~]|O[\s\S]|[\s\S])?/g;
 
 export interface InputSource extends EventEmitter {
   isTTY?: boolean;
@@ -29,6 +39,8 @@ export class TerminalInput extends EventEmitter {
   private inPaste = false;
   private held = "";
   private holdTimer: NodeJS.Timeout | null = null;
+  /** When the last read of an unbracketed paste came (see burst). */
+  private burstAt = -Infinity;
   /** Keeps a character split between two reads (a long paste arrives in pieces) whole: decoded alone, each half was "�". */
   private readonly decoder = new StringDecoder("utf8");
   private readonly onSourceData = (chunk: Buffer | string) => {
@@ -36,7 +48,10 @@ export class TerminalInput extends EventEmitter {
     if (text) this.feed(text);
   };
 
-  constructor(private readonly source: InputSource) {
+  constructor(
+    private readonly source: InputSource,
+    private readonly now: () => number = () => performance.now(),
+  ) {
     super();
     source.on("data", this.onSourceData);
   }
@@ -100,16 +115,34 @@ export class TerminalInput extends EventEmitter {
 
   private emitSegment(text: string, paste: boolean): void {
     if (!text) return;
-    if (paste) {
+    if (paste || this.burst(text)) {
       this.pasting = true;
       try {
-        this.emit("data", Buffer.from(text.replace(/\r\n?/g, "\n"), "utf8"));
+        this.emit("data", Buffer.from(text.replace(NEWLINE_KEYS, "\n").replace(/\r\n?/g, "\n"), "utf8"));
       } finally {
         this.pasting = false;
       }
       return;
     }
     this.emit("data", Buffer.from(text.replace(NEWLINE_KEYS, "\n"), "utf8"));
+  }
+
+  /**
+   * Whether a read outside a bracketed paste holds pasted line breaks or tabs: it has BURST_MIN_CHARS
+   * typed characters and a CR, LF or tab before its end (a hand gives one key a read), or it came within
+   * BURST_MS of such a read (a long paste comes in several). Enter pressed on its own is never one, nor
+   * one Enter at the end of text that came with it (a program typing a message and sending it).
+   */
+  private burst(text: string): boolean {
+    const t = this.now();
+    const keys = text.replace(ESCAPE_SEQUENCE, "");
+    const breaks = /[\r\n\t]/.test(keys);
+    let typed = 0;
+    for (const c of keys) if (c >= " " && c !== "\x7f") typed++;
+    const inside = /[\r\n\t]/.test(keys.replace(/(?:\r\n?|\n)$/, ""));
+    if (t - this.burstAt > BURST_MS && !(inside && typed >= BURST_MIN_CHARS)) return false;
+    this.burstAt = t;
+    return breaks;
   }
 }
 

@@ -9,6 +9,7 @@ import type { ChatMessage, ContextState, SessionStats } from "../../main/session
 import type { OpenedProjectStore } from "../../main/store/open-project-store.js";
 import type { IndexState, TuiBackend } from "../app/tui-backend.js";
 import { counted } from "../../main/plural.js";
+import { formatBytes } from "../../main/checkpoints/index.js";
 
 export interface StatusSources {
   backend: Pick<TuiBackend, "projectName" | "root" | "autoApply">;
@@ -19,8 +20,29 @@ export interface StatusSources {
   watcherState: IndexState;
 }
 
-const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 const int = (n: number) => n.toLocaleString("en-US");
+
+/**
+ * A measured time in ms with the digits it needs: a ping over a unix socket (0.04 ms) read "0.0 ms".
+ */
+export function millisText(ms: number): string {
+  return `${ms < 1 ? ms.toFixed(2) : ms.toFixed(1)} ms`;
+}
+
+/** A session's time: `40.0 s`, `12 min 5 s`, `2 h 3 min` (7,200.0 s read as a slip), `0.35 s`. */
+export function secondsText(ms: number): string {
+  const s = ms / 1000;
+  if (s < 1) return `${ms === 0 ? "0" : s.toFixed(2)} s`;
+  if (s < 60) return `${s.toFixed(1)} s`;
+  const whole = Math.round(s);
+  if (whole < 3600) return `${Math.floor(whole / 60)} min ${whole % 60} s`;
+  return `${Math.floor(whole / 3600)} h ${Math.floor((whole % 3600) / 60)} min`;
+}
+
+/** `19 files, 38.2 KiB in Redis`: a small project's index read "0.0 MB". */
+export function indexRow(files: number, bytes: number): string {
+  return `${counted(files, "file")}, ${formatBytes(bytes)} in Redis`;
+}
 
 async function measured(fn: () => Promise<string>): Promise<string> {
   try {
@@ -39,11 +61,11 @@ export async function statusRows(s: StatusSources): Promise<Array<[string, strin
     await opened.redis.ping();
     // The managed server's description already says whose it is; the pid is what is worth adding.
     const where = opened.managed ? `${opened.description}, pid ${opened.managed.pid}` : opened.description;
-    return `${where}, ping ${(performance.now() - t).toFixed(1)} ms`;
+    return `${where}, ping ${millisText(performance.now() - t)}`;
   });
   const index = measured(async () => {
     const [paths, bytes] = await Promise.all([opened.store.listPaths(), opened.store.projectMemoryBytes()]);
-    return `${int(paths.length)} files, ${mb(bytes)} in Redis`;
+    return indexRow(paths.length, bytes);
   });
   const st = session.state.stats;
   return [
@@ -80,7 +102,7 @@ export function contextRow(ctx: Pick<ContextState, "tokensUsed" | "tokensLimit" 
  */
 export function sessionRow(id: string, st: Pick<SessionStats, "turns" | "totalTokens" | "totalTime">, messages: readonly ChatMessage[]): string {
   const yours = messages.filter((m) => m.role === "user" && !m.note).length;
-  return `${id}: ${counted(yours, "message")} of yours in the conversation now; ${counted(st.turns, "turn")} in all, ${int(st.totalTokens)} tokens, ${(st.totalTime / 1000).toFixed(1)} s`;
+  return `${id}: ${counted(yours, "message")} of yours in the conversation now; ${counted(st.turns, "turn")} in all, ${int(st.totalTokens)} tokens, ${secondsText(st.totalTime)}`;
 }
 
 /** `1 call, 1 edit applied, …`: counted words, as a row people read ("1 edits applied" read as a slip). */
