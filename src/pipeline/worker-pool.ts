@@ -48,7 +48,7 @@ export function defaultPoolSize(): number {
  * GC) got round to its result — a tenth of the hand-overs waited over 13 ms, ~0.4 s per thread on a
  * 12K-file index.
  */
-const TASKS_PER_THREAD = 2;
+export const TASKS_PER_THREAD = 2;
 
 const cancelled = (signal: AbortSignal): unknown => signal.reason ?? new Error("the task was cancelled");
 

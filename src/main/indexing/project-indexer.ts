@@ -8,7 +8,9 @@ import { IgnoreRules } from "../../pipeline/ignore-rules.js";
 import { RunDeclined, runIndex, type IndexProgress, type IndexStats } from "../../pipeline/index-pipeline.js";
 import type { IndexStorePort } from "../../pipeline/index-store-port.js";
 import { scanProject, startScan, type TimedScan } from "../../pipeline/scanner.js";
-import { createIndexWorkerPool, type IndexWorkerPool } from "../../pipeline/worker-pool.js";
+import { releasedWhenIdle } from "../../pipeline/idle-release-pool.js";
+import { reclaimHeap } from "./heap-reclaim.js";
+import { createIndexWorkerPool, defaultPoolSize, TASKS_PER_THREAD, type IndexWorkerPool } from "../../pipeline/worker-pool.js";
 import { refuseUnindexableRoot } from "./index-root.js";
 
 export type { TimedScan };
@@ -28,6 +30,8 @@ export interface IndexRunHooks {
  * 0.3–0.6 s for the main thread during an index; at a lower priority the scheduler runs it first.
  */
 const BACKGROUND_NICENESS = 5;
+/** How long the UI's index stays quiet before its worker threads are let go (IPUARO_POOL_IDLE_MS for tests). */
+const POOL_IDLE_RELEASE_MS = Number(process.env.IPUARO_POOL_IDLE_MS) || 20_000;
 
 export class ProjectIndexer {
   readonly rules: IgnoreRules;
@@ -65,7 +69,13 @@ export class ProjectIndexer {
   }
 
   get pool(): IndexWorkerPool {
-    this.poolInstance ??= createIndexWorkerPool(this.config.indexing.workers, this.opts.background ? { niceness: BACKGROUND_NICENESS } : {});
+    if (!this.poolInstance) {
+      const size = this.config.indexing.workers ?? defaultPoolSize();
+      // The UI lives for hours: its threads go when the index is quiet (idle-release-pool.ts).
+      this.poolInstance = this.opts.background
+        ? releasedWhenIdle(() => createIndexWorkerPool(size, { niceness: BACKGROUND_NICENESS }), { size, capacity: size * TASKS_PER_THREAD }, POOL_IDLE_RELEASE_MS, reclaimHeap)
+        : createIndexWorkerPool(size);
+    }
     return this.poolInstance;
   }
 
