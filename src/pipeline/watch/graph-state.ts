@@ -11,6 +11,7 @@ import type { ProjectLayout } from "../graph/project-layout.js";
 import type { ProjectLinks } from "../graph/project-links.js";
 import { exportedName, ReExportRoutes } from "../graph/re-export-routes.js";
 import { callersThrough, movedNames, fileCalls, hasReExports, movedBarrelScope, reExportSignature, symbolDelta, type CallSeed } from "./call-targets.js";
+import { TimeSlicer } from "../graph/time-slicer.js";
 import { ImporterIndex, importersThroughLinks } from "./import-keys.js";
 import { addTo, removeFrom } from "./multimap.js";
 
@@ -115,17 +116,23 @@ export class GraphState {
     this.resolver = new ImportResolver(this.files, layout, this.links);
     this.routes = null; // a new layout can resolve any re-export elsewhere
     const graph = await buildGraph(this.nodes, this.resolver, layout, this.links);
+    // Built aside in time slices (12K files held the main thread for half a second), then swapped in.
+    const slicer = new TimeSlicer();
+    const importers = new ImporterIndex(layout);
+    for (const [p, node] of this.nodes) {
+      importers.add(p, node.facts, this.resolver);
+      if (slicer.due()) await slicer.yield();
+    }
     this.dependents.clear();
     this.symbols.clear();
     for (const [name, locs] of graph.symbols) this.symbols.set(name, locs);
-    this.importers = new ImporterIndex(layout);
+    this.importers = importers;
     for (const [p, node] of this.nodes) {
       node.deps = graph.dependencies.get(p) ?? [];
       node.importedFrom = undefined;
       const calls = graph.calls.get(p);
       node.callsJson = calls ?? null;
       for (const d of node.deps) addTo(this.dependents, d, p);
-      this.importers.add(p, node.facts, this.resolver);
     }
     this.entries = packageEntrySet(layout, this.resolver);
     return graph;
