@@ -37,6 +37,29 @@ describe("commands", () => {
     expect(h.t.text()).not.toContain("exits");
   });
 
+  it("/sessions moves a page with PgDn/PgUp and to the ends with End/Home, as its footer offers", async () => {
+    const backend = new ScriptedBackend();
+    const now = Date.now();
+    for (let i = 0; i < 40; i++) {
+      const id = `20240101-0900${String(i).padStart(2, "0")}-s${String(i).padStart(3, "0")}`;
+      backend.sessions.push({ id, createdAt: now - (i + 2) * 60_000, lastActivityAt: now - (i + 2) * 60_000, input: [], messages: [{ role: "user", content: `question ${i}`, timestamp: now }] });
+    }
+    h = await startUi({ backend, cols: 100, rows: 24 });
+    await command(h, "/sessions");
+    await h.t.waitForText("Sessions (41)");
+    const selected = (text: string) => {
+      const at = h!.t.find(text);
+      return at !== null && h!.t.cell(at.x, at.y).inverse;
+    };
+    // The current session is first and selected; the others follow, newest first (question 0 … 39).
+    h.t.type(KEYS.pageDown);
+    await h.t.waitFor(() => selected("question 9"), "PgDn to select question 9");
+    h.t.type(KEYS.end);
+    await h.t.waitFor(() => selected("question 39"), "End to select the last");
+    h.t.type(KEYS.home, KEYS.pageDown, KEYS.pageDown, KEYS.pageUp);
+    await h.t.waitFor(() => selected("question 9"), "Home, PgDn, PgDn, PgUp to come back to question 9");
+  });
+
   it("/sessions loads another session (its conversation is shown) and deletes one after Y", async () => {
     const backend = new ScriptedBackend();
     const now = Date.now();

@@ -5,6 +5,9 @@ import type { KeyAction } from "../input/keymap.js";
 import { fitLine, span, truncateStyled, wrapStyled, type StyledLine } from "../text/styled-text.js";
 import { stringWidth, truncateToWidth } from "../text/text-width.js";
 import { latinKey, type ModalHost } from "./choice-dialog.js";
+
+/** Rows PgUp/PgDn move the selection by. */
+const PAGE = 10;
 import { DialogBox, keyLegendRows, type Modal } from "./dialog-box.js";
 
 export interface SessionPickerOptions {
@@ -103,6 +106,11 @@ export function pickSession(host: ModalHost, opts: SessionPickerOptions): Promis
         if (action?.type === "escape") return finish(null);
         if (action?.type === "up") selected = Math.max(0, selected - 1);
         else if (action?.type === "down") selected = Math.min(list.length - 1, selected + 1);
+        // The footer offers PgUp/PgDn for a long list: they move the selection a page, as in /rewind.
+        else if (action?.type === "pageUp") selected = Math.max(0, selected - PAGE);
+        else if (action?.type === "pageDown") selected = Math.min(list.length - 1, selected + PAGE);
+        else if (action?.type === "home") selected = 0;
+        else if (action?.type === "end") selected = list.length - 1;
         else if (action?.type === "submit" && list[selected]) {
           const s = list[selected]!;
           if (!s.openElsewhere) return finish(s.id);
