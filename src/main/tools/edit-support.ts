@@ -218,6 +218,7 @@ export async function confirmAndWrite(ctx: ToolContext, change: PlannedChange): 
   const afterLines = change.after === null ? null : textLines(change.after);
   if (ctx.signal?.aborted) return fail("CANCELLED", `cancelled before the change to ${rel} was shown; nothing was written`);
   const warning = await riskWarningFor(ctx.store, ctx.root, rel).catch(() => null);
+  const generated = change.before !== null && change.after !== null ? await generatedWarning(ctx, rel) : null;
   const checkpoints = checkpointHooksFor(ctx.session);
   // Said before the question, not after the write: the user decides knowing a rewind cannot undo it.
   const backupWarning = await checkpoints?.beforeConfirm(rel);
@@ -230,6 +231,7 @@ export async function confirmAndWrite(ctx: ToolContext, change: PlannedChange): 
     ...(change.range ? { range: change.range } : {}),
     newContent: change.after,
     ...(backupWarning ? { backupWarning } : {}),
+    ...(generated ? { generatedWarning: generated } : {}),
   });
   if (decision.action === "reject" && decision.unattended) {
     return fail(
@@ -306,7 +308,14 @@ export async function confirmAndWrite(ctx: ToolContext, change: PlannedChange): 
   if (text !== null) ctx.session.writtenFiles.add(rel);
   else ctx.session.writtenFiles.delete(rel);
   if (isTaintingWrite(rel)) ctx.session.taintedFiles.add(rel);
-  return { ok: true, userEdited, afterLines: finalLines, text, ...(warning ? { warning: warning.message } : {}) };
+  const notes = [...(warning ? [warning.message] : []), ...(generated ? [generated] : [])];
+  return { ok: true, userEdited, afterLines: finalLines, text, ...(notes.length ? { warning: notes.join(" ") } : {}) };
+}
+
+/** The edited file is generated code (the index's complexity says so): the next generation undoes the change. */
+async function generatedWarning(ctx: ToolContext, rel: string): Promise<string | null> {
+  const meta = await ctx.store.getMeta(rel).catch(() => null);
+  return meta?.complexity?.generated ? `${rel} is generated code: regenerating it will undo this change; change what it is generated from if you can.` : null;
 }
 
 function defaultDescription(tool: string, rel: string, range?: LineRange): string {

@@ -75,6 +75,8 @@ export interface EditProposal {
   risk?: { level: "high" | "critical"; message: string; requiresConfirmation: boolean };
   /** Set when the file cannot be backed up for a rewind (larger than checkpoints.maxFileBytes): shown before the user decides. */
   backupWarning?: string;
+  /** Set when the index marks the file generated (a "DO NOT EDIT" header, a generated name): the change may not last. */
+  generatedWarning?: string;
 }
 
 /** `unattended` reject: nobody could be asked (a non-interactive run), not the user's "no"; `reason` says how to allow edits. */

@@ -51,6 +51,7 @@ export function askEditDecision(host: ModalHost, proposal: EditProposal, opts: D
       const rows: StyledLine[] = [];
       // Before the diff: applying means a rewind cannot take this file back.
       if (proposal.backupWarning) rows.push(...wrapStyled([span(proposal.backupWarning, "warn")], width), []);
+      if (proposal.generatedWarning) rows.push(...wrapStyled([span(proposal.generatedWarning, "warn")], width), []);
       if (opts.showDescription && proposal.description) {
         rows.push(...wrapStyled([span("Change: ", "muted"), { text: proposal.description }], width), []);
       }

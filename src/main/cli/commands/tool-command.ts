@@ -28,7 +28,7 @@ function cliPorts(yes: boolean): ToolPorts {
     async confirmEdit(p) {
       if (yes) return { action: "apply", auto: true };
       if (!interactive) return { action: "reject", unattended: true, reason: "to apply it without a terminal to confirm on, pass --yes" };
-      process.stderr.write(`${p.backupWarning ? `warning: ${p.backupWarning}\n` : ""}${p.description ? `${p.description}\n` : ""}${p.diff}\n`);
+      process.stderr.write(`${p.backupWarning ? `warning: ${p.backupWarning}\n` : ""}${p.generatedWarning ? `warning: ${p.generatedWarning}\n` : ""}${p.description ? `${p.description}\n` : ""}${p.diff}\n`);
       const c = await askChoice(`apply this change to ${p.path}?`, { y: "apply", n: "reject" });
       return c === "y" ? { action: "apply" } : { action: "reject", reason: "rejected by the user" };
     },
