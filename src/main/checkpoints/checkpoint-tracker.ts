@@ -4,7 +4,6 @@
 // checkpoint; files a run_command / run_tests call created, changed or deleted join it too, backed up
 // from the index's copy in Redis (command-tracking.ts). Checkpoints are an aid: a failure to make one is
 // reported as a notice and never stops an edit, a command or a turn.
-import fsp from "node:fs/promises";
 import path from "node:path";
 import { ipuaroHome } from "../config/paths.js";
 import { errorMessage } from "../errors.js";
@@ -14,7 +13,8 @@ import type { CheckpointData, FileRecord, GitHeadRecord } from "./checkpoint-typ
 import { CheckpointStore } from "./checkpoint-store.js";
 import { startCommandWatch, type CommandWatch } from "./command-tracking.js";
 import { leftByIpuaro, shadowChangedOutside } from "./outside-changes.js";
-import { absPath, snapshotFile } from "./file-snapshot.js";
+import { tooLargeText, tooLargeToBackUp } from "./backup-warnings.js";
+import { snapshotFile } from "./file-snapshot.js";
 import { readGitHead } from "./git-head.js";
 import { walkProject } from "./project-walk.js";
 import { SHADOW_MAX_FILES, SHADOW_MAX_SNAPSHOT_MS, ShadowGit } from "./shadow-git.js";
@@ -308,7 +308,7 @@ export class CheckpointTracker {
         await this.track([[rel, record]]);
         if (failed.length) this.notice(`could not back up ${rel} before writing it (a rewind cannot restore it): ${failed[0]!.why}`);
         else if (record.state === "skipped" && record.reason === "too_large" && !this.warnedTooLarge.has(rel)) {
-          this.notice(`${rel} is larger than checkpoints.maxFileBytes (${record.size ?? "?"} > ${this.settings.maxFileBytes} bytes): it is not backed up, and a rewind cannot restore it`);
+          this.notice(tooLargeText(rel, record.size, this.settings.maxFileBytes, false));
         }
       } catch (error) {
         this.notice(`could not back up ${rel} before writing it (a rewind cannot restore it): ${errorMessage(error)}`);
@@ -326,16 +326,9 @@ export class CheckpointTracker {
     try {
       await this.ready();
       if (!this.current || this.warnedTooLarge.has(rel)) return null;
-      const record = this.current.files[rel];
-      // Backed up (or known absent) at the turn's start or first write: a rewind restores that.
-      if (record && !(record.state === "skipped" && record.reason === "too_large")) return null;
-      let size = record?.size;
-      if (!record) {
-        const st = await fsp.lstat(absPath(this.root, rel));
-        if (!st.isFile() || st.size <= this.settings.maxFileBytes) return null;
-        size = st.size;
-      }
-      const warning = `${rel} is larger than checkpoints.maxFileBytes (${size ?? "?"} > ${this.settings.maxFileBytes} bytes): it is not backed up, so once this change is applied a rewind to this message cannot restore it`;
+      const size = await tooLargeToBackUp(this.root, rel, this.current.files[rel], this.settings.maxFileBytes);
+      if (size === null) return null;
+      const warning = tooLargeText(rel, size, this.settings.maxFileBytes, true);
       this.warnedTooLarge.add(rel);
       this.notice(warning);
       return warning;
