@@ -4,10 +4,13 @@
 // agent's edits from a human's.
 import path from "node:path";
 import { hashContent } from "../../pipeline/watch/content-hash.js";
+import { symlinkTarget } from "../../workers/protocol.js";
 
 /** How long a registration stays valid: covers the debounce and a slow batch with a wide margin. */
 export const OWN_WRITE_TTL_MS = 10_000;
 const HASH = /^[0-9a-f]{16}$/;
+/** A content hash as the index keeps it: xxHash64 for a file, `link:TARGET` for a symlink (a rewind remakes links). */
+const isIndexHash = (hash: string): boolean => HASH.test(hash) || symlinkTarget(hash) !== null;
 
 interface Expectation {
   hash: string | null;
@@ -32,8 +35,8 @@ export class OwnWrites {
   /** Registers an upcoming write of `relPath` (relative to the project root) with the content hash it will have. */
   register(relPath: string, expectedHash: string | null): void {
     const key = normaliseRelPath(relPath);
-    if (expectedHash !== null && !HASH.test(expectedHash)) {
-      throw new Error(`OwnWrites.register: expected a 16-digit hex xxHash64 or null, got ${JSON.stringify(expectedHash)}`);
+    if (expectedHash !== null && !isIndexHash(expectedHash)) {
+      throw new Error(`OwnWrites.register: expected a 16-digit hex xxHash64, a link:TARGET or null, got ${JSON.stringify(expectedHash)}`);
     }
     this.prune();
     const list = this.expected.get(key) ?? [];

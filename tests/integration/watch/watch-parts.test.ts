@@ -55,6 +55,13 @@ describe("OwnWrites", () => {
     expect(own.size).toBe(0);
   });
 
+  it("takes a symlink's index hash (link:TARGET), as a rewind that makes a link again registers it", () => {
+    const own = new OwnWrites();
+    own.register("src/current.ts", "link:money.ts");
+    expect(own.claim("src/current.ts", "link:other.ts")).toBe(false);
+    expect(own.claim("src/current.ts", "link:money.ts")).toBe(true);
+  });
+
   it("a later registration of the same path wins and consumes older ones", () => {
     const own = new OwnWrites();
     own.register("a.ts", "0000000000000001");
