@@ -383,9 +383,34 @@ describe("choice dialogs", () => {
     await h.t.waitForText("строка 1");
     expect(h.t.find("строка 30")).toBeNull();
     await h.t.waitForText("more (PgDn/↓)");
-    // The dialog keeps off the prompt's rows: a page is 4 rows at this height.
-    h.t.type(...Array.from({ length: 7 }, () => KEYS.pageDown));
+    // The dialog keeps off the prompt's rows: at this height a page is 2 rows (5 in view, two of them marks).
+    h.t.type(...Array.from({ length: 14 }, () => KEYS.pageDown));
     await h.t.waitForText("строка 30");
+    h.t.type("a");
+    expect((await r).answer).toBe("abort");
+  });
+
+  it("scroll marks count the row they stand on, and PgDn pages skip no row", async () => {
+    h = await startUi({ cols: 60, rows: 20 });
+    const long = Array.from({ length: 40 }, (_, i) => `line ${String(i + 1).padStart(2, "0")}`).join("\n");
+    const r = askInTurn<ErrorChoice>(h, (port) => port.chooseOnError(new IpuaroError("command", long)));
+    await h.t.waitForText("line 01");
+    // Every line shows at some page, and the ↓ count is the lines not on screen.
+    const seen = new Set<string>();
+    for (let page = 0; page < 40 && !seen.has("line 40"); page++) {
+      const text = h.t.text();
+      for (const m of text.matchAll(/line (\d\d)/g)) seen.add(m[0]);
+      const below = /↓ (\d+) more/.exec(text);
+      if (below) {
+        const last = Math.max(...[...text.matchAll(/line (\d\d)/g)].map((m) => Number(m[1])));
+        expect(Number(below[1])).toBe(40 - last);
+      }
+      if (seen.has("line 40")) break;
+      h.t.type(KEYS.pageDown);
+      await h.t.waitFor(() => h!.t.text() !== text, "the next page");
+    }
+    for (const m of h.t.text().matchAll(/line (\d\d)/g)) seen.add(m[0]);
+    expect(seen.size).toBe(40);
     h.t.type("a");
     expect((await r).answer).toBe("abort");
   });

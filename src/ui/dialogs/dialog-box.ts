@@ -94,9 +94,12 @@ export class DialogBox {
     this.scroll = Math.max(0, this.scroll + rows);
   }
 
-  /** Rows one PgUp/PgDn moves: the body's height less one row kept for context. */
+  /**
+   * Rows one PgUp/PgDn moves: the rows of text in view less one kept for context. The `↑/↓ N more` marks
+   * take a row each, so with them a page is two rows shorter (a whole body height skipped a row a page).
+   */
   get pageRows(): number {
-    return Math.max(1, this.bodyHeight - 1);
+    return Math.max(1, this.bodyHeight - (this.opts.scrollMarks !== false ? 3 : 1));
   }
 
   /** ↑/↓/PgUp/PgDn scroll the body; returns true when the key was one of those. */
@@ -138,9 +141,10 @@ export class DialogBox {
     const below = body.length - this.scroll - this.bodyHeight;
     if (marks) {
       // Muted, not reversed: in the selected row's style a mark read as the selection.
+      // A mark takes the place of a row, which it counts too.
       const last = visible.length - 1;
-      if (below > 0 && this.scroll + last !== focus) visible[last] = [span(` ↓ ${below} more (PgDn/↓) `, "muted")];
-      if (this.scroll > 0 && visible.length && this.scroll !== focus) visible[0] = [span(` ↑ ${this.scroll} more (PgUp/↑) `, "muted")];
+      if (below > 0 && this.scroll + last !== focus) visible[last] = [span(` ↓ ${below + 1} more (PgDn/↓) `, "muted")];
+      if (this.scroll > 0 && visible.length && this.scroll !== focus) visible[0] = [span(` ↑ ${this.scroll + 1} more (PgUp/↑) `, "muted")];
     }
     while (visible.length < this.bodyHeight) visible.push([]);
     const title = typeof this.content.title === "function" ? this.content.title(rect.width) : this.content.title;
