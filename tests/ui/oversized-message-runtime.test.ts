@@ -51,6 +51,8 @@ describe("a message too large for any request, in the TUI over the real runtime"
     fake.reply().text("Cents go in.");
     t.type("What unit goes in?", KEYS.enter);
     await t.waitForText("Cents go in.", 20_000);
+    // The turn's end: the figure shown while the reply streams is an estimate the server's count replaces.
+    await t.waitFor(() => term.lines()[0]!.includes("✓"), "the ready mark", 20_000);
     await t.waitFor(() => ctx(term) !== null, "the context fill in the status bar", 10_000);
     const fill = ctx(t);
     expect(fake.chatRequests).toHaveLength(1);

@@ -106,13 +106,16 @@ describe("rewind in the TUI over the real runtime", () => {
     fake.reply().text("Short answer.");
     t.type("First question", KEYS.enter);
     await t.waitForText("Short answer.", 20_000);
+    // The turn's end: the figure shown while the reply streams is an estimate the server's count replaces.
+    await t.waitFor(() => t!.lines()[0]!.includes("✓"), "the ready mark", 20_000);
     await t.waitFor(() => ctx(t!) > 0, "the context fill");
     const small = ctx(t);
     // A long answer (≈ 6,000 tokens of the fake's 32K window) fills the context.
     const long = "The money module keeps every amount in integer cents to avoid drift. ".repeat(350);
     fake.reply().text(long);
     t.type("Second question", KEYS.enter);
-    await t.waitFor(() => ctx(t!) >= small + 10, "the context to fill", 20_000);
+    // ≈6,000 four-character chunks: a loaded machine needs well over 20 s to stream them.
+    await t.waitFor(() => ctx(t!) >= small + 10, "the context to fill", 60_000);
     const big = ctx(t);
 
     // Rewound to before the second message: the figure is the shorter history's at once, and /status agrees.
