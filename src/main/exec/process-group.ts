@@ -64,7 +64,8 @@ export function commandEnvironment(base: NodeJS.ProcessEnv = process.env): NodeJ
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(base)) {
     if (value === undefined) continue;
-    if (["BASH_ENV", "ENV", "SHELLOPTS", "BASHOPTS", "FORCE_COLOR", "CLICOLOR_FORCE"].includes(key) || key.startsWith("BASH_FUNC_")) continue;
+    // CDPATH would send `cd packages/core` (judged as the project's folder) to a folder of that name elsewhere.
+    if (["BASH_ENV", "ENV", "SHELLOPTS", "BASHOPTS", "FORCE_COLOR", "CLICOLOR_FORCE", "CDPATH"].includes(key) || key.startsWith("BASH_FUNC_")) continue;
     env[key] = value;
   }
   return { ...env, NO_COLOR: "1", GIT_TERMINAL_PROMPT: "0", GIT_PAGER: "cat", PAGER: "cat" };

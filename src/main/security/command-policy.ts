@@ -6,6 +6,8 @@ import path from "node:path";
 import { matchBlacklist, parseBlacklistEntry, type BlacklistEntry } from "./blacklist.js";
 import { classifyEnvName } from "./env-rules.js";
 import { displayInline, findHiddenCharacter } from "./hidden-characters.js";
+import { DIRECTORY_CHANGERS } from "./leading-cd.js";
+import { judgeInFolder } from "./folder-judgement.js";
 import { projectScripts } from "./package-scripts.js";
 import { HARMLESS_DEVICES, outsidePathFindings } from "./path-arguments.js";
 import { resolveInsideRoot } from "./path-guard.js";
@@ -199,7 +201,10 @@ class SimpleCommandJudge {
       if (layer.kind === "runner" && !whitelist.includes(runner)) this.unknownProgram(runner);
     }
     const program = invocation.argv[0] ? programName(invocation.argv[0]) : null;
-    if (program && !whitelist.includes(program.name) && !READ_ONLY_PROGRAMS.has(program.name)) this.unknownProgram(program.name);
+    if (program && DIRECTORY_CHANGERS.has(program.name)) {
+      // Whitelisted or not: the paths after it would be read from a folder the policy did not judge from.
+      this.add({ verdict: "ask", reason: `\`${shown(this.command.text)}\` changes the folder later commands run in; only a line that starts \`cd FOLDER && …\` is judged in that folder` });
+    } else if (program && !whitelist.includes(program.name) && !READ_ONLY_PROGRAMS.has(program.name)) this.unknownProgram(program.name);
     // `npx tsc` in a project without typescript installs and runs an unrelated package called `tsc`.
     const fetcher = invocation.layers.find((layer) => layer.kind === "runner" && DOWNLOADING_RUNNERS.has(layer.name) && !layer.noInstall);
     if (fetcher && program && program.path === null && !installedBinary(this.policy.projectRoot, program.name)) {
@@ -266,6 +271,8 @@ export function judgeCommand(command: string, policy: CommandPolicy): CommandJud
       `denied: the command contains the control or invisible character \`${hidden.escaped}\` at position ${hidden.index}, which can hide what runs`,
     );
   }
+  const inFolder = judgeInFolder(command, policy, judgeCommand);
+  if (inFolder) return inFolder;
   const parsed = parseShell(command, projectScripts(policy.projectRoot));
   const cap = parsed.issues.find((issue) => issue.kind === "cap");
   const blacklist = parsedBlacklist(policy.blacklist);

@@ -7,6 +7,7 @@ export {
   type SessionTaint,
   type Verdict,
 } from "./command-policy.js";
+export { DIRECTORY_CHANGERS } from "./leading-cd.js";
 export { escapeForDisplay, findHiddenCharacter, type HiddenCharacter } from "./hidden-characters.js";
 export {
   MAX_PATH_LENGTH,

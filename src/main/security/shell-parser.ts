@@ -2,14 +2,11 @@
 // wherever they hide: lists, pipelines, $(…), backticks, subshells, <(…), heredoc bodies, function
 // bodies, and the command strings of bash -c, eval, find -exec and friends (parsed in turn). What it
 // cannot judge is reported as an issue, and every size limit reports a cap hit instead of guessing.
-import Parser from "tree-sitter";
-import Bash from "tree-sitter-bash";
+import { parseBash, type SyntaxNode } from "./bash-syntax.js";
 import { resolveInvocation, type Payload, type PeelContext } from "./command-wrappers.js";
 import { findHiddenCharacter } from "./hidden-characters.js";
 import { literalWord, wordFromNodes, type ShellWord } from "./shell-words.js";
 import type { EnvAssignment, ParsedShell, Redirect, ShellContext, ShellIssue, SimpleCommand } from "./shell-types.js";
-
-type SyntaxNode = Parser.SyntaxNode;
 
 export const MAX_COMMAND_LENGTH = 10_000;
 export const MAX_SIMPLE_COMMANDS = 100;
@@ -17,16 +14,6 @@ export const MAX_SIMPLE_COMMANDS = 100;
 export const MAX_NESTING_DEPTH = 8;
 /** Depth of the syntax tree walk, so a pathological input cannot exhaust the stack. */
 export const MAX_SYNTAX_DEPTH = 200;
-
-let bashParser: Parser | null = null;
-
-function getParser(): Parser {
-  if (!bashParser) {
-    bashParser = new Parser();
-    bashParser.setLanguage(Bash as Parser.Language);
-  }
-  return bashParser;
-}
 
 class CapReached extends Error {}
 
@@ -82,7 +69,7 @@ class ShellWalker {
       this.unjudgeable(`a nested command holds the hidden character \`${hidden.escaped}\``, source);
       return;
     }
-    const tree = getParser().parse(source);
+    const tree = parseBash(source);
     const outer = this.source;
     this.source = source;
     try {

@@ -8,7 +8,7 @@ import { addToUserWhitelist, loadCommandLists, type CommandLists } from "../conf
 import { errorMessage } from "../errors.js";
 import { headAndTail, cleanTerminalOutput } from "../exec/output-text.js";
 import { commandEnvironment, runInProcessGroup, type ProcessGroupResult } from "../exec/process-group.js";
-import { escapeForDisplay, isTaintingWrite, judgeCommand, type CommandJudgement } from "../security/index.js";
+import { DIRECTORY_CHANGERS, escapeForDisplay, isTaintingWrite, judgeCommand, type CommandJudgement } from "../security/index.js";
 import { defineTool } from "./define-tool.js";
 import { outputPreview, type ToolContext, type ToolOutcome } from "./tool-types.js";
 
@@ -43,8 +43,9 @@ export async function approveCommand(command: string, ctx: ToolContext, trustedP
     return { ok: false, code: "DENIED", message: `${judgement.reason}. It was not run; do it another way or ask the user to run it.` };
   }
   if (judgement.verdict === "allow") return { ok: true, judgement, decision: "allowed", remembered: [] };
-  // Only the programs that asked: "always" must not claim to whitelist `echo`, which runs anyway.
-  const unknown = [...new Set(judgement.commands.flatMap((c) => (c.verdict === "ask" && c.program && !whitelist.includes(c.program) ? [c.program] : [])))];
+  // Only the programs that asked: "always" must not claim to whitelist `echo`, which runs anyway. Nor
+  // `cd`: it asks wherever it stands, whitelisted or not, and "always" would promise what it cannot keep.
+  const unknown = [...new Set(judgement.commands.flatMap((c) => (c.verdict === "ask" && c.program && !whitelist.includes(c.program) && !DIRECTORY_CHANGERS.has(c.program) ? [c.program] : [])))];
   const decision = await ctx.ports.confirmCommand({ command: escapeForDisplay(command), reason: judgement.reason, programs: unknown });
   if (decision === "no") return { ok: false, code: "REJECTED", message: `the user declined to run it (${judgement.reason}); do not retry the same command` };
   if (decision === "unattended") {
@@ -117,7 +118,7 @@ export const runCommand = defineTool({
   name: "run_command",
   category: "run",
   description:
-    "Run a shell command (bash syntax) in the project root and get its exit code and output (stdout and stderr together; long output shows its start and end). Whitelisted programs (npm, git, node, tsc …) run at once; others need the user's approval; dangerous commands are refused. No stdin: commands must not wait for input. For tests prefer run_tests.",
+    "Run a shell command (bash syntax) in the project root and get its exit code and output (stdout and stderr together; long output shows its start and end). To run in a folder of the project, start the line with `cd FOLDER && …`. Whitelisted programs (npm, git, node, tsc …) run at once; others need the user's approval; dangerous commands are refused. No stdin: commands must not wait for input. For tests prefer run_tests.",
   parameters: z
     .object({
       command: z.string().min(1).describe("The command line, e.g. `npm run build` or `git log --oneline -5`"),

@@ -145,6 +145,20 @@ describe("run_command verdicts", () => {
     expect(p.ctx.ports.commandProposals[0]).toMatchObject({ programs: ["uname"] });
   });
 
+  it("runs `cd FOLDER && …` at once, in that folder, and never offers to whitelist cd", async () => {
+    const p = await project({ command: "once" });
+    const r = await runCommand.run("r3c", { command: "cd src && cat a.ts && ls" }, p.ctx);
+    expect(r.success, r.error).toBe(true);
+    expect(r.data).toContain("export const a = 1;\na.ts");
+    expect(p.ctx.ports.commandProposals).toHaveLength(0);
+
+    // Elsewhere in a line cd asks; "always" would whitelist only the other unknown program.
+    const asked = await runCommand.run("r3d", { command: "uname -s && cd src && cat a.ts" }, p.ctx);
+    expect(asked.success, asked.error).toBe(true);
+    expect(p.ctx.ports.commandProposals[0]).toMatchObject({ programs: ["uname"] });
+    expect(p.ctx.ports.commandProposals[0]!.reason).toContain("changes the folder later commands run in");
+  });
+
   it("does not run a command the user declines", async () => {
     const p = await project({ command: "no" });
     const r = await runCommand.run("r4", { command: "touch declined.txt" }, p.ctx);

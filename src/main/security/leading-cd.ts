@@ -1,0 +1,76 @@
+// `cd packages/core && npm test`: the one place where a change of folder is judged rather than asked
+// about. Only the shape whose later commands cannot run anywhere else is taken: a line that is one
+// `&&` chain (no `;`, `||`, `&`) starting with `cd` and one static folder name, so everything after it
+// runs in that folder or not at all. The policy then judges the rest as if the folder were the project
+// root (command-policy.ts), which is stricter than the real root, never looser. Anywhere else a `cd`,
+// `pushd` or `popd` asks: the paths after it would be read from a folder the policy did not judge from.
+import { parseBash, type SyntaxNode } from "./bash-syntax.js";
+import { wordFromNodes } from "./shell-words.js";
+
+/** Builtins that move the shell to another folder for the commands after them. */
+export const DIRECTORY_CHANGERS: ReadonlySet<string> = new Set(["cd", "pushd", "popd"]);
+
+export interface LeadingCd {
+  /** The folder as bash sees it after quote removal: static, not an option, no `..` part. */
+  folder: string;
+  /** The `cd …` command as written. */
+  text: string;
+  /** What runs in that folder: the source after the `&&` that follows the `cd`. */
+  rest: string;
+}
+
+/** Folder names bash takes as they are: no expansion, no glob, no `~`, not an option, no `..` climbing. */
+function plainFolder(value: string): boolean {
+  if (value === "" || value.startsWith("-")) return false;
+  return value.split("/").every((part) => part !== "..");
+}
+
+/** Nodes that only join the line's top-level commands; the grammar nests lists in them in odd ways. */
+const GLUE = new Set(["program", "list", "pipeline", "redirected_statement", "heredoc_redirect"]);
+/** Parts of a redirection, not commands: a file, a heredoc's delimiters and body, a comment. */
+const NOT_COMMANDS = new Set(["file_redirect", "herestring_redirect", "heredoc_start", "heredoc_body", "heredoc_end", "file_descriptor", "comment"]);
+const HEREDOC_OPERATORS = new Set(["<<", "<<-"]);
+/** What may join two top-level commands after the `cd`: each runs only after the `cd` succeeded. */
+const CHAINING = new Set(["&&", "|", "|&"]);
+
+type Item = { kind: "command"; node: SyntaxNode } | { kind: "operator"; node: SyntaxNode };
+
+/**
+ * The line's top-level commands and the operators between them, in source order, whatever tree the
+ * grammar built (it hangs `&& ls 2>&1 | head` and heredoc followers under redirect nodes). A subshell,
+ * group, loop or `$(…)` is one command: what is inside it does not reach the top level.
+ */
+function topLevel(node: SyntaxNode, items: Item[]): void {
+  for (const child of node.children) {
+    if (!child.isNamed) {
+      if (!(node.type === "heredoc_redirect" && HEREDOC_OPERATORS.has(child.type))) items.push({ kind: "operator", node: child });
+    } else if (GLUE.has(child.type)) topLevel(child, items);
+    else if (!NOT_COMMANDS.has(child.type)) items.push({ kind: "command", node: child });
+  }
+}
+
+/** The leading `cd` of `source` and what follows it, or null when the line has another shape. */
+export function splitLeadingCd(source: string): LeadingCd | null {
+  const root = parseBash(source).rootNode;
+  if (root.hasError) return null;
+  const items: Item[] = [];
+  topLevel(root, items);
+  items.sort((a, b) => a.node.startIndex - b.node.startIndex);
+  // A trailing `;` ends the line; `&` would run it in the background, `;` or a newline inside, `||`
+  // anywhere, would run what follows whether the cd worked or not: not taken.
+  if (items.at(-1)?.node.type === ";") items.pop();
+  if (items.length < 3 || items.length % 2 === 0) return null;
+  for (const [i, item] of items.entries()) {
+    const wanted = i % 2 === 0 ? "command" : "operator";
+    if (item.kind !== wanted || (item.kind === "operator" && !CHAINING.has(item.node.type))) return null;
+  }
+  const cd = items[0]!.node;
+  const first = items[1]!.node;
+  // Nothing between the `cd` and its `&&` (a redirection of the cd's own).
+  if (cd.type !== "command" || first.type !== "&&" || !/^[ \t]*(\\\n[ \t]*)*$/.test(source.slice(cd.endIndex, first.startIndex))) return null;
+  const [name, ...args] = cd.namedChildren;
+  if (!name || name.type !== "command_name" || name.text !== "cd" || args.length !== 1) return null;
+  const word = wordFromNodes(args, source);
+  if (word.dynamic || word.glob || word.tilde || !plainFolder(word.value)) return null;
+  return { folder: word.value, text: cd.text, rest: source.slice(first.endIndex) };
+}
