@@ -82,3 +82,48 @@ it("a session opened and left with no message is not kept: it would pass for the
   expect(await exited).toBe(0);
   expect((await store.list()).map((s) => s.id)).toContain(withEdit.meta.id);
 }, 90_000);
+
+it("opening a session and leaving it (quit, or another one loaded) keeps its last-activity time: the list stays in order of use", async () => {
+  stubTuiEnv({ redisUrl: server().url, ollamaUrl: fake.url, root });
+  const store = new SessionStore(redis, projectNameFor(root));
+  t = createHeadlessTerminal({ cols: 130, rows: 30 });
+  let exited = runTui(root, { streams: t.streams, new: true });
+  await t.waitForText("[watching]", 30_000);
+  fake.reply().text("Cents.");
+  t.type("What unit is money in?", KEYS.enter);
+  await t.waitForText("Cents.", 20_000);
+  await t.waitFor(() => t!.lines()[0]!.includes("✓"), "the ready mark", 20_000);
+  t.type(KEYS.ctrlD);
+  expect(await exited).toBe(0);
+  const used = (await store.list()).find((s) => s.title === "What unit is money in?")!;
+  expect(used).toBeDefined();
+
+  // Opened again and quit without a word.
+  await new Promise((r) => setTimeout(r, 20));
+  t.dispose();
+  t = createHeadlessTerminal({ cols: 130, rows: 30 });
+  exited = runTui(root, { streams: t.streams, session: used.id });
+  await t.waitForText("Cents.", 30_000);
+  await t.waitForText("[watching]", 30_000);
+  t.type(KEYS.ctrlD);
+  expect(await exited).toBe(0);
+  expect((await store.list()).find((s) => s.id === used.id)!.lastActivityAt).toBe(used.lastActivityAt);
+
+  // Opened again, then another session loaded from /sessions.
+  const other = await store.create(root);
+  t.dispose();
+  t = createHeadlessTerminal({ cols: 130, rows: 30 });
+  exited = runTui(root, { streams: t.streams, session: used.id });
+  await t.waitForText("[watching]", 30_000);
+  t.type("/sessions", KEYS.enter);
+  const target = other.meta.id;
+  await t.waitForText(target);
+  const row = t.find(target)!;
+  const current = t.find("● ")!;
+  const moves = Array.from({ length: Math.abs(row.y - current.y) }, () => (row.y > current.y ? KEYS.down : KEYS.up));
+  t.type(...moves, KEYS.enter);
+  await t.waitForNoText("Cents.", 10_000);
+  t.type(KEYS.ctrlD);
+  expect(await exited).toBe(0);
+  expect((await store.list()).find((s) => s.id === used.id)!.lastActivityAt).toBe(used.lastActivityAt);
+}, 120_000);

@@ -146,9 +146,12 @@ export class LiveSession {
     }
   }
 
-  /** Stats and context only (no entry changed). */
-  async saveState(): Promise<void> {
-    this.state.lastActivityAt = Date.now();
+  /**
+   * Stats and context only (no entry changed). `touch: false` when nothing was done in the session, only
+   * left (quit, another one opened): its place in the list, newest first, is when it was last used.
+   */
+  async saveState(opts: { touch?: boolean } = {}): Promise<void> {
+    if (opts.touch !== false) this.state.lastActivityAt = Date.now();
     this.syncReads();
     await this.store.save(this.state);
   }

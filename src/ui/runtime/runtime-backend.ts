@@ -215,7 +215,7 @@ export class RuntimeBackend implements TuiBackend {
   private async switchTo(choice: SessionChoice): Promise<void> {
     // A session open in another ipuaro is refused with who has it (openSession says).
     const { session, lease } = await openSession({ redis: this.opts.opened.redis, projectName: this.projectName, root: this.root, config: this.opts.config, choice, lease: "the UI", earlierInputs: true });
-    await this.runtime.session.saveState().catch(() => {});
+    await this.runtime.session.saveState({ touch: false }).catch(() => {});
     const left = this.runtime.session;
     this.replaceRuntime(session);
     const old = this.lease;
@@ -343,7 +343,7 @@ export class RuntimeBackend implements TuiBackend {
   async close(): Promise<void> {
     this.offWatcher?.();
     const steps: Array<[string, () => Promise<unknown>]> = [
-      ["saving the session", () => this.runtime.session.saveState()],
+      ["saving the session", () => this.runtime.session.saveState({ touch: false })],
       ["closing the checkpoints", async () => this.runtime.checkpoints.close()],
       ["dropping the empty session", () => this.dropIfEmpty(this.runtime.session)],
       ["leaving the session", async () => this.lease?.release()],
