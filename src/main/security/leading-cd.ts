@@ -59,6 +59,12 @@ export function splitLeadingCd(source: string): LeadingCd | null {
   // A trailing `;` ends the line; `&` would run it in the background, `;` or a newline inside, `||`
   // anywhere, would run what follows whether the cd worked or not: not taken.
   if (items.at(-1)?.node.type === ";") items.pop();
+  // `(cd packages/core && npm test)`, the whole line in a subshell, runs as the line without it does.
+  const only = items.length === 1 ? items[0]!.node : null;
+  if (only?.type === "subshell" && only.parent?.type === "program") {
+    const [open, close] = [only.firstChild, only.lastChild];
+    if (open?.type === "(" && close?.type === ")") return splitLeadingCd(source.slice(open.endIndex, close.startIndex));
+  }
   if (items.length < 3 || items.length % 2 === 0) return null;
   for (const [i, item] of items.entries()) {
     const wanted = i % 2 === 0 ? "command" : "operator";
