@@ -11,9 +11,11 @@ import { counted } from "../plural.js";
 import { escapeForDisplay } from "../security/index.js";
 import { defineTool } from "./define-tool.js";
 import { approveCommand, exitDescription, formatDuration, interruptedOutcome, runApprovedCommand } from "./run-command.js";
-import { buildTestCommand, detectTestRunner, type TestRunnerKind } from "./test-runners/detect-runner.js";
+import { shellQuote } from "../exec/shell-quote.js";
+import { buildTestCommand, type TestRunnerKind } from "./test-runners/detect-runner.js";
 import { parseJestLikeReport, parseMochaReport, parseTextSummary, vitestFailureDiffs, type TestSummary } from "./test-runners/report-parsers.js";
 import { parseTapReport } from "./test-runners/tap-report.js";
+import { pathInPackage, testPackageFor } from "./test-runners/test-package.js";
 import { toolPath } from "./tool-paths.js";
 import { outputPreview } from "./tool-types.js";
 
@@ -75,7 +77,7 @@ export const runTests = defineTool({
   name: "run_tests",
   category: "run",
   description:
-    "Run the project's tests (vitest, jest, mocha, node --test or npm test, detected from package.json) and get passed/failed/skipped counts and each failing test with file:line and its message. Give a test file or folder as path and/or part of a test name as filter to run fewer tests.",
+    "Run the project's tests (vitest, jest, mocha, node --test or npm test, detected from package.json) and get passed/failed/skipped counts and each failing test with file:line and its message. Give a test file or folder as path and/or part of a test name as filter to run fewer tests. In a monorepo a path inside a package runs that package's own test runner from its folder.",
   parameters: z
     .object({
       path: z.string().min(1).optional().describe("Test file or folder relative to the project root"),
@@ -93,36 +95,44 @@ export const runTests = defineTool({
       rel = p.rel === "." ? undefined : p.rel;
       folder = fs.statSync(p.abs).isDirectory();
     }
-    const detected = detectTestRunner(ctx.root);
-    if (!detected.ok) return { ok: false, code: "NOT_FOUND", message: detected.message };
-    const runner = detected.runner;
+    const pkg = testPackageFor(ctx.root, rel, folder);
+    if (!pkg.detection.ok) {
+      const hint = rel === undefined ? "; in a monorepo, give a path inside a package to run that package's tests" : "";
+      return { ok: false, code: "NOT_FOUND", message: `${pkg.detection.message}${hint}` };
+    }
+    const runner = pkg.detection.runner;
+    const pkgRoot = path.join(ctx.root, pkg.folder);
+    const inPackage = pkg.folder === "." ? "" : ` in ${escapeForDisplay(pkg.folder)}`;
     // Run by `npx --no`, a runner that is not installed only fails with npm's "npx canceled due to missing
     // packages": say what to do instead.
-    if ((runner.kind === "vitest" || runner.kind === "jest" || runner.kind === "mocha") && !installedBinary(ctx.root, runner.kind)) {
+    if ((runner.kind === "vitest" || runner.kind === "jest" || runner.kind === "mocha") && !installedBinary(pkgRoot, runner.kind)) {
       return {
         ok: false,
         code: "NOT_FOUND",
-        message: `${runner.kind} is not installed: there is no node_modules/.bin/${runner.kind} in the project or a folder above it. Install the project's dependencies first (npm install, pnpm install or yarn, as the project uses), then run the tests again.`,
+        message: `${runner.kind} is not installed: there is no node_modules/.bin/${runner.kind} in the ${inPackage ? `package${inPackage}` : "project"} or a folder above it. Install the project's dependencies first (npm install, pnpm install or yarn, as the project uses), then run the tests again.`,
       };
     }
 
     const reportDir = fs.mkdtempSync(path.join(os.tmpdir(), "ipuaro-tests-"));
     try {
       const reportFile = path.join(reportDir, "report.json");
-      const target = rel !== undefined ? { path: rel, folder, root: fs.realpathSync(ctx.root) } : {};
+      const relInPackage = pathInPackage(pkg.folder, rel);
+      const target = relInPackage !== undefined ? { path: relInPackage, folder, root: fs.realpathSync(pkgRoot) } : {};
       const built = buildTestCommand(runner, { ...target, ...(args.filter !== undefined ? { filter: args.filter } : {}), reportFile });
+      // In a package, the line starts with the cd the policy judges the rest from (leading-cd.ts).
+      const command = pkg.folder === "." ? built.command : `cd ${shellQuote(pkg.folder)} && ${built.command}`;
       // The report folder is ours: naming it is not the command reaching outside the project.
-      const approval = await approveCommand(built.command, ctx, [reportDir]);
+      const approval = await approveCommand(command, ctx, [reportDir]);
       if (!approval.ok) return approval;
-      const r = await runApprovedCommand(built.command, ctx);
+      const r = await runApprovedCommand(command, ctx);
       const interrupted = interruptedOutcome(r, ctx);
       if (interrupted) return interrupted;
 
       const output = cleanTerminalOutput(r.output).trimEnd();
       const report = readReport(runner.kind, r.output, reportFile, ctx.root, rel !== undefined ? { path: rel, folder } : null);
       const summary = report ?? parseTextSummary(r.output);
-      const header = `${runner.kind} (${runner.why}): ${summary ? countsLine(summary) : "no test counts found"} · ${exitDescription(r)} · ${formatDuration(r.durationMs)}`;
-      const lines = [header, `$ ${escapeForDisplay(built.command)}`];
+      const header = `${runner.kind}${inPackage} (${runner.why}): ${summary ? countsLine(summary) : "no test counts found"} · ${exitDescription(r)} · ${formatDuration(r.durationMs)}`;
+      const lines = [header, `$ ${escapeForDisplay(command)}`];
       if (built.ignored.length) lines.push(`note: npm test runs the script as it is; ${built.ignored.join(" and ")} not applied`);
       if (!report && runner.kind !== "npm") lines.push("note: the runner wrote no machine-readable report (it crashed or did not start); see the output below");
       const extra = report?.outOfScope;
@@ -140,15 +150,15 @@ export const runTests = defineTool({
       const ranNothing = summary !== null && summary.passed + summary.failed === 0 && summary.failedFiles === 0;
       if (ranNothing) lines.push(noTestRanNote(args, runner.kind));
       const passed = exitCode === 0 && (summary?.failed ?? 0) === 0 && (summary?.failedFiles ?? 0) === 0 && !ranNothing;
-      if (!passed && !(ranNothing && exitCode === 0)) await ctx.services.analytics?.commandFailed({ sessionId: ctx.sessionId ?? null, source: "run_tests", command: built.command, output: r.output, ...(report ? { failures: report.failures } : {}) });
+      if (!passed && !(ranNothing && exitCode === 0)) await ctx.services.analytics?.commandFailed({ sessionId: ctx.sessionId ?? null, source: "run_tests", command, output: r.output, ...(report ? { failures: report.failures } : {}) });
       return {
         ok: true,
         llm: lines.join("\n"),
-        data: { runner: runner.kind, command: built.command, exitCode: r.exitCode, summary, passed },
+        data: { runner: runner.kind, command, exitCode: r.exitCode, summary, passed },
         display: {
           summary: ranNothing ? `no test ran: ${countsLine(summary)}` : summary ? `${passed ? "passed" : "FAILED"}: ${countsLine(summary)}` : `${passed ? "passed" : "FAILED"} (${exitDescription(r)})`,
-          details: `$ ${built.command}\n${output || "(no output)"}`,
-          detailsHeaderLines: `$ ${built.command}`.split("\n").length,
+          details: `$ ${command}\n${output || "(no output)"}`,
+          detailsHeaderLines: `$ ${command}`.split("\n").length,
           ...(passed ? {} : { preview: outputPreview(output) }),
         },
       };

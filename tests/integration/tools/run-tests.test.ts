@@ -145,6 +145,47 @@ describe("run_tests with vitest", () => {
   });
 });
 
+describe("run_tests in a monorepo package", () => {
+  // The root only runs turbo; packages/core has its own vitest script, packages/docs no tests at all.
+  const MONOREPO: FileTree = {
+    "package.json": JSON.stringify({ name: "mono", private: true, workspaces: ["packages/*"], scripts: { test: "turbo run test" } }),
+    "packages/core/package.json": JSON.stringify({ name: "core", type: "module", scripts: { test: "vitest run" } }),
+    "packages/core/src/math.test.js": VITEST_PROJECT["src/math.test.js"]!,
+    "packages/core/src/other.test.js": VITEST_PROJECT["src/other.test.js"]!,
+    "packages/docs/package.json": JSON.stringify({ name: "docs" }),
+    "packages/docs/guide.test.js": 'import { test } from "node:test";\ntest("x", () => {});\n',
+  };
+
+  it("runs a path inside a package with that package's runner, from its folder, without asking", async () => {
+    const p = await fixture(MONOREPO, {}, { vitest: true });
+    const file = await runTests.run("m1", { path: "packages/core/src/math.test.js" }, p.ctx);
+    expect(file.success, file.error).toBe(true);
+    const lines = file.data!.split("\n");
+    expect(lines[0]).toMatch(/^vitest in packages\/core \(the test script runs vitest\): 1 failed, 1 passed, 1 skipped · exit code 1 \(failed\) · /);
+    expect(lines[1]).toMatch(/^\$ cd packages\/core && npx --no -- vitest run .* src\/math\.test\.js$/);
+    // Failures are named from the project root, as everywhere else.
+    expect(lines[2]).toBe("FAIL packages/core/src/math.test.js:5  math > subtracts wrongly");
+    expect(p.ctx.ports.commandProposals).toHaveLength(0);
+
+    // The package folder itself: all of its tests.
+    const all = await runTests.run("m2", { path: "packages/core" }, p.ctx);
+    expect(all.data!.split("\n")[0]).toMatch(/^vitest in packages\/core .*: 1 failed, 2 passed, 1 skipped/);
+    expect(all.data!.split("\n")[1]).toMatch(/^\$ cd packages\/core && npx --no -- vitest run --reporter=default --reporter=json --outputFile\.json=\S+\/report\.json$/);
+  });
+
+  it("falls back to the root's runner where the package names none, and says how to reach a package's tests", async () => {
+    const p = await fixture(MONOREPO, {}, { vitest: true });
+    const docs = await runTests.run("m3", { path: "packages/docs" }, p.ctx);
+    expect(docs.data!.split("\n")[0]).toMatch(/^npm \(the test script is run with npm test\)/);
+    const bare = await fixture({ ...MONOREPO, "package.json": JSON.stringify({ name: "mono", private: true, workspaces: ["packages/*"] }) }, {}, { vitest: true });
+    const none = await runTests.run("m4", {}, bare.ctx);
+    expect(none.code).toBe("NOT_FOUND");
+    expect(none.error).toContain("give a path inside a package to run that package's tests");
+    const inCore = await runTests.run("m5", { path: "packages/core/src/other.test.js" }, bare.ctx);
+    expect(inCore.data!.split("\n")[0]).toMatch(/^vitest in packages\/core .*: 0 failed, 1 passed · exit code 0/);
+  });
+});
+
 describe("run_tests with node --test", () => {
   it("parses the TAP report: counts, nested names, the failing assertion's line", async () => {
     const p = await fixture(NODE_PROJECT);
