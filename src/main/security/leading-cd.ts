@@ -51,6 +51,8 @@ function topLevel(node: SyntaxNode, items: Item[]): void {
 
 /** The leading `cd` of `source` and what follows it, or null when the line has another shape. */
 export function splitLeadingCd(source: string): LeadingCd | null {
+  // The name must be written `cd` (below): a line without those letters needs no second parse.
+  if (!source.includes("cd")) return null;
   const root = parseBash(source).rootNode;
   if (root.hasError) return null;
   const items: Item[] = [];
