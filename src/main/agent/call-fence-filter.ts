@@ -3,7 +3,7 @@
 // then shown only if it was not one. Qwen often writes its calls that way; streamed as they came, the
 // call's JSON stood in the answer above the call itself. A ```ts block, and all prose, stream as before.
 
-/** Fence languages the parser reads calls from (tool-call-parser.ts FENCE_LANGS, and xml). */
+/** Fence languages the parser reads calls from (tool-call-parse-context.ts FENCE_LANGS, and xml). */
 const CALL_FENCE_LANGS = new Set(["", "json", "jsonc", "json5", "tool_call", "tool_code", "tool", "xml"]);
 const OPENER = /^[ \t]*(`{3,})[ \t]*([\w-]*)[^\n]*\n$/;
 /** A line that may still grow into a fence opener. */
