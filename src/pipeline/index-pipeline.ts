@@ -2,19 +2,20 @@
 // graph pass. The pool starts on the first files while the walk goes on (walk-ahead.ts). The main thread
 // only routes paths and already-serialised values, so a UI on it keeps drawing while the pool works.
 import path from "node:path";
-import { symlinkHash, type IndexedRecord, type IndexTask, type IndexTaskResult, type InternalSpecifiers, type KnownFileState } from "../workers/protocol.js";
+import type { IndexTask, IndexTaskResult, InternalSpecifiers, KnownFileState } from "../workers/protocol.js";
 import { GraphAccumulator, type GraphInput } from "./graph/graph-builder.js";
 import { factsOf, parseGraphInput } from "./record-facts.js";
 import { TimeSlicer } from "./graph/time-slicer.js";
 import { ImportResolver } from "./graph/import-resolver.js";
 import { internalSpecifierMatchers, loadProjectLayout, predictProjectLayout } from "./graph/project-layout.js";
 import { linkTargetPath } from "./graph/project-links.js";
-import { encodeStat, type GraphRewrite, type IndexStorePort, type RecordBatch } from "./index-store-port.js";
+import type { GraphRewrite, IndexStorePort, RecordBatch } from "./index-store-port.js";
 import type { IndexWorkerPool } from "./worker-pool.js";
 import type { RunningScan, TimedScan } from "./scanner.js";
 import { WalkAhead } from "./walk-ahead.js";
 import { encodeIndexRunMark, INDEX_RUN_FIELD, newIndexRunMark } from "./index-run-mark.js";
 import type { GraphChunkSink } from "./graph/graph-serialiser.js";
+import { applyRecord, type IndexStats } from "./index-stats.js";
 
 /**
  * Files per worker task: large enough to amortise the thread hop (and the main thread's wake-up for
@@ -38,30 +39,7 @@ export function waitingForRunText(holder: string | undefined): string {
   return `waiting for ${holder ?? "another index run"} to finish indexing this project…`;
 }
 
-/** Files with syntax errors a run names (the count covers all of them). */
-export const PARSE_ERRORS_NAMED = 10;
-
-export interface IndexStats {
-  files: number;
-  parsed: number;
-  unchanged: number;
-  removed: number;
-  bytes: number;
-  /** `errors`: files and folders (a folder once) that could not be read, each also listed in `errors`. */
-  skipped: { binary: number; nonUtf8: number; ignored: number; unsupported: number; errors: number };
-  symlinks: number;
-  parseErrors: number;
-  /** The first PARSE_ERRORS_NAMED of them, so a summary can say which. */
-  parseErrorPaths: string[];
-  /** The first few files skipped as not UTF-8 (their count is skipped.nonUtf8). */
-  nonUtf8Paths: string[];
-  schemaReset: boolean;
-  graphRebuilt: boolean;
-  /** Seconds. readHash/parse are worker thread time divided by the pool size (wall-equivalent). */
-  stages: { walk: number; readHash: number; parse: number; write: number; graph: number };
-  totalSeconds: number;
-  errors: { path: string; message: string }[];
-}
+export { PARSE_ERRORS_NAMED, type IndexStats } from "./index-stats.js";
 
 export interface IndexRunOptions {
   root: string;
@@ -349,62 +327,6 @@ async function indexHeld(opts: IndexRunOptions, asked: { ms: number }): Promise<
   });
   opts.onProgress?.({ phase: "done", done: paths.length, total: paths.length });
   return stats;
-}
-
-function applyRecord(
-  r: IndexedRecord,
-  batch: RecordBatch,
-  stats: IndexStats,
-  drop: string[],
-  known: Map<string, KnownFileState>,
-  storedAsText: boolean,
-): void {
-  switch (r.kind) {
-    case "text": {
-      stats.parsed++;
-      if (r.parseError && stats.parseErrors++ < PARSE_ERRORS_NAMED) stats.parseErrorPaths.push(r.path);
-      // Its files, ast and facts values came framed in the task's wire.
-      batch.stat.push([r.path, encodeStat(r)]);
-      return;
-    }
-    case "unchanged": {
-      if (storedAsText) stats.unchanged++;
-      else stats.skipped.binary++;
-      const k = known.get(r.path);
-      // Its syntax errors are as they were: a warm run names them as a cold one does.
-      if (storedAsText && k?.parseError && stats.parseErrors++ < PARSE_ERRORS_NAMED) stats.parseErrorPaths.push(r.path);
-      // Same content, new mtime (touch, checkout): remember the new stat so the next run skips the read,
-      // and the files value's lastModified.
-      if (!k || k.size !== r.size || k.mtimeMs !== r.mtimeMs) batch.stat.push([r.path, encodeStat(k?.parseError ? { ...r, parseError: true } : r)]);
-      if (r.fileJson) batch.files.push([r.path, r.fileJson]);
-      return;
-    }
-    case "binary":
-      stats.skipped.binary++;
-      // Was it text before? Its AST, facts and meta go (the store deletes `remove` before it writes the
-      // task's wire, which holds its new files value).
-      if (known.has(r.path)) batch.remove.push(r.path);
-      batch.stat.push([r.path, encodeStat(r)]);
-      return;
-    case "symlink":
-      stats.symlinks++;
-      if (r.unchanged) return;
-      if (known.has(r.path)) batch.remove.push(r.path);
-      batch.stat.push([r.path, encodeStat({ size: 0, mtimeMs: 0, hash: symlinkHash(r.target) })]);
-      return;
-    case "nonUtf8":
-      if (stats.skipped.nonUtf8++ < PARSE_ERRORS_NAMED) stats.nonUtf8Paths.push(r.path);
-      drop.push(r.path);
-      return;
-    case "missing":
-      drop.push(r.path);
-      return;
-    case "error":
-      stats.skipped.errors++;
-      stats.errors.push({ path: r.path, message: r.message });
-      drop.push(r.path);
-      return;
-  }
 }
 
 async function loadStoredFacts(store: IndexStorePort, paths: string[]): Promise<Map<string, GraphInput>> {
