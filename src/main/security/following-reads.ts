@@ -2,7 +2,7 @@
 // checked to stay inside the project; a program that follows the symlinks it meets while walking a
 // folder reads wherever they lead (`vendor-cache -> /tmp/secret`, planted by git plumbing or an
 // unpacked archive). So the options that follow them are asked about: `grep -R` (`-r` does not
-// follow), `find -L`/`-follow`, `rg -L`/`--follow`, `ls -LR`, `du -L`, and `diff -r`, which always
+// follow), `find -L`/`-follow`, `rg -L`/`--follow`, `ls -LR`, `du -L`, `tree -l`, and `diff -r`, which always
 // follows unless told `--no-dereference`. Likewise `--files0-from`, which reads the names of the
 // files to open from a file.
 import type { ShellWord } from "./shell-words.js";
@@ -21,6 +21,7 @@ const SHORT_WITH_VALUE: Record<string, string> = {
   ls: "IwT",
   du: "BdtX",
   diff: "CDFILSUWxX",
+  tree: "LPIoHT",
 };
 
 /** The short flags a program's arguments set (`-nR` → n, R), read up to each cluster's first value-taking letter. */
@@ -62,6 +63,8 @@ function followingOption(program: string, args: readonly ShellWord[]): string | 
     }
     case "du":
       return flags().has("L") || long("--dereference") ? "du -L" : null;
+    case "tree":
+      return flags().has("l") ? "tree -l" : null;
     case "diff":
       return (flags().has("r") || long("--recursive")) && !long("--no-dereference") ? "diff -r" : null;
     default:

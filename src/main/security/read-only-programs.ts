@@ -11,7 +11,34 @@ import type { Finding } from "./shell-types.js";
 export const READ_ONLY_PROGRAMS: ReadonlySet<string> = new Set([
   "ls", "cat", "head", "tail", "wc", "grep", "egrep", "fgrep", "rg", "find", "pwd", "echo", "printf", "sort", "cut",
   "tr", "comm", "cmp", "diff", "jq", "basename", "dirname", "realpath", "true", "false", "which", "du", "nl",
+  "tree", "stat", "file", "uniq", "uname", "seq", "md5sum", "sha1sum", "sha256sum", "sha512sum",
 ]);
+
+/** Options of uniq that take the next word as their value (`-f 2`). */
+const UNIQ_VALUE_OPTIONS = new Set(["-f", "-s", "-w"]);
+
+/** `uniq INPUT OUTPUT` writes OUTPUT: the operands after the options. */
+function uniqOperands(args: readonly ShellWord[]): number {
+  let operands = 0;
+  let options = true;
+  for (let i = 0; i < args.length; i++) {
+    const text = args[i]!.value;
+    if (options && text === "--") options = false;
+    else if (options && UNIQ_VALUE_OPTIONS.has(text)) i++;
+    else if (!options || !text.startsWith("-") || text === "-") operands++;
+  }
+  return operands;
+}
+
+/** The short flags in the option clusters of `args` (`-aC` → a, C); values of options are not told apart. */
+function clusteredFlags(args: readonly ShellWord[]): Set<string> {
+  const flags = new Set<string>();
+  for (const word of args) {
+    if (word.value === "--") break;
+    if (/^-[^-]/.test(word.value)) for (const letter of word.value.slice(1)) flags.add(letter);
+  }
+  return flags;
+}
 
 /** find's actions that run a program, delete, or write a file. */
 const FIND_ACTIONS = new Set(["-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls"]);
@@ -56,6 +83,20 @@ function programOptionFindings(name: string, args: readonly ShellWord[]): Findin
     return args.some((word) => isLong(word, "--pre") || isLong(word, "--pre-glob")) ? ask("`rg --pre` runs a program on every file it searches") : [];
   }
   if (name === "jq") return jqFindings(args);
+  if (name === "tree") {
+    // `-o FILE` writes the listing, `-R` writes a 00Tree.html in every folder. A pattern value holding
+    // those letters (`-P '*.ro'`) asks too: the safe side.
+    const flags = clusteredFlags(args);
+    return flags.has("o") || flags.has("R") ? ask("`tree -o`/`-R` writes files") : [];
+  }
+  if (name === "file") {
+    return clusteredFlags(args).has("C") || args.some((word) => isLong(word, "--compile")) ? ask("`file -C` compiles a magic file and writes it") : [];
+  }
+  if (name === "uniq") return uniqOperands(args) > 1 ? ask("`uniq INPUT OUTPUT` writes OUTPUT") : [];
+  if (name.endsWith("sum")) {
+    // `-c LIST` opens the files LIST names, which the command line does not show.
+    return clusteredFlags(args).has("c") || args.some((word) => isLong(word, "--check")) ? ask(`\`${name} -c\` reads the files a list names`) : [];
+  }
   return [];
 }
 
