@@ -116,6 +116,8 @@ describe("rewind in the TUI over the real runtime", () => {
     t.type("Second question", KEYS.enter);
     // ≈6,000 four-character chunks: a loaded machine needs well over 20 s to stream them.
     await t.waitFor(() => ctx(t!) >= small + 10, "the context to fill", 60_000);
+    // Esc while the reply still streams would stop it instead of opening the rewind list.
+    await t.waitFor(() => t!.lines()[0]!.includes("✓"), "the ready mark", 60_000);
     const big = ctx(t);
 
     // Rewound to before the second message: the figure is the shorter history's at once, and /status agrees.
