@@ -5,13 +5,14 @@
 // program, delete or write (`find -exec`, `sort -o`, `rg --pre`), read through symlinks to files the
 // command line does not name (`grep -R`, see following-reads.ts) or print the environment (`jq env`) ask.
 import { followingReadFindings, isLong } from "./following-reads.js";
+import { sedFindings } from "./sed-scripts.js";
 import type { ShellWord } from "./shell-words.js";
 import type { Finding } from "./shell-types.js";
 
 export const READ_ONLY_PROGRAMS: ReadonlySet<string> = new Set([
   "ls", "cat", "head", "tail", "wc", "grep", "egrep", "fgrep", "rg", "find", "pwd", "echo", "printf", "sort", "cut",
   "tr", "comm", "cmp", "diff", "jq", "basename", "dirname", "realpath", "true", "false", "which", "du", "nl",
-  "tree", "stat", "file", "uniq", "uname", "seq", "md5sum", "sha1sum", "sha256sum", "sha512sum",
+  "tree", "stat", "file", "uniq", "uname", "seq", "md5sum", "sha1sum", "sha256sum", "sha512sum", "sed",
 ]);
 
 /** Options of uniq that take the next word as their value (`-f 2`). */
@@ -83,6 +84,7 @@ function programOptionFindings(name: string, args: readonly ShellWord[]): Findin
     return args.some((word) => isLong(word, "--pre") || isLong(word, "--pre-glob")) ? ask("`rg --pre` runs a program on every file it searches") : [];
   }
   if (name === "jq") return jqFindings(args);
+  if (name === "sed") return sedFindings(args);
   if (name === "tree") {
     // `-o FILE` writes the listing, `-R` writes a 00Tree.html in every folder. A pattern value holding
     // those letters (`-P '*.ro'`) asks too: the safe side.
