@@ -19,6 +19,20 @@ function isDirectory(real: string): boolean {
   }
 }
 
+/**
+ * Whether git run in `folder` would find another repository before the project's: a `.git` (a nested
+ * clone, a submodule) or a bare repository in the folder or one between it and the root. Its config
+ * can run commands (core.fsmonitor, core.pager), as `git -C` into it could, which asks.
+ */
+function otherRepositoryOnTheWay(realRoot: string, folder: string): boolean {
+  const exists = (p: string): boolean => fs.existsSync(p);
+  for (let dir = folder; dir !== realRoot && dir.startsWith(`${realRoot}${path.sep}`); dir = path.dirname(dir)) {
+    if (exists(path.join(dir, ".git"))) return true;
+    if (exists(path.join(dir, "HEAD")) && (exists(path.join(dir, "objects")) || exists(path.join(dir, "refs")))) return true;
+  }
+  return false;
+}
+
 /** `files` (project-relative) that lie under one of `prefixes`, relative to it. */
 function under(files: readonly string[] | undefined, prefixes: readonly string[]): string[] {
   const inside: string[] = [];
@@ -39,26 +53,27 @@ const toPosix = (p: string): string => p.split(path.sep).join("/");
 
 /** The judgement of `command` in the folder its leading `cd`s go to; null when it has none to take. */
 export function judgeInFolder(command: string, policy: CommandPolicy, judge: Judge): CommandJudgement | null {
-  let rest = command;
-  let cwd = policy.projectRoot;
-  let lexical = ".";
-  const cds: JudgedCommand[] = [];
-  for (let lead = splitLeadingCd(rest); lead; lead = splitLeadingCd(rest)) {
-    // `.git`, `.ipuaro` and folders outside the project are not taken: the `cd` is then judged as written.
-    const place = resolveInsideRoot(cwd, lead.folder, { mustExist: true, forWrite: true });
-    if (!place.ok || !isDirectory(place.real)) break;
-    cds.push({ text: displayInline(lead.text), program: "cd", args: [lead.folder], wrappers: [], context: "top-level", verdict: "allow", reasons: [], writes: [] });
-    lexical = path.posix.join(lexical, place.rel);
-    cwd = place.real;
-    rest = lead.rest;
-  }
-  if (cds.length === 0) return null;
   let realRoot: string;
   try {
     realRoot = fs.realpathSync.native(policy.projectRoot);
   } catch {
     return null;
   }
+  let rest = command;
+  let cwd = policy.projectRoot;
+  let lexical = ".";
+  const cds: JudgedCommand[] = [];
+  for (let lead = splitLeadingCd(rest); lead; lead = splitLeadingCd(rest)) {
+    // `.git`, `.ipuaro`, folders outside the project and those of another repository are not taken:
+    // the `cd` is then judged as written (it asks).
+    const place = resolveInsideRoot(cwd, lead.folder, { mustExist: true, forWrite: true });
+    if (!place.ok || !isDirectory(place.real) || otherRepositoryOnTheWay(realRoot, place.real)) break;
+    cds.push({ text: displayInline(lead.text), program: "cd", args: [lead.folder], wrappers: [], context: "top-level", verdict: "allow", reasons: [], writes: [] });
+    lexical = path.posix.join(lexical, place.rel);
+    cwd = place.real;
+    rest = lead.rest;
+  }
+  if (cds.length === 0) return null;
   const folder = toPosix(path.relative(realRoot, cwd)) || ".";
   const inner = judge(rest, { ...policy, projectRoot: cwd, sessionTaint: folderTaint(policy.sessionTaint, [...new Set([folder, lexical])]) });
   const commands = inner.commands.map((c) => ({ ...c, writes: c.writes.map((w) => (folder === "." ? w : `${folder}/${w}`)) }));

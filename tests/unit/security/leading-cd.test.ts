@@ -17,6 +17,11 @@ beforeAll(() => {
   // A folder link inside the project, and one in packages/web that leads out of it.
   fs.symlinkSync("packages/web", path.join(fixture.root, "web-link"));
   fs.symlinkSync(fixture.outside, path.join(fixture.root, "packages/web/out"));
+  // A nested clone and a bare repository inside the project: git there reads their config.
+  fs.mkdirSync(path.join(fixture.root, "vendor/lib/.git"), { recursive: true });
+  fs.mkdirSync(path.join(fixture.root, "vendor/lib/src"), { recursive: true });
+  fs.mkdirSync(path.join(fixture.root, "tools/mirror.git/objects"), { recursive: true });
+  fs.writeFileSync(path.join(fixture.root, "tools/mirror.git/HEAD"), "ref: refs/heads/main\n");
 });
 afterAll(() => fixture.cleanup());
 
@@ -46,6 +51,9 @@ const TAKEN: Row[] = [
 
 const NOT_TAKEN: Row[] = [
   ["cd /tmp && ls", "ask", "changes the folder later commands run in"],
+  ["cd vendor/lib && git status", "ask", "changes the folder"],
+  ["cd vendor/lib/src && git status", "ask", "changes the folder"],
+  ["cd tools/mirror.git && git log", "ask", "changes the folder"],
   ["cd .. && ls", "ask", "changes the folder"],
   ["cd link-out && cat secret", "ask", "changes the folder"],
   ["cd packages/missing && ls", "ask", "changes the folder"],
