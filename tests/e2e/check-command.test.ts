@@ -35,9 +35,9 @@ describe("ipuaro check-command", () => {
   });
 
   it("asks about unknown programs and project writes with exit code 3", async () => {
-    const r = await check(["--", "uname > out.txt"]);
+    const r = await check(["--", "rev > out.txt"]);
     expect(r.code).toBe(3);
-    expect(r.stdout.split("\n")[0]).toBe("ask: `> out.txt` writes `out.txt` in the project; `uname` is not on the whitelist");
+    expect(r.stdout.split("\n")[0]).toBe("ask: `> out.txt` writes `out.txt` in the project; `rev` is not on the whitelist");
   });
 
   it("denies blacklisted parts of a compound command with exit code 4, listing every simple command", async () => {

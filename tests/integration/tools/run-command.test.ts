@@ -117,13 +117,13 @@ describe("run_command verdicts", () => {
 
   it("asks about an unknown program and runs it once", async () => {
     const p = await project({ command: "once" });
-    const r = await runCommand.run("r3", { command: "uname -s && expr 40 + 2" }, p.ctx);
+    const r = await runCommand.run("r3", { command: "echo xuniL | rev && expr 40 + 2" }, p.ctx);
     expect(r.success, r.error).toBe(true);
     expect(r.data).toContain("Linux\n42");
     // The chat shows the end of the output under the call.
     expect(r.display.preview).toEqual(["Linux", "42"]);
     const [proposal] = p.ctx.ports.commandProposals;
-    expect(proposal).toEqual({ command: "uname -s && expr 40 + 2", reason: "ask: `uname` is not on the whitelist; `expr` is not on the whitelist", programs: ["uname", "expr"] });
+    expect(proposal).toEqual({ command: "echo xuniL | rev && expr 40 + 2", reason: "ask: `rev` is not on the whitelist; `expr` is not on the whitelist", programs: ["rev", "expr"] });
     expect(fs.existsSync(userWhitelistFile())).toBe(false);
     expect(p.ctx.session.alwaysAllowed.size).toBe(0);
   });
@@ -140,9 +140,9 @@ describe("run_command verdicts", () => {
 
   it("offers to whitelist only the programs that asked, not those that run anyway", async () => {
     const p = await project({ command: "once" });
-    const r = await runCommand.run("r3b", { command: "echo start && uname -s | cat" }, p.ctx);
+    const r = await runCommand.run("r3b", { command: "echo start && echo x | rev | cat" }, p.ctx);
     expect(r.success, r.error).toBe(true);
-    expect(p.ctx.ports.commandProposals[0]).toMatchObject({ programs: ["uname"] });
+    expect(p.ctx.ports.commandProposals[0]).toMatchObject({ programs: ["rev"] });
   });
 
   it("runs `cd FOLDER && …` at once, in that folder, and never offers to whitelist cd", async () => {
@@ -153,9 +153,9 @@ describe("run_command verdicts", () => {
     expect(p.ctx.ports.commandProposals).toHaveLength(0);
 
     // Elsewhere in a line cd asks; "always" would whitelist only the other unknown program.
-    const asked = await runCommand.run("r3d", { command: "uname -s && cd src && cat a.ts" }, p.ctx);
+    const asked = await runCommand.run("r3d", { command: "echo x | rev && cd src && cat a.ts" }, p.ctx);
     expect(asked.success, asked.error).toBe(true);
-    expect(p.ctx.ports.commandProposals[0]).toMatchObject({ programs: ["uname"] });
+    expect(p.ctx.ports.commandProposals[0]).toMatchObject({ programs: ["rev"] });
     expect(p.ctx.ports.commandProposals[0]!.reason).toContain("changes the folder later commands run in");
   });
 
@@ -194,8 +194,8 @@ describe("run_command verdicts", () => {
     fs.mkdirSync(path.dirname(userWhitelistFile()), { recursive: true });
     fs.writeFileSync(userWhitelistFile(), JSON.stringify({ user: ["cargo"] }));
     const p = await project({ command: "always" });
-    await runCommand.run("r7", { command: "uname" }, p.ctx);
-    expect(JSON.parse(fs.readFileSync(userWhitelistFile(), "utf8"))).toEqual({ user: ["cargo", "uname"] });
+    await runCommand.run("r7", { command: "rev" }, p.ctx);
+    expect(JSON.parse(fs.readFileSync(userWhitelistFile(), "utf8"))).toEqual({ user: ["cargo", "rev"] });
     expect(fs.readdirSync(path.dirname(userWhitelistFile()))).toEqual(["whitelist.json"]);
   });
 
