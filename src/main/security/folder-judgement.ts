@@ -51,6 +51,23 @@ function folderTaint(taint: SessionTaint | undefined, prefixes: readonly string[
 
 const toPosix = (p: string): string => p.split(path.sep).join("/");
 
+const SEVERITY = { allow: 0, ask: 1, deny: 2 } as const;
+
+/** Where commands run: the folder (real path), and the prefixes a project-relative path has under it. */
+interface Place {
+  cwd: string;
+  folder: string;
+  lexical: string;
+}
+
+function judgeAt(rest: string, place: Place, policy: CommandPolicy, judge: Judge): CommandJudgement {
+  const inner = judge(rest, { ...policy, projectRoot: place.cwd, sessionTaint: folderTaint(policy.sessionTaint, [...new Set([place.folder, place.lexical])]) });
+  const { folder } = place;
+  return { ...inner, commands: inner.commands.map((c) => ({ ...c, writes: c.writes.map((w) => (folder === "." ? w : `${folder}/${w}`)) })) };
+}
+
+const shownFolder = (folder: string): string => (folder === "." ? "the project root" : `\`${displayInline(folder)}\``);
+
 /** The judgement of `command` in the folder its leading `cd`s go to; null when it has none to take. */
 export function judgeInFolder(command: string, policy: CommandPolicy, judge: Judge): CommandJudgement | null {
   let realRoot: string;
@@ -60,23 +77,28 @@ export function judgeInFolder(command: string, policy: CommandPolicy, judge: Jud
     return null;
   }
   let rest = command;
-  let cwd = policy.projectRoot;
-  let lexical = ".";
+  let place: Place = { cwd: policy.projectRoot, folder: ".", lexical: "." };
+  /** Where the rest also runs when the last cd fails (a line that is not one `&&` chain). */
+  let fallback: Place | null = null;
   const cds: JudgedCommand[] = [];
-  for (let lead = splitLeadingCd(rest); lead; lead = splitLeadingCd(rest)) {
+  for (let lead = splitLeadingCd(rest); lead && !fallback; lead = splitLeadingCd(rest)) {
     // `.git`, `.ipuaro`, folders outside the project and those of another repository are not taken:
     // the `cd` is then judged as written (it asks).
-    const place = resolveInsideRoot(cwd, lead.folder, { mustExist: true, forWrite: true });
-    if (!place.ok || !isDirectory(place.real) || otherRepositoryOnTheWay(realRoot, place.real)) break;
+    const to = resolveInsideRoot(place.cwd, lead.folder, { mustExist: true, forWrite: true });
+    if (!to.ok || !isDirectory(to.real) || otherRepositoryOnTheWay(realRoot, to.real)) break;
     cds.push({ text: displayInline(lead.text), program: "cd", args: [lead.folder], wrappers: [], context: "top-level", verdict: "allow", reasons: [], writes: [] });
-    lexical = path.posix.join(lexical, place.rel);
-    cwd = place.real;
+    if (!lead.exact) fallback = place;
+    place = { cwd: to.real, folder: toPosix(path.relative(realRoot, to.real)) || ".", lexical: path.posix.join(place.lexical, to.rel) };
     rest = lead.rest;
   }
   if (cds.length === 0) return null;
-  const folder = toPosix(path.relative(realRoot, cwd)) || ".";
-  const inner = judge(rest, { ...policy, projectRoot: cwd, sessionTaint: folderTaint(policy.sessionTaint, [...new Set([folder, lexical])]) });
-  const commands = inner.commands.map((c) => ({ ...c, writes: c.writes.map((w) => (folder === "." ? w : `${folder}/${w}`)) }));
-  const where = folder === "." ? "" : ` (judged in \`${displayInline(folder)}\`, where the line's \`cd\` goes)`;
-  return { verdict: inner.verdict, reason: `${inner.reason}${where}`, commands: [...cds, ...commands] };
+  const there = judgeAt(rest, place, policy, judge);
+  if (!fallback) {
+    const where = place.folder === "." ? "" : ` (judged in ${shownFolder(place.folder)}, where the line's \`cd\` goes)`;
+    return { verdict: there.verdict, reason: `${there.reason}${where}`, commands: [...cds, ...there.commands] };
+  }
+  const here = judgeAt(rest, fallback, policy, judge);
+  const worse = SEVERITY[here.verdict] > SEVERITY[there.verdict] ? here : there;
+  const both = `judged in ${shownFolder(place.folder)}, where the \`cd\` goes, and in ${shownFolder(fallback.folder)}, where it runs if the \`cd\` fails`;
+  return { verdict: worse.verdict, reason: `${worse.reason} (${both})`, commands: [...cds, ...worse.commands] };
 }

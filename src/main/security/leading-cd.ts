@@ -1,9 +1,10 @@
 // `cd packages/core && npm test`: the one place where a change of folder is judged rather than asked
-// about. Only the shape whose later commands cannot run anywhere else is taken: a line that is one
-// `&&` chain (no `;`, `||`, `&`) starting with `cd` and one static folder name, so everything after it
-// runs in that folder or not at all. The policy then judges the rest as if the folder were the project
-// root (command-policy.ts), which is stricter than the real root, never looser. Anywhere else a `cd`,
-// `pushd` or `popd` asks: the paths after it would be read from a folder the policy did not judge from.
+// about: a line that starts with `cd` and one static folder name. When the line is one `&&` chain (no
+// `;`, `||`, `&`), everything after the cd runs in that folder or not at all, and the policy judges the
+// rest as if the folder were the project root (folder-judgement.ts), which is stricter than the real
+// root, never looser. Otherwise (`cd x; npm test`) the rest is judged both there and where the cd
+// started, and the stricter verdict stands. Anywhere else a `cd`, `pushd` or `popd` asks: the paths
+// after it would be read from a folder the policy did not judge from.
 import { parseBash, type SyntaxNode } from "./bash-syntax.js";
 import { wordFromNodes } from "./shell-words.js";
 
@@ -15,8 +16,13 @@ export interface LeadingCd {
   folder: string;
   /** The `cd …` command as written. */
   text: string;
-  /** What runs in that folder: the source after the `&&` that follows the `cd`. */
+  /** What follows the `cd`: the source after the operator (or newline) that ends it. */
   rest: string;
+  /**
+   * The line is one `&&` chain (pipes inside), so the rest runs in the folder or not at all. Otherwise
+   * (`cd x; …`, `cd x && a || b`, a newline) some of it may run where the `cd` started, if it fails.
+   */
+  exact: boolean;
 }
 
 /** Folder names bash takes as they are: no expansion, no glob, no `~`, not an option, no `..` climbing. */
@@ -58,8 +64,8 @@ export function splitLeadingCd(source: string): LeadingCd | null {
   const items: Item[] = [];
   topLevel(root, items);
   items.sort((a, b) => a.node.startIndex - b.node.startIndex);
-  // A trailing `;` ends the line; `&` would run it in the background, `;` or a newline inside, `||`
-  // anywhere, would run what follows whether the cd worked or not: not taken.
+  // A trailing `;` ends the line. A `&` at the end, a `;` or newline inside, or an `||` anywhere, can run
+  // what follows whether the cd worked or not: such a line is not exact.
   if (items.at(-1)?.node.type === ";") items.pop();
   // `(cd packages/core && npm test)`, the whole line in a subshell, runs as the line without it does.
   const only = items.length === 1 ? items[0]!.node : null;
@@ -67,18 +73,22 @@ export function splitLeadingCd(source: string): LeadingCd | null {
     const [open, close] = [only.firstChild, only.lastChild];
     if (open?.type === "(" && close?.type === ")") return splitLeadingCd(source.slice(open.endIndex, close.startIndex));
   }
-  if (items.length < 3 || items.length % 2 === 0) return null;
-  for (const [i, item] of items.entries()) {
-    const wanted = i % 2 === 0 ? "command" : "operator";
-    if (item.kind !== wanted || (item.kind === "operator" && !CHAINING.has(item.node.type))) return null;
-  }
-  const cd = items[0]!.node;
-  const first = items[1]!.node;
-  // Nothing between the `cd` and its `&&` (a redirection of the cd's own).
-  if (cd.type !== "command" || first.type !== "&&" || !/^[ \t]*(\\\n[ \t]*)*$/.test(source.slice(cd.endIndex, first.startIndex))) return null;
+  const [head, next] = items;
+  if (!head || !next || head.kind !== "command" || head.node.type !== "command") return null;
+  const cd = head.node;
+  // Nothing between the `cd` and what ends it (a redirection of the cd's own, a comment).
+  if (!/^[ \t]*(\\\n[ \t]*)*\n?[ \t\n]*$/.test(source.slice(cd.endIndex, next.node.startIndex))) return null;
   const [name, ...args] = cd.namedChildren;
   if (!name || name.type !== "command_name" || name.text !== "cd" || args.length !== 1) return null;
   const word = wordFromNodes(args, source);
   if (word.dynamic || word.glob || word.tilde || !plainFolder(word.value)) return null;
-  return { folder: word.value, text: cd.text, rest: source.slice(first.endIndex) };
+  const rest = source.slice(next.kind === "operator" ? next.node.endIndex : cd.endIndex);
+  if (rest.trim() === "") return null;
+  return { folder: word.value, text: cd.text, rest, exact: isAndChain(items) };
+}
+
+/** Whether the items are `cd … && a | b && c …`: commands joined by `&&` first, then `&&` or pipes. */
+function isAndChain(items: readonly Item[]): boolean {
+  if (items.length < 3 || items.length % 2 === 0 || items[1]!.node.type !== "&&") return false;
+  return items.every((item, i) => item.kind === (i % 2 === 0 ? "command" : "operator") && (item.kind === "command" || CHAINING.has(item.node.type)));
 }

@@ -63,25 +63,34 @@ const NOT_TAKEN: Row[] = [
   ["cd $HOME && ls", "ask", "changes the folder"],
   ["cd ~ && ls", "ask", "changes the folder"],
   ["cd - && ls", "ask", "changes the folder"],
-  ["cd packages/web; cat src/main.ts", "ask", "changes the folder"],
-  ["cd packages/web || cat src/main.ts", "ask", "changes the folder"],
-  // `||` after the chain runs when the cd failed, from the project root.
-  ["cd packages/web && cat src/main.ts || cat out/x", "ask", "changes the folder"],
-  ["cd packages/web && cat src/main.ts &", "ask", "changes the folder"],
   ["ls && cd packages/web && cat src/main.ts", "ask", "changes the folder"],
   ["(cd packages/web && cat src/main.ts) && cat out/x", "ask", "changes the folder"],
   ["(cd packages/web && cat src/main.ts) > out.txt", "ask", "changes the folder"],
-  ["(cd packages/web; cat src/main.ts)", "ask", "changes the folder"],
   ["( (cd packages/web && cat src/main.ts) )", "allow"],
   ["cat $(cd packages/web && pwd)/x", "ask", "changes the folder"],
   ["pushd packages/web && ls", "ask", "changes the folder"],
   ["CDPATH=/ cd etc && ls", "deny", "sets `CDPATH`"],
   ["cd packages/web 2>/dev/null && cat src/main.ts", "ask", "changes the folder"],
-  ["cd packages/web\ncat src/main.ts", "ask", "changes the folder"],
-  ["cd packages/web && cat src/main.ts\ncat out/x", "ask", "changes the folder"],
   ["cd packages/web && cat <<EOF; cat out/x\nbody\nEOF", "ask"],
   // A second cd the chain cannot take is judged in the folder the first one reached.
   ["cd packages/web && cd /etc && cat passwd", "ask", "changes the folder"],
+];
+
+// Not one `&&` chain: what follows may run in the folder or, if the cd fails, where it started; it is
+// judged in both and the stricter verdict stands.
+const EITHER: Row[] = [
+  ["cd packages/web; cat src/main.ts", "allow"],
+  ["cd packages/web\ncat src/main.ts", "allow"],
+  ["(cd packages/web; cat src/main.ts)", "allow"],
+  ["cd packages/web && cat src/main.ts &", "allow"],
+  ["cd packages/web && cat src/main.ts || echo failed", "allow"],
+  // `out` leads out of the project from packages/web; `../x` climbs out from the root.
+  ["cd packages/web; cat out/x", "ask", "goes through a symlink that leads outside"],
+  ["cd packages/web && cat src/main.ts || cat out/x", "ask", "goes through a symlink that leads outside"],
+  ["cd packages/web && cat src/main.ts\ncat out/x", "ask", "goes through a symlink that leads outside"],
+  ["cd packages/web; cat ../web/src/main.ts", "ask", "climbs out of the project root"],
+  ["cd packages/web || rm -rf src", "deny", "matches blacklist entry `rm -rf`"],
+  ["cd packages/web | cat src/main.ts", "allow"],
 ];
 
 const judge = (command: string, extra: string[] = []) => fixture.judge(command.replace("PROJECT", fixture.root), extra);
@@ -127,6 +136,16 @@ describe("a line that starts `cd FOLDER &&`", () => {
   });
 });
 
+describe("a line that starts with a cd but is not one && chain", () => {
+  it.each(EITHER)("%j → %s", (command, verdict, reason) => {
+    const result = judge(command);
+    expect(result.verdict, result.reason).toBe(verdict);
+    if (reason) expect(result.reason).toContain(reason);
+    expect(result.commands[0]!.program).toBe("cd");
+    expect(result.reason).toContain("judged in `packages/web`, where the `cd` goes, and in the project root, where it runs if the `cd` fails");
+  });
+});
+
 describe("any other change of folder", () => {
   it.each(NOT_TAKEN)("%s → %s", (command, verdict, reason) => {
     const result = judge(command);
@@ -135,7 +154,7 @@ describe("any other change of folder", () => {
   });
 
   it("asks even when the user whitelisted cd", () => {
-    const result = judge("cd packages/web; cat out/secret", ["cd", "pushd"]);
+    const result = judge("ls; cd packages/web; cat src/main.ts", ["cd", "pushd"]);
     expect(result.verdict).toBe("ask");
     expect(result.reason).toContain("changes the folder later commands run in");
   });
