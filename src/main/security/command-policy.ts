@@ -203,7 +203,7 @@ class SimpleCommandJudge {
     const program = invocation.argv[0] ? programName(invocation.argv[0]) : null;
     if (program && DIRECTORY_CHANGERS.has(program.name)) {
       // Whitelisted or not: the paths after it would be read from a folder the policy did not judge from.
-      this.add({ verdict: "ask", reason: `\`${shown(this.command.text)}\` changes the folder later commands run in; only a line that starts \`cd FOLDER && …\`, with FOLDER in the project and not another repository's, is judged in that folder` });
+      this.add({ verdict: "ask", reason: `\`${shown(this.command.text)}\` changes the folder later commands run in; only a \`cd\` that starts the line, to a folder in the project and not another repository's, is followed` });
     } else if (program && !whitelist.includes(program.name) && !READ_ONLY_PROGRAMS.has(program.name)) this.unknownProgram(program.name);
     // `npx tsc` in a project without typescript installs and runs an unrelated package called `tsc`.
     const fetcher = invocation.layers.find((layer) => layer.kind === "runner" && DOWNLOADING_RUNNERS.has(layer.name) && !layer.noInstall);
