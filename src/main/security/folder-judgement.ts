@@ -1,7 +1,9 @@
 // Judges `cd FOLDER && …` (leading-cd.ts) in FOLDER: the rest of the line is judged with that folder as
 // the project root, so its relative paths, package.json scripts and written scripts are read from where
 // they will run, and anything outside the folder counts as outside the project (stricter than the real
-// root, never looser). The line then runs as written from the project root, `cd` and all.
+// root, never looser). When the line is not one `&&` chain, what follows may also run where the cd
+// started (if it fails), so it is judged there too and the stricter verdict stands. The line then runs
+// as written from the project root, `cd` and all.
 import fs from "node:fs";
 import path from "node:path";
 import type { CommandJudgement, CommandPolicy, JudgedCommand, SessionTaint } from "./command-policy.js";
