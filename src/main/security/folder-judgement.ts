@@ -8,7 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { CommandJudgement, CommandPolicy, JudgedCommand, SessionTaint } from "./command-policy.js";
 import { displayInline } from "./hidden-characters.js";
-import { splitLeadingCd } from "./leading-cd.js";
+import { cdSubshells, splitLeadingCd } from "./leading-cd.js";
 import { resolveInsideRoot } from "./path-guard.js";
 
 type Judge = (command: string, policy: CommandPolicy) => CommandJudgement;
@@ -103,4 +103,27 @@ export function judgeInFolder(command: string, policy: CommandPolicy, judge: Jud
   const worse = SEVERITY[here.verdict] > SEVERITY[there.verdict] ? here : there;
   const both = `judged in ${shownFolder(place.folder)}, where the \`cd\` goes, and in ${shownFolder(fallback.folder)}, where it runs if the \`cd\` fails`;
   return { verdict: worse.verdict, reason: `${worse.reason} (${both})`, commands: [...cds, ...worse.commands] };
+}
+
+/**
+ * A line with subshells that start with a cd, `(cd web && npm run build) && (cd api && npm test)`: each
+ * subshell is judged on its own (judgeInFolder, through `judge`), and the rest of the line with each of
+ * them standing as `true`. null when there is no such subshell (or only the whole line is one).
+ */
+export function judgeCdSubshells(command: string, policy: CommandPolicy, judge: Judge): CommandJudgement | null {
+  const subshells = cdSubshells(command);
+  if (subshells.length === 0) return null;
+  let outside = "";
+  let from = 0;
+  for (const sub of subshells) {
+    outside += `${command.slice(from, sub.start)}true`;
+    from = sub.end;
+  }
+  outside += command.slice(from);
+  const parts = [...subshells.map((sub) => judge(sub.inner, policy)), judge(outside, policy)];
+  const worst = parts.reduce((a, b) => (SEVERITY[b.verdict] > SEVERITY[a.verdict] ? b : a));
+  const commands = parts.flatMap((part) => part.commands.filter((c) => !(c.program === "true" && c.args.length === 0)));
+  if (worst.verdict !== "allow") return { verdict: worst.verdict, reason: worst.reason, commands };
+  const reasons = parts.map((part) => part.reason.replace(/^allowed: /, ""));
+  return { verdict: "allow", reason: `allowed: ${reasons.join("; ")}`, commands };
 }

@@ -92,3 +92,31 @@ function isAndChain(items: readonly Item[]): boolean {
   if (items.length < 3 || items.length % 2 === 0 || items[1]!.node.type !== "&&") return false;
   return items.every((item, i) => item.kind === (i % 2 === 0 ? "command" : "operator") && (item.kind === "command" || CHAINING.has(item.node.type)));
 }
+
+/** A `( cd FOLDER … )` among the line's top-level commands: its span, and the source inside the parentheses. */
+export interface CdSubshell {
+  start: number;
+  end: number;
+  inner: string;
+}
+
+/**
+ * The top-level subshells of `source` that start with a cd (`(cd web && npm run build) && (cd api &&
+ * npm test)`): what runs inside each is judged where its cd goes, and the cd ends with the subshell.
+ */
+export function cdSubshells(source: string): CdSubshell[] {
+  if (!source.includes("cd")) return [];
+  const root = parseBash(source).rootNode;
+  if (root.hasError) return [];
+  const items: Item[] = [];
+  topLevel(root, items);
+  const found: CdSubshell[] = [];
+  for (const { kind, node } of items) {
+    if (kind !== "command" || node.type !== "subshell") continue;
+    const [open, close] = [node.firstChild, node.lastChild];
+    if (open?.type !== "(" || close?.type !== ")") continue;
+    const inner = source.slice(open.endIndex, close.startIndex);
+    if (splitLeadingCd(inner)) found.push({ start: node.startIndex, end: node.endIndex, inner });
+  }
+  return found.sort((a, b) => a.start - b.start);
+}

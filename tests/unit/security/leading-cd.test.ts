@@ -64,8 +64,6 @@ const NOT_TAKEN: Row[] = [
   ["cd ~ && ls", "ask", "changes the folder"],
   ["cd - && ls", "ask", "changes the folder"],
   ["ls && cd packages/web && cat src/main.ts", "ask", "changes the folder"],
-  ["(cd packages/web && cat src/main.ts) && cat out/x", "ask", "changes the folder"],
-  ["(cd packages/web && cat src/main.ts) > out.txt", "ask", "changes the folder"],
   ["( (cd packages/web && cat src/main.ts) )", "allow"],
   ["cat $(cd packages/web && pwd)/x", "ask", "changes the folder"],
   ["pushd packages/web && ls", "ask", "changes the folder"],
@@ -143,6 +141,29 @@ describe("a line that starts with a cd but is not one && chain", () => {
     if (reason) expect(result.reason).toContain(reason);
     expect(result.commands[0]!.program).toBe("cd");
     expect(result.reason).toContain("judged in `packages/web`, where the `cd` goes, and in the project root, where it runs if the `cd` fails");
+  });
+});
+
+// Subshells that start with a cd, among other commands: each is judged where its cd goes (the cd ends
+// with the subshell), and the rest of the line where it runs.
+const SUBSHELLS: Row[] = [
+  ["(cd packages/web && cat src/main.ts) && (cd src && cat a.ts)", "allow"],
+  ["(cd packages/web && cat src/main.ts) | head -3; echo done", "allow"],
+  ["(cd packages/web && cat src/main.ts) && cat src/a.ts", "allow"],
+  // After the subshell the line is back at the root: `out` names nothing there, but in packages/web it leads out.
+  ["(cd packages/web && cat out/x) && cat src/a.ts", "ask", "goes through a symlink that leads outside"],
+  ["(cd packages/web && cat src/main.ts) && cat ../x", "ask", "climbs out of the project root"],
+  ["(cd packages/web && cat src/main.ts) > listing.txt", "ask", "writes `listing.txt` in the project"],
+  ["(cd packages/web && cat src/main.ts) && rm -rf src", "deny", "matches blacklist entry `rm -rf`"],
+  ["(cd /tmp && ls) && cat src/a.ts", "ask", "changes the folder"],
+];
+
+describe("subshells that start with a cd", () => {
+  it.each(SUBSHELLS)("%j → %s", (command, verdict, reason) => {
+    const result = judge(command);
+    expect(result.verdict, result.reason).toBe(verdict);
+    if (reason) expect(result.reason).toContain(reason);
+    expect(result.commands.some((c) => c.program === "true")).toBe(false);
   });
 });
 
