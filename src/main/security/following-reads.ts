@@ -25,7 +25,7 @@ const SHORT_WITH_VALUE: Record<string, string> = {
 };
 
 /** The short flags a program's arguments set (`-nR` → n, R), read up to each cluster's first value-taking letter. */
-function shortFlags(program: string, args: readonly ShellWord[]): Set<string> {
+export function shortFlags(program: string, args: readonly ShellWord[]): Set<string> {
   const withValue = SHORT_WITH_VALUE[program] ?? "";
   const flags = new Set<string>();
   for (let i = 0; i < args.length; i++) {

@@ -4,7 +4,7 @@
 // the project, writes through redirections ask, and the few options that make one of them run a
 // program, delete or write (`find -exec`, `sort -o`, `rg --pre`), read through symlinks to files the
 // command line does not name (`grep -R`, see following-reads.ts) or print the environment (`jq env`) ask.
-import { followingReadFindings, isLong } from "./following-reads.js";
+import { followingReadFindings, isLong, shortFlags } from "./following-reads.js";
 import { sedFindings } from "./sed-scripts.js";
 import type { ShellWord } from "./shell-words.js";
 import type { Finding } from "./shell-types.js";
@@ -29,16 +29,6 @@ function uniqOperands(args: readonly ShellWord[]): number {
     else if (!options || !text.startsWith("-") || text === "-") operands++;
   }
   return operands;
-}
-
-/** The short flags in the option clusters of `args` (`-aC` → a, C); values of options are not told apart. */
-function clusteredFlags(args: readonly ShellWord[]): Set<string> {
-  const flags = new Set<string>();
-  for (const word of args) {
-    if (word.value === "--") break;
-    if (/^-[^-]/.test(word.value)) for (const letter of word.value.slice(1)) flags.add(letter);
-  }
-  return flags;
 }
 
 /** find's actions that run a program, delete, or write a file. */
@@ -88,16 +78,16 @@ function programOptionFindings(name: string, args: readonly ShellWord[]): Findin
   if (name === "tree") {
     // `-o FILE` writes the listing, `-R` writes a 00Tree.html in every folder. A pattern value holding
     // those letters (`-P '*.ro'`) asks too: the safe side.
-    const flags = clusteredFlags(args);
+    const flags = shortFlags(name, args);
     return flags.has("o") || flags.has("R") ? ask("`tree -o`/`-R` writes files") : [];
   }
   if (name === "file") {
-    return clusteredFlags(args).has("C") || args.some((word) => isLong(word, "--compile")) ? ask("`file -C` compiles a magic file and writes it") : [];
+    return shortFlags(name, args).has("C") || args.some((word) => isLong(word, "--compile")) ? ask("`file -C` compiles a magic file and writes it") : [];
   }
   if (name === "uniq") return uniqOperands(args) > 1 ? ask("`uniq INPUT OUTPUT` writes OUTPUT") : [];
   if (name.endsWith("sum")) {
     // `-c LIST` opens the files LIST names, which the command line does not show.
-    return clusteredFlags(args).has("c") || args.some((word) => isLong(word, "--check")) ? ask(`\`${name} -c\` reads the files a list names`) : [];
+    return shortFlags(name, args).has("c") || args.some((word) => isLong(word, "--check")) ? ask(`\`${name} -c\` reads the files a list names`) : [];
   }
   return [];
 }
