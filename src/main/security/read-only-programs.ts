@@ -76,8 +76,7 @@ function programOptionFindings(name: string, args: readonly ShellWord[]): Findin
   if (name === "jq") return jqFindings(args);
   if (name === "sed") return sedFindings(args);
   if (name === "tree") {
-    // `-o FILE` writes the listing, `-R` writes a 00Tree.html in every folder. A pattern value holding
-    // those letters (`-P '*.ro'`) asks too: the safe side.
+    // `-o FILE` writes the listing, `-R` writes a 00Tree.html in every folder.
     const flags = shortFlags(name, args);
     return flags.has("o") || flags.has("R") ? ask("`tree -o`/`-R` writes files") : [];
   }
