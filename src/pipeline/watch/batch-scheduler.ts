@@ -28,8 +28,8 @@ export class BatchScheduler {
   private timer: NodeJS.Timeout | null = null;
   private firstEventAt: number | null = null;
   private running: Promise<void> | null = null;
-  /** Paths in the batch that runs now. */
-  private runningPaths = 0;
+  /** Paths of the batch that runs now. */
+  private runningPaths: ReadonlySet<string> = new Set();
   private paused = true;
   private stopped = false;
   private failures = 0;
@@ -49,7 +49,12 @@ export class BatchScheduler {
 
   /** Paths changed on disk that the index has not taken in yet: waiting, and in the batch that runs. */
   get backlog(): number {
-    return this.coalescer.size + this.runningPaths;
+    return this.coalescer.size + this.runningPaths.size;
+  }
+
+  /** `path` is in the batch that runs now. */
+  isRunning(path: string): boolean {
+    return this.runningPaths.has(path);
   }
 
   push(changes: RawChange[]): void {
@@ -88,11 +93,11 @@ export class BatchScheduler {
     const changes = this.coalescer.take();
     this.firstEventAt = null;
     this.retryWanted = false;
-    this.runningPaths = changes.size;
+    this.runningPaths = new Set(changes.keys());
     if (changes.size) this.opts.onStart?.(changes.size);
     this.running = this.runOnce(changes).finally(() => {
       this.running = null;
-      this.runningPaths = 0;
+      this.runningPaths = new Set();
       this.arm();
     });
   }

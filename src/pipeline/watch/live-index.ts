@@ -111,7 +111,9 @@ export class LiveIndex {
 
   /** Paths changed on disk that the index has not taken in yet. */
   get backlog(): number {
-    return this.scheduler.backlog + (this.updater?.backgroundPaths.length ?? 0);
+    // A large file handed to the background is still in its batch until that batch ends: counted once.
+    const background = this.updater?.backgroundPaths.filter((p) => !this.scheduler.isRunning(p)).length ?? 0;
+    return this.scheduler.backlog + background;
   }
 
   /**
@@ -271,11 +273,14 @@ export class LiveIndex {
     this.opts.onEvent({ type: "reloaded", files: known.size, rechecked, ms: performance.now() - started, ...(rebuilt ? { rebuilt } : {}) });
   }
 
-  /** For tests and the bench: resolves when no batch runs, no event waits and no large file is parsing. */
+  /** For tests and the bench: resolves when no batch runs, no event waits, no large file is parsing and no look at the
+   * project folder is under way. */
   async idle(): Promise<void> {
     for (;;) {
+      // A folder that came back is subscribed to and its entries queued before the batches are waited on.
+      await this.rootWatch.settled();
       await this.scheduler.idle();
-      if (!this.updater?.backgroundPaths.length) return;
+      if (!this.rootWatch.checking && !this.updater?.backgroundPaths.length) return;
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
   }

@@ -17,8 +17,8 @@ export class RootWatch {
   private readonly rootFolder: RootFolder;
   /** The project folder was found missing (look). */
   private rootGone = false;
-  /** look is running: a check that comes meanwhile is skipped. */
-  private rootChecking = false;
+  /** The look that runs now: a check that comes meanwhile is skipped. */
+  private running: Promise<void> | null = null;
 
   /** `retryInMs`: how soon the next check comes, as said in `error` events. */
   constructor(
@@ -46,13 +46,21 @@ export class RootWatch {
    * (device and inode), and taken as gone and back at once.
    */
   async look(): Promise<void> {
-    if (this.rootChecking) return;
-    this.rootChecking = true;
-    try {
-      await this.checkRoot();
-    } finally {
-      this.rootChecking = false;
-    }
+    if (this.running) return;
+    this.running = this.checkRoot().finally(() => {
+      this.running = null;
+    });
+    await this.running;
+  }
+
+  /** A look is under way (it may be subscribing to a folder that came back). */
+  get checking(): boolean {
+    return this.running !== null;
+  }
+
+  /** Resolves once no look runs: a folder that came back is subscribed to and its entries are queued. */
+  async settled(): Promise<void> {
+    await this.running;
   }
 
   private async checkRoot(): Promise<void> {

@@ -164,4 +164,26 @@ describe("BatchScheduler", () => {
     expect(maxRunning).toBe(1);
     await s.stop();
   });
+
+  it("counts the running batch's paths in the backlog and says which they are, until the batch ends", async () => {
+    let finish: () => void = () => {};
+    const s = new BatchScheduler({
+      debounceMs: 10,
+      run: () => new Promise((resolve) => (finish = () => resolve({}))),
+      onRetry: () => {},
+    });
+    s.resume();
+    s.push([{ path: "big.ts", type: "create" }, { path: "a.ts", type: "update" }]);
+    await waitFor("the batch to start", () => s.isRunning("big.ts"));
+    s.push([{ path: "b.ts", type: "update" }]);
+    expect(s.backlog).toBe(3);
+    expect([s.isRunning("a.ts"), s.isRunning("b.ts")]).toEqual([true, false]);
+    finish();
+    await waitFor("the next batch", () => s.isRunning("b.ts"));
+    expect([s.isRunning("big.ts"), s.backlog]).toEqual([false, 1]);
+    finish();
+    await s.idle();
+    expect(s.backlog).toBe(0);
+    await s.stop();
+  });
 });
