@@ -2,7 +2,7 @@
 // wherever they hide: lists, pipelines, $(…), backticks, subshells, <(…), heredoc bodies, function
 // bodies, and the command strings of bash -c, eval, find -exec and friends (parsed in turn). What it
 // cannot judge is reported as an issue, and every size limit reports a cap hit instead of guessing.
-import { parseBash, type SyntaxNode } from "./bash-syntax.js";
+import { CONTAINERS, firstError, groupWords, hasExpansion, hasUnescapedSubstitution, HEREDOC_PARTS, isStatement, parseBash, type SyntaxNode } from "./bash-syntax.js";
 import { resolveInvocation, type Payload, type PeelContext } from "./command-wrappers.js";
 import { findHiddenCharacter } from "./hidden-characters.js";
 import { literalWord, wordFromNodes, type ShellWord } from "./shell-words.js";
@@ -17,38 +17,7 @@ export const MAX_SYNTAX_DEPTH = 200;
 
 class CapReached extends Error {}
 
-/** The nodes a heredoc redirect is made of; anything else under it is body text the grammar misplaced. */
-const HEREDOC_PARTS = new Set(["heredoc_start", "heredoc_end", "heredoc_body", "file_descriptor"]);
 const WRITE_OPERATORS = new Set([">", ">>", ">|", "&>", "&>>", "<>"]);
-const CONTAINERS = new Set([
-  "program", "list", "compound_statement", "do_group", "if_statement", "elif_clause", "else_clause",
-  "while_statement", "for_statement", "case_statement", "case_item", "negated_command",
-]);
-
-/** Whether the gap between two nodes leaves them in one shell word (nothing, or line continuations). */
-function joined(source: string, left: SyntaxNode, right: SyntaxNode): boolean {
-  return /^(\\\n)*$/.test(source.slice(left.endIndex, right.startIndex));
-}
-
-function groupWords(nodes: readonly SyntaxNode[], source: string): SyntaxNode[][] {
-  const groups: SyntaxNode[][] = [];
-  for (const node of nodes) {
-    const last = groups[groups.length - 1];
-    if (last && joined(source, last[last.length - 1]!, node)) last.push(node);
-    else groups.push([node]);
-  }
-  return groups;
-}
-
-function firstError(node: SyntaxNode): SyntaxNode | null {
-  if (node.type === "ERROR" || node.isMissing) return node;
-  for (const child of node.children) {
-    if (!child.hasError && !child.isMissing) continue;
-    const found = firstError(child);
-    if (found) return found;
-  }
-  return node.hasError ? node : null;
-}
 
 function excerpt(text: string): string {
   const line = text.replace(/\s+/g, " ").trim();
@@ -413,31 +382,6 @@ class ShellWalker {
       this.parseSource(payload.source, inner);
     }
   }
-}
-
-const STATEMENT_TYPES = new Set([
-  "command", "redirected_statement", "pipeline", "list", "subshell", "compound_statement", "if_statement",
-  "while_statement", "for_statement", "c_style_for_statement", "case_statement", "function_definition",
-  "negated_command", "declaration_command", "unset_command", "test_command", "variable_assignment",
-  "variable_assignments", "do_group", "elif_clause", "else_clause", "case_item", "ERROR", "comment",
-]);
-
-const EXPANSION_TYPES = new Set(["simple_expansion", "expansion", "command_substitution", "process_substitution", "arithmetic_expansion"]);
-
-function hasExpansion(node: SyntaxNode): boolean {
-  return EXPANSION_TYPES.has(node.type) || node.namedChildren.some(hasExpansion);
-}
-
-function hasUnescapedSubstitution(text: string): boolean {
-  for (let i = 0; i < text.length; i++) {
-    if (text[i] === "\\") i++;
-    else if (text[i] === "`" || (text[i] === "$" && text[i + 1] === "(")) return true;
-  }
-  return false;
-}
-
-function isStatement(node: SyntaxNode): boolean {
-  return STATEMENT_TYPES.has(node.type);
 }
 
 /**
