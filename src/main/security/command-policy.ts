@@ -7,7 +7,7 @@ import { matchBlacklist, parseBlacklistEntry, type BlacklistEntry } from "./blac
 import { classifyEnvName } from "./env-rules.js";
 import { displayInline, findHiddenCharacter } from "./hidden-characters.js";
 import { DIRECTORY_CHANGERS } from "./leading-cd.js";
-import { judgeCdSubshells, judgeInFolder } from "./folder-judgement.js";
+import { judgeFolderSpans, judgeInFolder } from "./folder-judgement.js";
 import { projectScripts } from "./package-scripts.js";
 import { HARMLESS_DEVICES, outsidePathFindings } from "./path-arguments.js";
 import { resolveInsideRoot } from "./path-guard.js";
@@ -271,7 +271,7 @@ export function judgeCommand(command: string, policy: CommandPolicy): CommandJud
       `denied: the command contains the control or invisible character \`${hidden.escaped}\` at position ${hidden.index}, which can hide what runs`,
     );
   }
-  const inFolder = judgeInFolder(command, policy, judgeCommand) ?? judgeCdSubshells(command, policy, judgeCommand);
+  const inFolder = judgeInFolder(command, policy, judgeCommand) ?? judgeFolderSpans(command, policy, judgeCommand);
   if (inFolder) return inFolder;
   const parsed = parseShell(command, projectScripts(policy.projectRoot));
   const cap = parsed.issues.find((issue) => issue.kind === "cap");

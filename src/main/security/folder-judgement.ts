@@ -8,7 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { CommandJudgement, CommandPolicy, JudgedCommand, SessionTaint } from "./command-policy.js";
 import { displayInline } from "./hidden-characters.js";
-import { cdSubshells, splitLeadingCd } from "./leading-cd.js";
+import { folderSpans, splitLeadingCd } from "./leading-cd.js";
 import { resolveInsideRoot } from "./path-guard.js";
 
 type Judge = (command: string, policy: CommandPolicy) => CommandJudgement;
@@ -71,7 +71,7 @@ function judgeAt(rest: string, place: Place, policy: CommandPolicy, judge: Judge
 const shownFolder = (folder: string): string => (folder === "." ? "the project root" : `\`${displayInline(folder)}\``);
 
 /** The judgement of `command` in the folder its leading `cd`s go to; null when it has none to take. */
-export function judgeInFolder(command: string, policy: CommandPolicy, judge: Judge): CommandJudgement | null {
+export function judgeInFolder(command: string, policy: CommandPolicy, judge: Judge, goes = "the line's `cd` goes"): CommandJudgement | null {
   let realRoot: string;
   try {
     realRoot = fs.realpathSync.native(policy.projectRoot);
@@ -96,7 +96,7 @@ export function judgeInFolder(command: string, policy: CommandPolicy, judge: Jud
   if (cds.length === 0) return null;
   const there = judgeAt(rest, place, policy, judge);
   if (!fallback) {
-    const where = place.folder === "." ? "" : ` (judged in ${shownFolder(place.folder)}, where the line's \`cd\` goes)`;
+    const where = place.folder === "." ? "" : ` (judged in ${shownFolder(place.folder)}, where ${goes})`;
     return { verdict: there.verdict, reason: `${there.reason}${where}`, commands: [...cds, ...there.commands] };
   }
   const here = judgeAt(rest, fallback, policy, judge);
@@ -106,24 +106,41 @@ export function judgeInFolder(command: string, policy: CommandPolicy, judge: Jud
 }
 
 /**
- * A line with subshells that start with a cd, `(cd web && npm run build) && (cd api && npm test)`: each
- * subshell is judged on its own (judgeInFolder, through `judge`), and the rest of the line with each of
- * them standing as `true`. null when there is no such subshell (or only the whole line is one).
+ * A line with commands that run in a folder of their own (leading-cd.ts: folderSpans): subshells that
+ * start with a cd, `(cd web && npm run build) && (cd api && npm test)`, and `git -C packages/core log`.
+ * Each is judged on its own (judgeInFolder, through `judge`), and the rest of the line with each of them
+ * standing as `true`. A `git -C` whose folder is not taken (outside, another repository) stays in the
+ * line, where it asks. null when nothing is taken (or only a whole-line subshell would be).
  */
-export function judgeCdSubshells(command: string, policy: CommandPolicy, judge: Judge): CommandJudgement | null {
-  const subshells = cdSubshells(command);
-  if (subshells.length === 0) return null;
+export function judgeFolderSpans(command: string, policy: CommandPolicy, judge: Judge): CommandJudgement | null {
+  const parts: CommandJudgement[] = [];
   let outside = "";
   let from = 0;
-  for (const sub of subshells) {
-    outside += `${command.slice(from, sub.start)}true`;
-    from = sub.end;
+  for (const span of folderSpans(command)) {
+    const part = span.cds === 0 ? judge(span.inner, policy) : gitInFolder(command.slice(span.start, span.end), span.inner, span.cds, policy, judge);
+    if (!part) continue;
+    parts.push(part);
+    outside += `${command.slice(from, span.start)}true`;
+    from = span.end;
   }
+  if (parts.length === 0) return null;
   outside += command.slice(from);
-  const parts = [...subshells.map((sub) => judge(sub.inner, policy)), judge(outside, policy)];
+  parts.push(judge(outside, policy));
   const worst = parts.reduce((a, b) => (SEVERITY[b.verdict] > SEVERITY[a.verdict] ? b : a));
-  const commands = parts.flatMap((part) => part.commands.filter((c) => !(c.program === "true" && c.args.length === 0)));
+  const standIn = (c: JudgedCommand) => c.program === "true" && c.args.length === 0;
+  const commands = parts.flatMap((part) => part.commands.filter((c) => !standIn(c)));
   if (worst.verdict !== "allow") return { verdict: worst.verdict, reason: worst.reason, commands };
-  const reasons = parts.map((part) => part.reason.replace(/^allowed: /, ""));
+  // The rest of the line said only when something besides the stand-ins runs there.
+  const told = parts.filter((part, i) => i < parts.length - 1 || !part.commands.every(standIn));
+  const reasons = told.map((part) => part.reason.replace(/^allowed: /, "").replace(/`true`, |, `true`/g, ""));
   return { verdict: "allow", reason: `allowed: ${reasons.join("; ")}`, commands };
+}
+
+/** `git -C F …` judged as `cd F && git …` (`inner`), shown as written; null when the folder is not taken. */
+function gitInFolder(text: string, inner: string, cds: number, policy: CommandPolicy, judge: Judge): CommandJudgement | null {
+  const judged = judgeInFolder(inner, policy, judge, "`git -C` runs it");
+  // Not every cd taken: the rest starts with a cd that asks, which the line does not hold.
+  if (!judged || judged.commands.slice(0, cds).some((c) => c.program !== "cd" || c.verdict !== "allow")) return null;
+  const [git, ...others] = judged.commands.slice(cds);
+  return { ...judged, commands: git ? [{ ...git, text: displayInline(text) }, ...others] : others };
 }

@@ -4,8 +4,9 @@
 // rest as if the folder were the project root (folder-judgement.ts), which is stricter than the real
 // root, never looser. Otherwise (`cd x; npm test`) the rest is judged both there and where the cd
 // started, and the stricter verdict stands. Anywhere else a `cd`, `pushd` or `popd` asks: the paths
-// after it would be read from a folder the policy did not judge from.
-import { parseBash, type SyntaxNode } from "./bash-syntax.js";
+// after it would be read from a folder the policy did not judge from. Subshells that start with a cd,
+// and `git -C FOLDER …` (git's own change of folder), are judged the same way (folderSpans).
+import { hasExpansion, parseBash, type SyntaxNode } from "./bash-syntax.js";
 import { wordFromNodes } from "./shell-words.js";
 
 /** Builtins that move the shell to another folder for the commands after them. */
@@ -93,30 +94,62 @@ function isAndChain(items: readonly Item[]): boolean {
   return items.every((item, i) => item.kind === (i % 2 === 0 ? "command" : "operator") && (item.kind === "command" || CHAINING.has(item.node.type)));
 }
 
-/** A `( cd FOLDER … )` among the line's top-level commands: its span, and the source inside the parentheses. */
-export interface CdSubshell {
+/**
+ * A top-level command of the line judged in a folder of its own: a subshell that starts with a cd, or
+ * `git -C F …` (`inner` is then `cd F && git …`, and `cds` the number of cds that stand for its -C's).
+ */
+export interface FolderSpan {
   start: number;
   end: number;
   inner: string;
+  cds: number;
 }
 
 /**
- * The top-level subshells of `source` that start with a cd (`(cd web && npm run build) && (cd api &&
- * npm test)`): what runs inside each is judged where its cd goes, and the cd ends with the subshell.
+ * The spans of `source` that run in a folder of their own: top-level subshells that start with a cd
+ * (`(cd web && npm run build) && (cd api && npm test)`), where the cd ends with the subshell, and
+ * `git -C FOLDER …` commands, which git runs as if started there.
  */
-export function cdSubshells(source: string): CdSubshell[] {
-  if (!source.includes("cd")) return [];
+export function folderSpans(source: string): FolderSpan[] {
+  if (!source.includes("cd") && !source.includes("-C")) return [];
   const root = parseBash(source).rootNode;
   if (root.hasError) return [];
   const items: Item[] = [];
   topLevel(root, items);
-  const found: CdSubshell[] = [];
+  const found: FolderSpan[] = [];
   for (const { kind, node } of items) {
-    if (kind !== "command" || node.type !== "subshell") continue;
-    const [open, close] = [node.firstChild, node.lastChild];
-    if (open?.type !== "(" || close?.type !== ")") continue;
-    const inner = source.slice(open.endIndex, close.startIndex);
-    if (splitLeadingCd(inner)) found.push({ start: node.startIndex, end: node.endIndex, inner });
+    if (kind !== "command") continue;
+    const span = node.type === "subshell" ? cdSubshell(node, source) : gitInFolder(node, source);
+    if (span) found.push(span);
   }
   return found.sort((a, b) => a.start - b.start);
+}
+
+function cdSubshell(node: SyntaxNode, source: string): FolderSpan | null {
+  const [open, close] = [node.firstChild, node.lastChild];
+  if (open?.type !== "(" || close?.type !== ")") return null;
+  const inner = source.slice(open.endIndex, close.startIndex);
+  return splitLeadingCd(inner) ? { start: node.startIndex, end: node.endIndex, inner, cds: 0 } : null;
+}
+
+/**
+ * `git -C F [-C G …] …` as `cd F && cd G && git …`. Only a command with nothing expanded in it: a `$(…)`
+ * among its arguments runs where the shell is, not where git goes, and is judged there with the rest.
+ */
+function gitInFolder(node: SyntaxNode, source: string): FolderSpan | null {
+  if (node.type !== "command" || hasExpansion(node)) return null;
+  const [name, ...args] = node.namedChildren;
+  if (name?.type !== "command_name" || name.text !== "git") return null;
+  const cds: string[] = [];
+  let after = name;
+  while (args.length >= 2 && args[0]!.type === "word" && args[0]!.text === "-C") {
+    const folder = args[1]!;
+    const word = wordFromNodes([folder], source);
+    if (word.glob || word.tilde || !plainFolder(word.value)) return null;
+    cds.push(`cd ${folder.text}`);
+    after = folder;
+    args.splice(0, 2);
+  }
+  if (cds.length === 0) return null;
+  return { start: node.startIndex, end: node.endIndex, inner: `${cds.join(" && ")} && git${source.slice(after.endIndex, node.endIndex)}`, cds: cds.length };
 }

@@ -167,6 +167,49 @@ describe("subshells that start with a cd", () => {
   });
 });
 
+// `git -C FOLDER …` runs git as if started in FOLDER: judged as `cd FOLDER && git …` would be, shown as
+// written; a folder the cd would not take leaves `git -C` asking, as it always did.
+const GIT_IN_FOLDER: Row[] = [
+  ["git -C packages/web log --oneline -5", "allow", "judged in `packages/web`, where `git -C` runs it"],
+  ["git -C packages -C web status && git -C . diff --stat", "allow"],
+  ["git -C 'packages/web' diff | head -3", "allow"],
+  ["git -C packages/web push", "ask", "`git push` sends commits out"],
+  ["git -C packages/web reset --hard", "deny", "matches blacklist entry `git reset --hard`"],
+  // Paths are read from the folder: `out` leads out of the project there, `..` climbs out of it.
+  ["git -C packages/web diff --output=out/x", "ask", "goes through a symlink that leads outside"],
+  ["git -C packages/web diff --output=../patch", "ask", "climbs out of the project root"],
+  // A redirection is the shell's: from the root, `../x` is outside whatever folder git runs in.
+  ["git -C packages/web/src diff > ../x", "deny", "writes to a file outside the project"],
+  // A `$(…)` runs where the shell is: the command is judged as written (and -C asks).
+  ["git -C packages/web log $(cat ../x)", "ask", "points git at another repository"],
+  ["git -C vendor/lib status", "ask", "points git at another repository"],
+  ["git -C tools/mirror.git log", "ask", "points git at another repository"],
+  ["git -C /tmp status", "ask", "points git at another repository"],
+  ["git -C .git status", "ask", "points git at another repository"],
+  ["git -C packages -C .. status", "ask", "points git at another repository"],
+  ["git -C $HOME status", "ask", "points git at another repository"],
+  // An assignment before git is not taken apart from it: judged as written.
+  ["LC_ALL=C git -C packages/web status", "ask", "points git at another repository"],
+];
+
+describe("git -C FOLDER", () => {
+  it.each(GIT_IN_FOLDER)("%j → %s", (command, verdict, reason) => {
+    const result = judge(command);
+    expect(result.verdict, result.reason).toBe(verdict);
+    if (reason) expect(result.reason).toContain(reason);
+    expect(result.commands.some((c) => c.program === "true" || c.program === "cd")).toBe(false);
+  });
+
+  it("shows the git command as written and says which folder it was judged in", () => {
+    const result = judge("git -C packages/web log | head -3");
+    expect(result.commands.map((c) => [c.text, c.verdict])).toEqual([
+      ["git -C packages/web log", "allow"],
+      ["head -3", "allow"],
+    ]);
+    expect(result.reason).not.toContain("`true`");
+  });
+});
+
 describe("any other change of folder", () => {
   it.each(NOT_TAKEN)("%s → %s", (command, verdict, reason) => {
     const result = judge(command);
