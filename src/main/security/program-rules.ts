@@ -1,7 +1,9 @@
-// Rules for whitelisted programs whose arguments can make them run something else or lose work: git
+// Rules for whitelisted programs whose arguments can make them run something else or lose work (or
+// write where the line does not show, linked-writes.ts): git
 // (git-rules.ts), the npm family (package-manager-rules.ts) and node/tsx (inline code, stdin). Also
 // which commands execute files the model may have changed (write-then-execute taint).
 import { parseGitArguments } from "./git-arguments.js";
+import { eslintFindings } from "./linked-writes.js";
 import { gitFindings } from "./git-rules.js";
 import { NPM_FAMILY, packageManagerFindings } from "./package-manager-rules.js";
 import { READ_ONLY_PROGRAMS, readOnlyFindings } from "./read-only-programs.js";
@@ -82,6 +84,7 @@ export function programFindings(argv: readonly ShellWord[], root: string): Findi
   if (READ_ONLY_PROGRAMS.has(program.name)) return readOnlyFindings(program.name, args);
   if (program.name === "vitest") return vitestFindings(args);
   if (program.name === "jest") return jestFindings(args);
+  if (program.name === "eslint") return eslintFindings(args, root);
   return [];
 }
 
