@@ -17,6 +17,11 @@ beforeAll(async () => void ({ project, w } = await openWatchedAcmeShop(server().
 afterAll(() => closeWatched(project, w));
 
 const LARGE = "packages/core/src/generated/rates-table.ts";
+/**
+ * A large file's parse takes about a second here, several on a slow CPU while the other test files
+ * load both cores, and a rewrite during it costs a second parse: its waits are longer than others'.
+ */
+const PARSE_WAIT_MS = 40_000;
 const SMALL = "packages/core/src/money.ts";
 
 /** A generated-looking module just over the threshold: about a second of parsing here. */
@@ -41,14 +46,14 @@ function writeLarge(tag: string, head = ""): void {
 const hasSymbol = async (name: string) => (await project.redis.hget(w.key("indexes"), `sym:${name}`)) !== null;
 const updateIndex = (path: string, from: number) => w.events.findIndex((e, i) => i >= from && "path" in e && e.path === path);
 
-describe("live index: large files", () => {
+describe("live index: large files", { timeout: 120_000 }, () => {
   it("an edit made while a large file parses is indexed first, and the large file follows", async () => {
     const from = w.events.length;
     writeLarge("a");
     await waitFor("the large file's batch to start", () => w.events.slice(from).some((e) => e.type === "updating"));
     w.write(SMALL, "export class Money {\n  constructor(readonly cents: number) {}\n}\nexport const duringParse = 1;\n");
     await w.waitIndexed(SMALL);
-    await w.waitIndexed(LARGE);
+    await w.waitIndexed(LARGE, PARSE_WAIT_MS);
     const small = updateIndex(SMALL, from);
     const large = updateIndex(LARGE, from);
     expect(small).toBeGreaterThan(-1);
@@ -64,7 +69,7 @@ describe("live index: large files", () => {
     writeLarge("b");
     await waitFor("the parse to start", () => w.events.slice(from).some((e) => e.type === "updating"));
     writeLarge("c");
-    await w.waitIndexed(LARGE);
+    await w.waitIndexed(LARGE, PARSE_WAIT_MS);
     expect(await hasSymbol("rate_c_1")).toBe(true);
     expect(await hasSymbol("rate_b_1")).toBe(false);
     expect(await hasSymbol("rate_a_1")).toBe(false);
@@ -73,7 +78,7 @@ describe("live index: large files", () => {
     writeLarge("d");
     await waitFor("the parse to start", () => w.events.slice(again).some((e) => e.type === "updating"));
     w.remove(LARGE);
-    await w.waitGone(LARGE);
+    await w.waitGone(LARGE, PARSE_WAIT_MS);
     await w.watcher.idle();
     expect(await project.store.getFile(LARGE)).toBeNull();
     expect(await hasSymbol("rate_d_1")).toBe(false);
@@ -84,7 +89,7 @@ describe("live index: large files", () => {
     const write = (tag: string) => writeLarge(tag, 'import { Money } from "@acme/core";\nexport const unit = new Money(1);\n');
     const importType = async () => (await project.store.getAst(LARGE))?.imports.find((i) => i.from === "@acme/core")?.type;
     write("f");
-    await w.waitIndexed(LARGE);
+    await w.waitIndexed(LARGE, PARSE_WAIT_MS);
     expect(await importType()).toBe("internal");
 
     const from = w.events.length;
@@ -95,13 +100,13 @@ describe("live index: large files", () => {
     const original = fs.readFileSync(manifest, "utf8");
     fs.writeFileSync(manifest, original.replace('"@acme/core"', '"@acme/core-renamed"'));
     try {
-      await waitFor("the import typed external", async () => (await importType()) === "external", 20_000);
+      await waitFor("the import typed external", async () => (await importType()) === "external", PARSE_WAIT_MS);
       await w.watcher.idle();
       expect(await importType()).toBe("external");
       expect(await hasSymbol("rate_g_1")).toBe(true);
     } finally {
       fs.writeFileSync(manifest, original);
-      await waitFor("the import typed internal again", async () => (await importType()) === "internal", 20_000);
+      await waitFor("the import typed internal again", async () => (await importType()) === "internal", PARSE_WAIT_MS);
       await w.watcher.idle();
     }
   });

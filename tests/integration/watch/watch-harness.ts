@@ -31,9 +31,10 @@ export interface WatchHarness {
   /** The hash the index's stat holds for a path (null = not indexed). */
   indexedHash(rel: string): Promise<string | null>;
   /** Waits until the index holds exactly the content now on disk at `rel`, graph included. */
-  waitIndexed(rel: string): Promise<string>;
+  /** Waits until the index holds `rel` as it is on disk now (10 s unless `timeoutMs`). */
+  waitIndexed(rel: string, timeoutMs?: number): Promise<string>;
   /** Waits until `rel` is gone from the index, graph included. */
-  waitGone(rel: string): Promise<void>;
+  waitGone(rel: string, timeoutMs?: number): Promise<void>;
   /** Waits for an update event matching `match`, counting only events after `from` (an index into events). */
   waitUpdate(match: (e: FileUpdateEvent) => boolean, from?: number): Promise<FileUpdateEvent>;
   json<T>(part: Parameters<typeof projectKey>[1], field: string): Promise<T | null>;
@@ -64,16 +65,16 @@ export async function startWatching(project: IndexedProject, debounceMs = TEST_D
       fs.rmSync(abs(rel), { recursive: true, force: true });
     },
     indexedHash,
-    async waitIndexed(rel) {
+    async waitIndexed(rel, timeoutMs) {
       const expected = await hashContent(fs.readFileSync(abs(rel)));
-      await waitFor(`${rel} indexed with hash ${expected}`, async () => ((await indexedHash(rel)) === expected ? expected : null));
+      await waitFor(`${rel} indexed with hash ${expected}`, async () => ((await indexedHash(rel)) === expected ? expected : null), timeoutMs);
       // A file's records land as its worker task returns; the batch's graph delta (symbols, deps)
       // lands after every task of the batch. The batch is over once the watcher is idle.
       await watcher.idle();
       return expected;
     },
-    async waitGone(rel) {
-      await waitFor(`${rel} gone from the index`, async () => (await project.redis.hexists(key("stat"), rel)) === 0);
+    async waitGone(rel, timeoutMs) {
+      await waitFor(`${rel} gone from the index`, async () => (await project.redis.hexists(key("stat"), rel)) === 0, timeoutMs);
       await watcher.idle();
     },
     waitUpdate(match, from = 0) {
