@@ -117,7 +117,7 @@ export function judgeFolderSpans(command: string, policy: CommandPolicy, judge: 
   let outside = "";
   let from = 0;
   for (const span of folderSpans(command)) {
-    const part = span.cds === 0 ? judge(span.inner, policy) : gitInFolder(command.slice(span.start, span.end), span.inner, span.cds, policy, judge);
+    const part = span.cds === 0 ? judge(span.inner, policy) : judgeGitInFolder(command.slice(span.start, span.end), span.inner, span.cds, policy, judge);
     if (!part) continue;
     parts.push(part);
     outside += `${command.slice(from, span.start)}true`;
@@ -137,7 +137,7 @@ export function judgeFolderSpans(command: string, policy: CommandPolicy, judge: 
 }
 
 /** `git -C F …` judged as `cd F && git …` (`inner`), shown as written; null when the folder is not taken. */
-function gitInFolder(text: string, inner: string, cds: number, policy: CommandPolicy, judge: Judge): CommandJudgement | null {
+function judgeGitInFolder(text: string, inner: string, cds: number, policy: CommandPolicy, judge: Judge): CommandJudgement | null {
   const judged = judgeInFolder(inner, policy, judge, "`git -C` runs it");
   // Not every cd taken: the rest starts with a cd that asks, which the line does not hold.
   if (!judged || judged.commands.slice(0, cds).some((c) => c.program !== "cd" || c.verdict !== "allow")) return null;
