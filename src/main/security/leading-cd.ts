@@ -132,6 +132,9 @@ function cdSubshell(node: SyntaxNode, source: string): FolderSpan | null {
   return splitLeadingCd(inner) ? { start: node.startIndex, end: node.endIndex, inner, cds: 0 } : null;
 }
 
+/** git's global options that change nothing about where it runs or what it loads: kept, and passed over. */
+const PLAIN_GIT_GLOBALS = new Set(["--no-pager", "-P", "--no-optional-locks", "--literal-pathspecs", "--no-replace-objects"]);
+
 /**
  * `git -C F [-C G …] …` as `cd F && cd G && git …`. Only a command with nothing expanded in it: a `$(…)`
  * among its arguments runs where the shell is, not where git goes, and is judged there with the rest.
@@ -141,9 +144,19 @@ function gitInFolder(node: SyntaxNode, source: string): FolderSpan | null {
   const [name, ...args] = node.namedChildren;
   if (name?.type !== "command_name" || name.text !== "git") return null;
   const cds: string[] = [];
+  const globals: string[] = [];
   let after = name;
-  while (args.length >= 2 && args[0]!.type === "word" && args[0]!.text === "-C") {
-    const folder = args[1]!;
+  for (;;) {
+    const option = args[0];
+    if (option?.type !== "word") break;
+    if (PLAIN_GIT_GLOBALS.has(option.text)) {
+      globals.push(option.text);
+      after = option;
+      args.shift();
+      continue;
+    }
+    const folder = args[1];
+    if (option.text !== "-C" || !folder) break;
     const word = wordFromNodes([folder], source);
     if (word.glob || word.tilde || !plainFolder(word.value)) return null;
     cds.push(`cd ${folder.text}`);
@@ -151,5 +164,6 @@ function gitInFolder(node: SyntaxNode, source: string): FolderSpan | null {
     args.splice(0, 2);
   }
   if (cds.length === 0) return null;
-  return { start: node.startIndex, end: node.endIndex, inner: `${cds.join(" && ")} && git${source.slice(after.endIndex, node.endIndex)}`, cds: cds.length };
+  const git = ["git", ...globals].join(" ");
+  return { start: node.startIndex, end: node.endIndex, inner: `${cds.join(" && ")} && ${git}${source.slice(after.endIndex, node.endIndex)}`, cds: cds.length };
 }

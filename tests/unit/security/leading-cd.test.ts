@@ -173,6 +173,11 @@ const GIT_IN_FOLDER: Row[] = [
   ["git -C packages/web log --oneline -5", "allow", "judged in `packages/web`, where `git -C` runs it"],
   ["git -C packages -C web status && git -C . diff --stat", "allow"],
   ["git -C 'packages/web' diff | head -3", "allow"],
+  ["git --no-pager -C packages/web log -3 && git -P -C packages/web show --stat", "allow"],
+  ["git -C packages/web --no-pager -C src push", "ask", "`git push` sends commits out"],
+  // Other global options stay with the command as written: `-c` is denied there as anywhere.
+  ["git -c core.pager=x -C packages/web log", "deny", "`git -c` sets configuration"],
+  ["git -C packages/web -c core.pager=x log", "deny", "`git -c` sets configuration"],
   ["git -C packages/web push", "ask", "`git push` sends commits out"],
   ["git -C packages/web reset --hard", "deny", "matches blacklist entry `git reset --hard`"],
   // Paths are read from the folder: `out` leads out of the project there, `..` climbs out of it.
