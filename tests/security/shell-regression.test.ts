@@ -71,7 +71,7 @@ const TABLE: Row[] = [
   ["git reset --soft HEAD~1", "allow"],
   ["npm test -- --reporter=dot", "allow"],
   ["git log --format='%h %s'", "allow"],
-  ["tsc -p tsconfig.json # typecheck", "allow"],
+  ["tsc --noEmit -p tsconfig.json # typecheck", "allow"],
   ["npm test\ngit status", "allow"],
   ["npm test\t--silent", "allow"],
   ["git rebase --exec 'npm test' main", "allow"],

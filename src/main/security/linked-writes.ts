@@ -1,10 +1,15 @@
 // Writes through symlinks a command line does not show. `eslint --fix` rewrites every file it lints in
 // place, and it lints what a symlink points at: checked with eslint 9, `eslint --fix .` (or `src`,
 // or `src/x.js` naming the link) wrote the fix into a file outside the project that `src/x.js` linked
-// to. So `eslint --fix` asks when a folder or file it would lint holds a symlink that leads out of the
-// project. (`prettier --write` skips the links it meets and refuses a link it is given: nothing to do.)
+// to. `tsc` writes its output files through links just as well (checked with typescript 5.9: a
+// `dist/a.js` linked out of the project had the compiled module written into its target). So each asks
+// when a symlink out of the project lies where it would write: among what eslint lints; for an
+// emitting tsc (no noEmit on its command line or in its tsconfig) under its outDir and declarationDir,
+// or anywhere in the project without an outDir, as a link named like an output file or to a folder. (`prettier --write` skips the links it meets and refuses a link it is
+// given: nothing to do.)
 import fs from "node:fs";
 import path from "node:path";
+import { parseJsonc } from "../../pipeline/graph/jsonc.js";
 import { isInside } from "./path-guard.js";
 import type { ShellWord } from "./shell-words.js";
 import type { Finding } from "./shell-types.js";
@@ -49,16 +54,19 @@ function staticPart(pattern: string): string {
 
 type Walk = { found: string | null; walked: number };
 
-/** The first symlink under `abs` (itself included) whose target lies outside `realRoot`. */
-function linkLeadingOut(abs: string, realRoot: string, walk: Walk, skip: ReadonlySet<string>): void {
+/** Which links count: `name` is the link's own name, `toFolder` whether it points at a folder. */
+type LinkFilter = (name: string, toFolder: boolean) => boolean;
+
+/** The first symlink under `abs` (itself included) that `counts` and whose target lies outside `realRoot`. */
+function linkLeadingOut(abs: string, realRoot: string, walk: Walk, skip: ReadonlySet<string>, counts: LinkFilter): void {
   let st: fs.Stats;
   try {
     st = fs.lstatSync(abs);
   } catch {
-    return; // nothing there: eslint says so itself
+    return; // nothing there: the program says so itself
   }
   if (st.isSymbolicLink()) {
-    if (!leadsInside(abs, realRoot)) walk.found = abs;
+    if (linksOut(abs, realRoot, counts)) walk.found = abs;
     return;
   }
   if (!st.isDirectory()) return;
@@ -75,7 +83,7 @@ function linkLeadingOut(abs: string, realRoot: string, walk: Walk, skip: Readonl
       walk.walked++;
       const child = path.join(dir, entry.name);
       if (entry.isDirectory() && !skip.has(entry.name)) stack.push(child);
-      else if (entry.isSymbolicLink() && !leadsInside(child, realRoot)) {
+      else if (entry.isSymbolicLink() && linksOut(child, realRoot, counts)) {
         walk.found = child;
         return;
       }
@@ -83,38 +91,148 @@ function linkLeadingOut(abs: string, realRoot: string, walk: Walk, skip: Readonl
   }
 }
 
-/** A link that resolves inside the project; a dangling one writes nothing (eslint cannot read it). */
-function leadsInside(link: string, realRoot: string): boolean {
+/** A link that counts and resolves outside the project; a dangling one writes nothing (it cannot be read). */
+function linksOut(link: string, realRoot: string, counts: LinkFilter): boolean {
+  let real: string;
   try {
-    return isInside(realRoot, fs.realpathSync.native(link));
+    real = fs.realpathSync.native(link);
   } catch {
-    return true;
+    return false;
   }
+  if (isInside(realRoot, real)) return false;
+  let toFolder = false;
+  try {
+    toFolder = fs.statSync(real).isDirectory();
+  } catch {
+    // gone meanwhile: taken as a file
+  }
+  return counts(path.basename(link), toFolder);
 }
 
-/** Ask findings for `eslint …` run in `root`: `--fix` with a symlink out of the project among what it lints. */
-export function eslintFindings(args: readonly ShellWord[], root: string): Finding[] {
-  if (!args.some((word) => word.value === "--fix")) return [];
+/** The finding for a program writing through links under `targets` (project-relative), or none. */
+function linkFindings(what: string, targets: readonly string[], root: string, skip: ReadonlySet<string>, counts: LinkFilter): Finding[] {
   let realRoot: string;
   try {
     realRoot = fs.realpathSync.native(root);
   } catch {
     return [];
   }
-  const skip = args.some((word) => word.value === "--no-ignore") ? new Set([".git"]) : IGNORED_FOLDERS;
   const walk: Walk = { found: null, walked: 0 };
-  for (const target of eslintTargets(args) ?? ["."]) {
+  for (const target of targets) {
     // Paths outside the project are the path checks' to judge.
     const abs = path.resolve(root, target);
     if (!isInside(root, abs)) continue;
-    linkLeadingOut(abs, realRoot, walk, skip);
+    linkLeadingOut(abs, realRoot, walk, skip, counts);
     if (walk.found !== null) {
       const shown = path.relative(root, walk.found).split(path.sep).join("/");
-      return [{ verdict: "ask", reason: `\`eslint --fix\` writes through symlinks, and \`${shown}\` leads outside the project` }];
+      return [{ verdict: "ask", reason: `\`${what}\` writes through symlinks, and \`${shown}\` leads outside the project` }];
     }
   }
   if (walk.walked > MAX_WALKED_ENTRIES) {
-    return [{ verdict: "ask", reason: `\`eslint --fix\` writes through symlinks, and what it lints holds too many files (over ${MAX_WALKED_ENTRIES}) to look for one that leads outside the project` }];
+    return [{ verdict: "ask", reason: `\`${what}\` writes through symlinks, and where it writes holds too many files (over ${MAX_WALKED_ENTRIES}) to look for one that leads outside the project` }];
   }
   return [];
+}
+
+/** Ask findings for `eslint …` run in `root`: `--fix` with a symlink out of the project among what it lints. */
+export function eslintFindings(args: readonly ShellWord[], root: string): Finding[] {
+  if (!args.some((word) => word.value === "--fix")) return [];
+  const skip = args.some((word) => word.value === "--no-ignore") ? new Set([".git"]) : IGNORED_FOLDERS;
+  return linkFindings("eslint --fix", eslintTargets(args) ?? ["."], root, skip, () => true);
+}
+
+/** tsc's options after which it writes no output files. */
+const TSC_NO_EMIT = new Set(["--noEmit", "-v", "--version", "-h", "--help", "--all", "--showConfig", "--listFilesOnly"]);
+/** What tsc writes: JavaScript, declarations, source maps, build info. */
+const TSC_OUTPUT = /\.(?:[cm]?jsx?|d\.[cm]?ts|map|tsbuildinfo)$/;
+
+/** Ask findings for `tsc …` run in `root`: an emitting run with a link out of the project where output may go. */
+export function tscFindings(args: readonly ShellWord[], root: string): Finding[] {
+  if (args.some((word) => TSC_NO_EMIT.has(word.value) || word.value === "--noEmit=true")) return [];
+  const config = tsconfigFile(args, root);
+  const option = (key: string) => (config ? compilerOption(config, key, 0) : undefined);
+  if (option("noEmit")?.value === true) return [];
+  // With an outDir, output goes under it (and declarationDir); without, next to every source.
+  const cli = (name: string) => cliValue(args, name);
+  const folder = (key: string) => cli(`--${key}`) ?? folderOf(option(key));
+  const outDir = folder("outDir");
+  const targets = outDir === undefined ? ["."] : [outDir, folder("declarationDir")].filter((f): f is string => f !== undefined);
+  const outsideAbove = targets.find((target) => !insideThroughAncestors(path.resolve(root, target), root));
+  if (outsideAbove !== undefined) {
+    const abs = path.resolve(root, outsideAbove);
+    const shown = isInside(root, abs) ? path.relative(root, abs).split(path.sep).join("/") : abs;
+    return [{ verdict: "ask", reason: `\`tsc\` writes its output under \`${shown}\`, which leads outside the project` }];
+  }
+  return linkFindings("tsc", targets, root, IGNORED_FOLDERS, (name, toFolder) => toFolder || TSC_OUTPUT.test(name));
+}
+
+/** The value of `--name X` or `--name=X` on tsc's command line (static words only). */
+function cliValue(args: readonly ShellWord[], name: string): string | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const word = args[i]!;
+    if (word.value === name && args[i + 1] && !args[i + 1]!.dynamic) return args[i + 1]!.value;
+    if (word.value.startsWith(`${name}=`) && !word.dynamic) return word.value.slice(name.length + 1);
+  }
+  return undefined;
+}
+
+/** A folder that does not exist yet is judged by its deepest existing ancestor's real place. */
+function insideThroughAncestors(abs: string, root: string): boolean {
+  let realRoot: string;
+  try {
+    realRoot = fs.realpathSync.native(root);
+  } catch {
+    return true;
+  }
+  for (let at = abs; ; at = path.dirname(at)) {
+    try {
+      return isInside(realRoot, fs.realpathSync.native(at));
+    } catch {
+      if (path.dirname(at) === at) return true;
+    }
+  }
+}
+
+/** The tsconfig tsc reads: `-p X` (a file, or a folder's tsconfig.json), else ./tsconfig.json; null for several. */
+function tsconfigFile(args: readonly ShellWord[], root: string): string | null {
+  const at = args.findIndex((word) => word.value === "-p" || word.value === "--project" || word.value === "-b" || word.value === "--build");
+  const named = at === -1 ? [] : args.slice(at + 1).filter((word) => !word.value.startsWith("-"));
+  if (named.length > 1 || named.some((word) => word.dynamic)) return null;
+  const file = path.resolve(root, named[0]?.value ?? ".");
+  return file.endsWith(".json") ? file : path.join(file, "tsconfig.json");
+}
+
+interface SetOption {
+  value: unknown;
+  /** The folder of the config that set it: relative paths in it are relative to that. */
+  dir: string;
+}
+
+const folderOf = (option: SetOption | undefined): string | undefined =>
+  typeof option?.value === "string" ? path.resolve(option.dir, option.value) : undefined;
+
+/**
+ * `compilerOptions[key]` as `file` and what it `extends` set it (the nearest setting wins); undefined
+ * when no config sets it or one it extends cannot be read (a package: the caller takes the safe side).
+ */
+function compilerOption(file: string, key: string, depth: number): SetOption | undefined {
+  if (depth > 10) return undefined;
+  let json: unknown;
+  try {
+    json = parseJsonc(fs.readFileSync(file, "utf8"));
+  } catch {
+    return undefined;
+  }
+  if (!json || typeof json !== "object") return undefined;
+  const { compilerOptions, extends: parents } = json as { compilerOptions?: Record<string, unknown>; extends?: unknown };
+  if (compilerOptions && key in compilerOptions) return { value: compilerOptions[key], dir: path.dirname(file) };
+  // Later entries of an `extends` list override earlier ones.
+  const list = (Array.isArray(parents) ? parents : parents === undefined ? [] : [parents]).reverse();
+  for (const parent of list) {
+    if (typeof parent !== "string" || !parent.startsWith(".")) return undefined;
+    const target = path.resolve(path.dirname(file), parent);
+    const found = compilerOption(target.endsWith(".json") ? target : `${target}.json`, key, depth + 1);
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }

@@ -3,7 +3,7 @@
 // (git-rules.ts), the npm family (package-manager-rules.ts) and node/tsx (inline code, stdin). Also
 // which commands execute files the model may have changed (write-then-execute taint).
 import { parseGitArguments } from "./git-arguments.js";
-import { eslintFindings } from "./linked-writes.js";
+import { eslintFindings, tscFindings } from "./linked-writes.js";
 import { gitFindings } from "./git-rules.js";
 import { NPM_FAMILY, packageManagerFindings } from "./package-manager-rules.js";
 import { READ_ONLY_PROGRAMS, readOnlyFindings } from "./read-only-programs.js";
@@ -85,6 +85,7 @@ export function programFindings(argv: readonly ShellWord[], root: string): Findi
   if (program.name === "vitest") return vitestFindings(args);
   if (program.name === "jest") return jestFindings(args);
   if (program.name === "eslint") return eslintFindings(args, root);
+  if (program.name === "tsc") return tscFindings(args, root);
   return [];
 }
 

@@ -1,5 +1,6 @@
-// `eslint --fix` writes the fixes into what a symlink points at (checked with eslint 9): it asks when
-// what it would lint holds a link out of the project, and runs as before when nothing does.
+// `eslint --fix` writes the fixes into what a symlink points at (checked with eslint 9), and tsc its
+// output (typescript 5.9): each asks when a link out of the project lies where it would write, and runs
+// as before when none does.
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -24,6 +25,21 @@ beforeAll(() => {
   fs.symlinkSync(path.join(fixture.outside, "profile.js"), at("packages/api/src/deep/profile.js"));
   fs.mkdirSync(at("packages/docs"));
   fs.symlinkSync(fixture.outside, at("packages/docs/shared"));
+  // A package whose only link out is a file no tool writes: tsc's output never has that name.
+  fs.mkdirSync(at("packages/app"));
+  fs.writeFileSync(path.join(fixture.outside, ".env"), "TOKEN=1\n");
+  fs.symlinkSync(path.join(fixture.outside, ".env"), at("packages/app/.env"));
+  fs.mkdirSync(at("packages/lib/dist"), { recursive: true });
+  fs.symlinkSync(path.join(fixture.outside, "profile.js"), at("packages/lib/dist/index.d.ts"));
+  // A package with a link out among its sources, and tsconfigs that say where output goes (or that none does).
+  fs.mkdirSync(at("packages/typed/src"), { recursive: true });
+  fs.symlinkSync(path.join(fixture.outside, "profile.js"), at("packages/typed/src/vendor.js"));
+  const config = (rel: string, value: unknown) => fs.writeFileSync(at(rel), `// tsconfig\n${JSON.stringify(value)}\n`);
+  config("packages/typed/tsconfig.base.json", { compilerOptions: { noEmit: true, strict: true } });
+  config("packages/typed/tsconfig.json", { extends: "./tsconfig.base.json" });
+  config("packages/typed/tsconfig.build.json", { extends: "./tsconfig.base", compilerOptions: { noEmit: false, outDir: "dist" } });
+  config("packages/typed/tsconfig.out.json", { extends: ["./tsconfig.build.json"], compilerOptions: { outDir: "../../link-out/typed" } });
+  config("packages/typed/tsconfig.pkg.json", { extends: "@tsconfig/node20/tsconfig.json" });
 });
 afterAll(() => fixture.cleanup());
 
@@ -51,8 +67,42 @@ const ROWS: Row[] = [
   ["cd packages/api && npx eslint --fix .", "ask", "`src/deep/profile.js` leads outside"],
 ];
 
+const TSC: Row[] = [
+  ["cd packages/web && tsc", "allow"],
+  ["cd packages/app && tsc -p .", "allow"],
+  ["cd packages/api && tsc", "ask", "`tsc` writes through symlinks, and `src/deep/profile.js` leads outside"],
+  ["cd packages/lib && tsc --build", "ask", "`dist/index.d.ts` leads outside"],
+  ["cd packages/docs && npx tsc", "ask", "`shared` leads outside"],
+  // The whole project is looked at, whatever -p names: an outDir may be any folder.
+  ["tsc -p packages/web", "ask", "`link-out` leads outside"],
+  ["tsc --noEmit", "allow"],
+  ["tsc -p packages/api --noEmit", "allow"],
+  ["cd packages/api && tsc --version", "allow"],
+  // noEmit from the tsconfig (through `extends`), and outDir: only the folder output goes to is looked at.
+  ["cd packages/typed && tsc", "allow"],
+  ["tsc -p packages/typed", "allow"],
+  ["tsc -p packages/typed/tsconfig.build.json", "allow"],
+  // On the command line outDir is relative to where tsc runs, in a tsconfig to the config's folder.
+  ["tsc -p packages/typed/tsconfig.build.json --outDir src", "allow"],
+  ["tsc -p packages/typed/tsconfig.build.json --outDir packages/typed/src", "ask", "`packages/typed/src/vendor.js` leads outside"],
+  ["tsc -p packages/typed/tsconfig.out.json", "ask", "writes its output under `link-out/typed`, which leads outside"],
+  ["cd packages/typed && tsc --outDir ../../link-out/x", "ask", "climbs out of the project root"],
+  ["tsc -p packages/typed/tsconfig.build.json --outDir=link-out/typed", "ask", "writes its output under `link-out/typed`"],
+  // A package's config is not read: taken to emit next to the sources.
+  ["tsc -p packages/typed/tsconfig.pkg.json", "ask", "`link-out` leads outside"],
+  ["cd packages/typed && tsc -p tsconfig.pkg.json", "ask", "`src/vendor.js` leads outside"],
+];
+
 describe("eslint --fix and symlinks out of the project", () => {
   it.each(ROWS)("%j → %s", (command, verdict, reason) => {
+    const result = fixture.judge(command);
+    expect(result.verdict, result.reason).toBe(verdict);
+    if (reason) expect(result.reason).toContain(reason);
+  });
+});
+
+describe("an emitting tsc and symlinks out of the project", () => {
+  it.each(TSC)("%j → %s", (command, verdict, reason) => {
     const result = fixture.judge(command);
     expect(result.verdict, result.reason).toBe(verdict);
     if (reason) expect(result.reason).toContain(reason);
