@@ -5,8 +5,8 @@
 // `dist/a.js` linked out of the project had the compiled module written into its target). So each asks
 // when a symlink out of the project lies where it would write: among what eslint lints; for an
 // emitting tsc (no noEmit on its command line or in its tsconfig) under its outDir and declarationDir,
-// or anywhere in the project without an outDir, as a link named like an output file or to a folder. (`prettier --write` skips the links it meets and refuses a link it is
-// given: nothing to do.)
+// or anywhere in the project without an outDir, as a link named like an output file or to a folder.
+// (`prettier --write` skips the links it meets and refuses a link it is given: nothing to do.)
 import fs from "node:fs";
 import path from "node:path";
 import { parseJsonc } from "../../pipeline/graph/jsonc.js";
@@ -24,7 +24,7 @@ const ESLINT_WITH_VALUE = new Set([
 
 /** Entries looked at before giving up on a walk (a monorepo's sources are far fewer, node_modules aside). */
 export const MAX_WALKED_ENTRIES = 200_000;
-/** Folders eslint never lints unless told `--no-ignore`. */
+/** Folders eslint never lints unless told `--no-ignore`, and tsc never compiles into by default. */
 const IGNORED_FOLDERS = new Set(["node_modules", ".git"]);
 
 const GLOB_CHARS = /[*?[\]{}!]/;
