@@ -10,7 +10,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { parseJsonc } from "../../pipeline/graph/jsonc.js";
-import { isInside } from "./path-guard.js";
+import { isInside, resolveInsideRoot } from "./path-guard.js";
 import type { ShellWord } from "./shell-words.js";
 import type { Finding } from "./shell-types.js";
 
@@ -157,7 +157,8 @@ export function tscFindings(args: readonly ShellWord[], root: string): Finding[]
   const folder = (key: string) => cli(`--${key}`) ?? folderOf(option(key));
   const outDir = folder("outDir");
   const targets = outDir === undefined ? ["."] : [outDir, folder("declarationDir")].filter((f): f is string => f !== undefined);
-  const outsideAbove = targets.find((target) => !insideThroughAncestors(path.resolve(root, target), root));
+  // A folder not made yet is judged by its deepest existing ancestor's real place.
+  const outsideAbove = targets.find((target) => !resolveInsideRoot(root, path.resolve(root, target)).ok);
   if (outsideAbove !== undefined) {
     const abs = path.resolve(root, outsideAbove);
     const shown = isInside(root, abs) ? path.relative(root, abs).split(path.sep).join("/") : abs;
@@ -174,23 +175,6 @@ function cliValue(args: readonly ShellWord[], name: string): string | undefined 
     if (word.value.startsWith(`${name}=`) && !word.dynamic) return word.value.slice(name.length + 1);
   }
   return undefined;
-}
-
-/** A folder that does not exist yet is judged by its deepest existing ancestor's real place. */
-function insideThroughAncestors(abs: string, root: string): boolean {
-  let realRoot: string;
-  try {
-    realRoot = fs.realpathSync.native(root);
-  } catch {
-    return true;
-  }
-  for (let at = abs; ; at = path.dirname(at)) {
-    try {
-      return isInside(realRoot, fs.realpathSync.native(at));
-    } catch {
-      if (path.dirname(at) === at) return true;
-    }
-  }
 }
 
 /** The tsconfig tsc reads: `-p X` (a file, or a folder's tsconfig.json), else ./tsconfig.json; null for several. */
