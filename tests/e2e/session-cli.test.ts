@@ -43,7 +43,9 @@ const json = async (...args: string[]) => {
 };
 const nonSystem = (i: number) => fake.chatRequests[i]!.messages.filter((m) => m.role !== "system").map((m) => m.content);
 
-describe("sessions from the command line", () => {
+// Every step spawns a CLI from its sources (tsx, ~2 s each); one test runs seven in a row, which on two
+// cores shared with the rest of the suite passes vitest's 30 s default.
+describe("sessions from the command line", { timeout: 90_000 }, () => {
   let first = "";
   let second = "";
 
