@@ -119,21 +119,43 @@ export function judgeFolderSpans(command: string, policy: CommandPolicy, judge: 
   for (const span of folderSpans(command)) {
     const part = span.cds === 0 ? judge(span.inner, policy) : judgeGitInFolder(command.slice(span.start, span.end), span.inner, span.cds, policy, judge);
     if (!part) continue;
+    outside += `${command.slice(from, span.start)}true ${SPAN_MARK}${parts.length}`;
     parts.push(part);
-    outside += `${command.slice(from, span.start)}true`;
     from = span.end;
   }
   if (parts.length === 0) return null;
   outside += command.slice(from);
-  parts.push(judge(outside, policy));
-  const worst = parts.reduce((a, b) => (SEVERITY[b.verdict] > SEVERITY[a.verdict] ? b : a));
-  const standIn = (c: JudgedCommand) => c.program === "true" && c.args.length === 0;
-  const commands = parts.flatMap((part) => part.commands.filter((c) => !standIn(c)));
+  const rest = judge(outside, policy);
+  const all = [...parts, rest];
+  const worst = all.reduce((a, b) => (SEVERITY[b.verdict] > SEVERITY[a.verdict] ? b : a));
+  const commands = inWrittenOrder(rest.commands, parts);
   if (worst.verdict !== "allow") return { verdict: worst.verdict, reason: worst.reason, commands };
   // The rest of the line said only when something besides the stand-ins runs there.
-  const told = parts.filter((part, i) => i < parts.length - 1 || !part.commands.every(standIn));
+  const told = rest.commands.every((c) => standInFor(c) !== null) ? parts : all;
   const reasons = told.map((part) => part.reason.replace(/^allowed: /, "").replace(/`true`, |, `true`/g, ""));
   return { verdict: "allow", reason: `allowed: ${reasons.join("; ")}`, commands };
+}
+
+// A span stands in the rest of the line as `true ipuaro-folder-span-N`, which runs nothing and says
+// where the span's own commands go in the list, apart from any `true` the user wrote.
+const SPAN_MARK = "ipuaro-folder-span-";
+
+function standInFor(c: JudgedCommand): number | null {
+  if (c.program !== "true" || c.args.length !== 1 || !c.args[0]!.startsWith(SPAN_MARK)) return null;
+  return Number(c.args[0]!.slice(SPAN_MARK.length));
+}
+
+/** The rest of the line's commands with each stand-in replaced by its span's commands, as written. */
+function inWrittenOrder(rest: JudgedCommand[], parts: CommandJudgement[]): JudgedCommand[] {
+  const placed = new Set<number>();
+  const commands = rest.flatMap((c) => {
+    const span = standInFor(c);
+    if (span === null || !parts[span]) return [c];
+    placed.add(span);
+    return parts[span]!.commands;
+  });
+  // A stand-in the rest does not list (none expected) still has its commands shown.
+  return [...commands, ...parts.filter((_, i) => !placed.has(i)).flatMap((p) => p.commands)];
 }
 
 /** `git -C F …` judged as `cd F && git …` (`inner`), shown as written; null when the folder is not taken. */

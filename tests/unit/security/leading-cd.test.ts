@@ -213,6 +213,13 @@ describe("git -C FOLDER", () => {
     ]);
     expect(result.reason).not.toContain("`true`");
   });
+
+  it("lists the commands of a line with folder spans in the order they are written, with the user's own `true`", () => {
+    const result = judge("ls && git -C packages/web log || true; (cd packages/web && cat src/main.ts) | head -3; echo done");
+    expect(result.verdict).toBe("allow");
+    expect(result.commands.map((c) => c.text)).toEqual(["ls", "git -C packages/web log", "true", "cd packages/web", "cat src/main.ts", "head -3", "echo done"]);
+    expect(result.commands.some((c) => c.args.some((a) => a.startsWith("ipuaro-")))).toBe(false);
+  });
 });
 
 describe("any other change of folder", () => {
