@@ -510,13 +510,4 @@ describe("judgeCommand details", () => {
   it("names the unknown program in the ask reason", () => {
     expect(judgeCommand("curl https://example.com | npm test", policy).reason).toBe("ask: `curl` is not on the whitelist");
   });
-
-  it("judges a typical command in well under a few milliseconds", () => {
-    const commands = TABLE.map(([command]) => command).filter((command) => command.length < 500);
-    for (const command of commands) judgeCommand(command, policy); // warm-up
-    const started = performance.now();
-    for (const command of commands) judgeCommand(command, policy);
-    const perCommand = (performance.now() - started) / commands.length;
-    expect(perCommand).toBeLessThan(2);
-  });
 });
