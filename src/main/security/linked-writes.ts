@@ -109,8 +109,8 @@ function linksOut(link: string, realRoot: string, counts: LinkFilter): boolean {
   return counts(path.basename(link), toFolder);
 }
 
-/** The finding for a program writing through links under `targets` (project-relative), or none. */
-function linkFindings(what: string, targets: readonly string[], root: string, skip: ReadonlySet<string>, counts: LinkFilter): Finding[] {
+/** The finding for a program writing through links under `targets` (relative to `cwd`), or none. */
+function linkFindings(what: string, targets: readonly string[], root: string, cwd: string, skip: ReadonlySet<string>, counts: LinkFilter): Finding[] {
   let realRoot: string;
   try {
     realRoot = fs.realpathSync.native(root);
@@ -120,7 +120,7 @@ function linkFindings(what: string, targets: readonly string[], root: string, sk
   const walk: Walk = { found: null, walked: 0 };
   for (const target of targets) {
     // Paths outside the project are the path checks' to judge.
-    const abs = path.resolve(root, target);
+    const abs = path.resolve(cwd, target);
     if (!isInside(root, abs)) continue;
     linkLeadingOut(abs, realRoot, walk, skip, counts);
     if (walk.found !== null) {
@@ -134,11 +134,14 @@ function linkFindings(what: string, targets: readonly string[], root: string, sk
   return [];
 }
 
-/** Ask findings for `eslint …` run in `root`: `--fix` with a symlink out of the project among what it lints. */
-export function eslintFindings(args: readonly ShellWord[], root: string): Finding[] {
+/**
+ * Ask findings for `eslint …` run in `cwd` (a folder of the project at `root`): `--fix` with a symlink
+ * out of the project among what it lints.
+ */
+export function eslintFindings(args: readonly ShellWord[], root: string, cwd = root): Finding[] {
   if (!args.some((word) => word.value === "--fix")) return [];
   const skip = args.some((word) => word.value === "--no-ignore") ? new Set([".git"]) : IGNORED_FOLDERS;
-  return linkFindings("eslint --fix", eslintTargets(args) ?? ["."], root, skip, () => true);
+  return linkFindings("eslint --fix", eslintTargets(args) ?? ["."], root, cwd, skip, () => true);
 }
 
 /** tsc's options after which it writes no output files. */
@@ -146,10 +149,10 @@ const TSC_NO_EMIT = new Set(["--noEmit", "-v", "--version", "-h", "--help", "--a
 /** What tsc writes: JavaScript, declarations, source maps, build info. */
 const TSC_OUTPUT = /\.(?:[cm]?jsx?|d\.[cm]?ts|map|tsbuildinfo)$/;
 
-/** Ask findings for `tsc …` run in `root`: an emitting run with a link out of the project where output may go. */
-export function tscFindings(args: readonly ShellWord[], root: string): Finding[] {
+/** Ask findings for `tsc …` run in `cwd` (of the project at `root`): an emitting run with a link out of the project where output may go. */
+export function tscFindings(args: readonly ShellWord[], root: string, cwd = root): Finding[] {
   if (args.some((word) => TSC_NO_EMIT.has(word.value) || word.value === "--noEmit=true")) return [];
-  const config = tsconfigFile(args, root);
+  const config = tsconfigFile(args, cwd);
   const option = (key: string) => (config ? compilerOption(config, key, 0) : undefined);
   if (option("noEmit")?.value === true) return [];
   // With an outDir, output goes under it (and declarationDir); without, next to every source.
@@ -158,13 +161,13 @@ export function tscFindings(args: readonly ShellWord[], root: string): Finding[]
   const outDir = folder("outDir");
   const targets = outDir === undefined ? ["."] : [outDir, folder("declarationDir")].filter((f): f is string => f !== undefined);
   // A folder not made yet is judged by its deepest existing ancestor's real place.
-  const outsideAbove = targets.find((target) => !resolveInsideRoot(root, path.resolve(root, target)).ok);
+  const outsideAbove = targets.find((target) => !resolveInsideRoot(root, path.resolve(cwd, target)).ok);
   if (outsideAbove !== undefined) {
-    const abs = path.resolve(root, outsideAbove);
+    const abs = path.resolve(cwd, outsideAbove);
     const shown = isInside(root, abs) ? path.relative(root, abs).split(path.sep).join("/") : abs;
     return [{ verdict: "ask", reason: `\`tsc\` writes its output under \`${shown}\`, which leads outside the project` }];
   }
-  return linkFindings("tsc", targets, root, IGNORED_FOLDERS, (name, toFolder) => toFolder || TSC_OUTPUT.test(name));
+  return linkFindings("tsc", targets, root, cwd, IGNORED_FOLDERS, (name, toFolder) => toFolder || TSC_OUTPUT.test(name));
 }
 
 /** The value of `--name X` or `--name=X` on tsc's command line (static words only). */
@@ -178,11 +181,11 @@ function cliValue(args: readonly ShellWord[], name: string): string | undefined 
 }
 
 /** The tsconfig tsc reads: `-p X` (a file, or a folder's tsconfig.json), else ./tsconfig.json; null for several. */
-function tsconfigFile(args: readonly ShellWord[], root: string): string | null {
+function tsconfigFile(args: readonly ShellWord[], cwd: string): string | null {
   const at = args.findIndex((word) => word.value === "-p" || word.value === "--project" || word.value === "-b" || word.value === "--build");
   const named = at === -1 ? [] : args.slice(at + 1).filter((word) => !word.value.startsWith("-"));
   if (named.length > 1 || named.some((word) => word.dynamic)) return null;
-  const file = path.resolve(root, named[0]?.value ?? ".");
+  const file = path.resolve(cwd, named[0]?.value ?? ".");
   return file.endsWith(".json") ? file : path.join(file, "tsconfig.json");
 }
 

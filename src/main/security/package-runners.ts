@@ -16,7 +16,7 @@ const NPM_VALUE_OPTIONS = [
   "--package", "--call", "--workspace", "--registry", "--cache", "--prefix", "--loglevel", "--userconfig",
   "--globalconfig", "--script-shell", "--node-options", "--filter", "--dir", "--cwd", "--allow-build",
 ];
-const NPX_SYNTAX: OptionSyntax = {
+export const NPX_SYNTAX: OptionSyntax = {
   shortWithValue: "pcw",
   shortFlags: "yqs",
   longWithValue: NPM_VALUE_OPTIONS,
@@ -27,7 +27,7 @@ const NPX_SYNTAX: OptionSyntax = {
 };
 
 /** `pnpm exec`, `pnpm dlx` and pnpx: `-c`/`--shell-mode` is a flag there, and the operands form the shell line. */
-const PNPM_SYNTAX: OptionSyntax = {
+export const PNPM_SYNTAX: OptionSyntax = {
   shortWithValue: "pwCF",
   shortFlags: "yqsrc",
   longWithValue: NPM_VALUE_OPTIONS,
@@ -35,7 +35,7 @@ const PNPM_SYNTAX: OptionSyntax = {
 };
 
 /** Options pnpm takes before its command (`-w` is `--workspace-root` here, not npm's `--workspace`). */
-const PNPM_GLOBALS: OptionSyntax = {
+export const PNPM_GLOBALS: OptionSyntax = {
   shortWithValue: "CF",
   shortFlags: "rwcsgyDPOq",
   longWithValue: [
@@ -55,7 +55,7 @@ const PNPM_GLOBALS: OptionSyntax = {
 };
 
 /** Options yarn 1 takes before its command (yarn 4 only `--cwd`). */
-const YARN_GLOBALS: OptionSyntax = {
+export const YARN_GLOBALS: OptionSyntax = {
   shortFlags: "sv",
   longWithValue: [
     "--cwd", "--registry", "--cache-folder", "--modules-folder", "--network-timeout", "--mutex", "--use-yarnrc",
@@ -82,9 +82,9 @@ const FOREACH_SYNTAX: OptionSyntax = {
 };
 
 /** `yarn run [options] <name>`; `--inspect` and `--require` stay unknown, so they are asked about. */
-const YARN_RUN_SYNTAX: OptionSyntax = { shortFlags: "TB", longFlags: ["--top-level", "--binaries-only"] };
+export const YARN_RUN_SYNTAX: OptionSyntax = { shortFlags: "TB", longFlags: ["--top-level", "--binaries-only"] };
 
-const PACKAGE_MANAGER_GLOBALS: OptionSyntax = {
+export const PACKAGE_MANAGER_GLOBALS: OptionSyntax = {
   shortWithValue: "wCF",
   longWithValue: NPM_VALUE_OPTIONS,
 };

@@ -18,10 +18,12 @@ function readJson(file: string): Record<string, unknown> | null {
   }
 }
 
-function scriptNames(manifest: Record<string, unknown> | null): string[] {
+function scriptsOf(manifest: Record<string, unknown> | null): Record<string, unknown> {
   const scripts = manifest?.scripts;
-  return scripts !== null && typeof scripts === "object" && !Array.isArray(scripts) ? Object.keys(scripts) : [];
+  return scripts !== null && typeof scripts === "object" && !Array.isArray(scripts) ? (scripts as Record<string, unknown>) : {};
 }
+
+const scriptNames = (manifest: Record<string, unknown> | null): string[] => Object.keys(scriptsOf(manifest));
 
 function collectScripts(root: string): Set<string> {
   const names = new Set(scriptNames(readJson(path.join(root, "package.json"))));
@@ -38,4 +40,24 @@ export function projectScripts(root: string): PeelContext {
       return names.has(name);
     },
   };
+}
+
+/** A package.json script: the folder of its package (relative to the root, "." for the root's) and its body. */
+export interface ScriptBody {
+  folder: string;
+  body: string;
+}
+
+/** Every script of the project at `root` by name: the root package's and its workspace members'. */
+export function scriptTable(root: string): Map<string, ScriptBody[]> {
+  const table = new Map<string, ScriptBody[]>();
+  for (const folder of [".", ...workspaceFolders(root)]) {
+    for (const [name, body] of Object.entries(scriptsOf(readJson(path.join(root, folder, "package.json"))))) {
+      if (typeof body !== "string") continue;
+      const bodies = table.get(name) ?? [];
+      bodies.push({ folder, body });
+      table.set(name, bodies);
+    }
+  }
+  return table;
 }

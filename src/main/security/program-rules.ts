@@ -1,5 +1,5 @@
 // Rules for whitelisted programs whose arguments can make them run something else or lose work (or
-// write where the line does not show, linked-writes.ts): git
+// write where the line does not show, linked-writes.ts, script-writes.ts): git
 // (git-rules.ts), the npm family (package-manager-rules.ts) and node/tsx (inline code, stdin). Also
 // which commands execute files the model may have changed (write-then-execute taint).
 import { parseGitArguments } from "./git-arguments.js";
@@ -7,6 +7,7 @@ import { eslintFindings, tscFindings } from "./linked-writes.js";
 import { gitFindings } from "./git-rules.js";
 import { NPM_FAMILY, packageManagerFindings } from "./package-manager-rules.js";
 import { READ_ONLY_PROGRAMS, readOnlyFindings } from "./read-only-programs.js";
+import { scriptWriteFindings } from "./script-writes.js";
 import { programName, type ShellWord } from "./shell-words.js";
 import type { Finding } from "./shell-types.js";
 
@@ -79,7 +80,7 @@ export function programFindings(argv: readonly ShellWord[], root: string): Findi
   if (!program) return [];
   const args = argv.slice(1);
   if (program.name === "git") return gitFindings(args, root);
-  if (NPM_FAMILY.has(program.name)) return packageManagerFindings(program.name, args);
+  if (NPM_FAMILY.has(program.name)) return [...packageManagerFindings(program.name, args), ...scriptWriteFindings(program.name, args, root)];
   if (program.name === "node" || program.name === "tsx") return nodeFindings(program.name, args);
   if (READ_ONLY_PROGRAMS.has(program.name)) return readOnlyFindings(program.name, args);
   if (program.name === "vitest") return vitestFindings(args);

@@ -28,7 +28,7 @@ export function makePolicyFixture(): PolicyFixture {
   writeTree(root, {
     "src/a.ts": "export {};\n",
     "scripts/build.js": "\n",
-    "package.json": manifest({ workspaces: ["packages/*"], scripts: { build: "tsc", lint: "eslint ." } }),
+    "package.json": manifest({ workspaces: ["packages/*"], scripts: { build: "node scripts/build.js", lint: "eslint ." } }),
     "packages/web/package.json": manifest({ name: "web", scripts: { dev: "vite", publish: "node scripts/publish.js" } }),
   });
   fs.mkdirSync(outside);
