@@ -5,13 +5,16 @@
 // pre- and post- scripts. Which package's script runs depends on the folder and on flags (`-w`,
 // `--filter`, `yarn workspace W`), so every package of the project with a script of that name counts:
 // the stricter reading.
+import fs from "node:fs";
 import path from "node:path";
 import { parseLeadingOptions, type OptionSyntax } from "./cli-options.js";
 import { displayInline } from "./hidden-characters.js";
+import { splitLeadingCd } from "./leading-cd.js";
 import { eslintFindings, tscFindings } from "./linked-writes.js";
 import { npmCommand } from "./npm-commands.js";
 import { NPX_SYNTAX, PACKAGE_MANAGER_GLOBALS, PNPM_GLOBALS, PNPM_SYNTAX, YARN_GLOBALS, YARN_RUN_SYNTAX } from "./package-runners.js";
 import { projectScripts, scriptTable, type ScriptBody } from "./package-scripts.js";
+import { isInside } from "./path-guard.js";
 import { parseShell } from "./shell-parser.js";
 import { programName, type ShellWord } from "./shell-words.js";
 import type { Finding } from "./shell-types.js";
@@ -110,8 +113,18 @@ export function scriptWriteFindings(manager: string, args: readonly ShellWord[],
   return findings;
 }
 
-/** The linked-write findings of every command in a script's line, wrappers (`npx eslint`) peeled. */
+/**
+ * The linked-write findings of every command in a script's line, wrappers (`npx eslint`) peeled; a line
+ * that starts `cd FOLDER &&` (`"lint:docs": "cd docs && eslint --fix ."`) is read in FOLDER, and also
+ * where it started when the rest may run after a failed cd.
+ */
 function lineFindings(line: string, root: string, cwd: string, depth: number): Finding[] {
+  const cd = splitLeadingCd(line);
+  if (cd) {
+    const folder = path.resolve(cwd, cd.folder);
+    const there = isInside(root, folder) && isFolder(folder) ? lineFindings(cd.rest, root, folder, depth) : [];
+    return cd.exact ? there : [...there, ...lineFindings(cd.rest, root, cwd, depth)];
+  }
   const findings: Finding[] = [];
   for (const command of parseShell(line, projectScripts(cwd)).commands) {
     for (const stage of command.invocation.stages) {
@@ -123,4 +136,12 @@ function lineFindings(line: string, root: string, cwd: string, depth: number): F
     }
   }
   return findings;
+}
+
+function isFolder(abs: string): boolean {
+  try {
+    return fs.statSync(abs).isDirectory();
+  } catch {
+    return false;
+  }
 }

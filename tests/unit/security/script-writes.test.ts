@@ -24,6 +24,8 @@ beforeAll(() => {
         prefmt: "eslint --fix .",
         fmt: "prettier --write src",
         test: "vitest run && npx eslint --fix .",
+        "lint:web": "cd packages/web && eslint --fix src",
+        "lint:core": "cd packages/core && eslint --fix .",
       },
     }),
     "packages/web/package.json": manifest({ name: "web", scripts: { lint: "eslint src", build: "tsc" } }),
@@ -53,6 +55,9 @@ const ROWS: Row[] = [
   ["npm run fix", "ask", "script `fix` of `package.json` runs `npm run lint -- --fix`: script `lint` of `package.json` runs `eslint . --fix`"],
   ["npm run fmt", "ask", "script `prefmt` of `package.json` runs `eslint --fix .`"],
   ["npm test", "ask", "script `test` of `package.json` runs `vitest run && npx eslint --fix .`"],
+  // A script that starts with a cd is read where it goes: at the root, `.` would hold link-out.
+  ["npm run lint:web", "ask", "`packages/web/src/vendor` leads outside the project"],
+  ["npm run lint:core", "allow"],
   // Nothing written through a link out: no --fix (npm keeps `--fix` before `--` as its own config),
   // a link that stays inside, no emit, output under an outDir with no link.
   ["npm run lint", "allow"],
