@@ -14,6 +14,10 @@ import { useRedisServer } from "../helpers/redis-server.js";
 import { makeTempDir, removeDir, writeTree } from "../helpers/temp-dir.js";
 import { runCli } from "../integration/session/session-cli.js";
 
+// A stand-in holder cannot renew its lease as a live one does: it holds it for longer than any test
+// here takes, however loaded the machine (the tests delete it when done).
+const HELD_MS = 600_000;
+
 const server = useRedisServer();
 let root: string;
 let fake: FakeOllama;
@@ -221,10 +225,10 @@ describe("sessions from the command line", { timeout: 90_000 }, () => {
   });
 
   it("a session open in another ipuaro is neither continued, rewound, undone nor deleted from here", async () => {
-    const ui = spawn("sleep", ["60"], { stdio: "ignore" });
+    const ui = spawn("sleep", ["600"], { stdio: "ignore" });
     try {
       const last = (await json("sessions", "list", root)).sessions[0].id as string;
-      await redis.set(sessionLeaseKey(last), JSON.stringify({ pid: ui.pid, host: os.hostname(), since: Date.now(), what: "the UI", token: "ui" }), "PX", 30_000);
+      await redis.set(sessionLeaseKey(last), JSON.stringify({ pid: ui.pid, host: os.hostname(), since: Date.now(), what: "the UI", token: "ui" }), "PX", HELD_MS);
       for (const args of [["run", "-c", "-p", "more"], ["rewind", "1"], ["undo"], ["sessions", "delete", last]]) {
         const r = await cli(...args, root);
         expect(r.code, args.join(" ")).toBe(1);
@@ -241,10 +245,10 @@ describe("sessions from the command line", { timeout: 90_000 }, () => {
   });
 
   it("a session held elsewhere is refused with a fix run accepts (no --new, which run does not have)", async () => {
-    const ui = spawn("sleep", ["60"], { stdio: "ignore" });
+    const ui = spawn("sleep", ["600"], { stdio: "ignore" });
     const last = (await json("sessions", "list", root)).sessions[0].id as string;
     try {
-      await redis.set(sessionLeaseKey(last), JSON.stringify({ pid: ui.pid, host: os.hostname(), since: Date.now(), what: "ipuaro run", token: "run" }), "PX", 30_000);
+      await redis.set(sessionLeaseKey(last), JSON.stringify({ pid: ui.pid, host: os.hostname(), since: Date.now(), what: "ipuaro run", token: "run" }), "PX", HELD_MS);
       const byId = await cli("run", "--session", last, "-p", "more", root);
       expect(byId.code).toBe(1);
       expect(byId.stderr).toContain(`session ${last} is open in another ipuaro`);

@@ -15,6 +15,10 @@ import { useRedisServer } from "../helpers/redis-server.js";
 import { removeDir } from "../helpers/temp-dir.js";
 import { stubTuiEnv } from "./tui-test-env.js";
 
+// A stand-in holder cannot renew its lease as a live one does: it holds it for longer than any test
+// here takes, however loaded the machine (the tests delete it when done).
+const HELD_MS = 600_000;
+
 const server = useRedisServer();
 let root: string;
 let fake: FakeOllama;
@@ -44,7 +48,7 @@ it("marks a session open in another ipuaro and refuses to load it at once", asyn
   stubTuiEnv({ redisUrl: server().url, ollamaUrl: fake.url, root });
   const elsewhere = await new SessionStore(redis, projectNameFor(root)).create(root);
   const id = elsewhere.meta.id;
-  await redis.set(sessionLeaseKey(id), JSON.stringify({ pid: other.pid, host: os.hostname(), since: Date.now(), what: "ipuaro run", token: "theirs" }), "PX", 30_000);
+  await redis.set(sessionLeaseKey(id), JSON.stringify({ pid: other.pid, host: os.hostname(), since: Date.now(), what: "ipuaro run", token: "theirs" }), "PX", HELD_MS);
   t = createHeadlessTerminal({ cols: 130, rows: 30 });
   const exited = runTui(root, { streams: t.streams, new: true });
   await t.waitForText("[watching]", 30_000);
