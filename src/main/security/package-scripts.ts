@@ -4,6 +4,7 @@
 // package.json "workspaces", found as the index's layout finds them): `pnpm -r build` and `yarn
 // workspace web build` run a member's. Read lazily, once per judged line, never through a symlink: what
 // is not found is judged as a program, the stricter reading.
+// The scripts' bodies are read too, for what they write through links (script-writes.ts).
 import fs from "node:fs";
 import path from "node:path";
 import { workspaceFolders } from "../../pipeline/graph/project-layout.js";
@@ -23,20 +24,12 @@ function scriptsOf(manifest: Record<string, unknown> | null): Record<string, unk
   return scripts !== null && typeof scripts === "object" && !Array.isArray(scripts) ? (scripts as Record<string, unknown>) : {};
 }
 
-const scriptNames = (manifest: Record<string, unknown> | null): string[] => Object.keys(scriptsOf(manifest));
-
-function collectScripts(root: string): Set<string> {
-  const names = new Set(scriptNames(readJson(path.join(root, "package.json"))));
-  for (const folder of workspaceFolders(root)) for (const name of scriptNames(readJson(path.join(root, folder, "package.json")))) names.add(name);
-  return names;
-}
-
 /** A peel context whose scripts are read from `root` the first time a name is asked about. */
 export function projectScripts(root: string): PeelContext {
   let names: Set<string> | null = null;
   return {
     isScript(name) {
-      names ??= collectScripts(path.resolve(root));
+      names ??= new Set(scriptTable(path.resolve(root)).keys());
       return names.has(name);
     },
   };
