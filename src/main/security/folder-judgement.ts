@@ -9,17 +9,9 @@ import path from "node:path";
 import type { CommandJudgement, CommandPolicy, JudgedCommand, SessionTaint } from "./command-policy.js";
 import { displayInline } from "./hidden-characters.js";
 import { folderSpans, splitLeadingCd } from "./leading-cd.js";
-import { resolveInsideRoot } from "./path-guard.js";
+import { isFolder, resolveInsideRoot } from "./path-guard.js";
 
 type Judge = (command: string, policy: CommandPolicy) => CommandJudgement;
-
-function isDirectory(real: string): boolean {
-  try {
-    return fs.statSync(real).isDirectory();
-  } catch {
-    return false;
-  }
-}
 
 /**
  * Whether git run in `folder` would find another repository before the project's: a `.git` (a nested
@@ -87,7 +79,7 @@ export function judgeInFolder(command: string, policy: CommandPolicy, judge: Jud
     // `.git`, `.ipuaro`, folders outside the project and those of another repository are not taken:
     // the `cd` is then judged as written (it asks).
     const to = resolveInsideRoot(place.cwd, lead.folder, { mustExist: true, forWrite: true });
-    if (!to.ok || !isDirectory(to.real) || otherRepositoryOnTheWay(realRoot, to.real)) break;
+    if (!to.ok || !isFolder(to.real) || otherRepositoryOnTheWay(realRoot, to.real)) break;
     cds.push({ text: displayInline(lead.text), program: "cd", args: [lead.folder], wrappers: [], context: "top-level", verdict: "allow", reasons: [], writes: [] });
     if (!lead.exact) fallback = place;
     place = { cwd: to.real, folder: toPosix(path.relative(realRoot, to.real)) || ".", lexical: path.posix.join(place.lexical, to.rel) };

@@ -41,6 +41,15 @@ export function isInside(root: string, target: string): boolean {
   return rel === "" || (!rel.startsWith(`..${path.sep}`) && rel !== ".." && !path.isAbsolute(rel));
 }
 
+/** Whether `abs` is a folder (a link to one counts); false when it is missing or unreadable. */
+export function isFolder(abs: string): boolean {
+  try {
+    return fs.statSync(abs).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 function toRel(root: string, target: string): string {
   const rel = path.relative(root, target);
   return rel === "" ? "." : rel.split(path.sep).join("/");

@@ -5,7 +5,6 @@
 // pre- and post- scripts. Which package's script runs depends on the folder and on flags (`-w`,
 // `--filter`, `yarn workspace W`), so every package of the project with a script of that name counts:
 // the stricter reading.
-import fs from "node:fs";
 import path from "node:path";
 import { parseLeadingOptions, type OptionSyntax } from "./cli-options.js";
 import { displayInline } from "./hidden-characters.js";
@@ -14,7 +13,7 @@ import { eslintFindings, tscFindings } from "./linked-writes.js";
 import { npmCommand } from "./npm-commands.js";
 import { NPX_SYNTAX, PACKAGE_MANAGER_GLOBALS, PNPM_GLOBALS, PNPM_SYNTAX, YARN_GLOBALS, YARN_RUN_SYNTAX } from "./package-runners.js";
 import { projectScripts, scriptTable, type ScriptBody } from "./package-scripts.js";
-import { isInside } from "./path-guard.js";
+import { isFolder, isInside } from "./path-guard.js";
 import { parseShell } from "./shell-parser.js";
 import { programName, type ShellWord } from "./shell-words.js";
 import type { Finding } from "./shell-types.js";
@@ -136,12 +135,4 @@ function lineFindings(line: string, root: string, cwd: string, depth: number): F
     }
   }
   return findings;
-}
-
-function isFolder(abs: string): boolean {
-  try {
-    return fs.statSync(abs).isDirectory();
-  } catch {
-    return false;
-  }
 }
