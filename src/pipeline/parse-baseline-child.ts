@@ -13,12 +13,14 @@ const paths = scan.entries.filter((e) => e.kind === "file").map((e) => e.path);
 const pool = createIndexWorkerPool(request.workers);
 try {
   await warmPool(pool, request.root);
+  const faults = process.resourceUsage().minorPageFault;
   const cpu = process.cpuUsage();
   const threads = readThreadCpu();
   const result = await runParseOnly(request.root, paths, pool, request.binaryExtensions);
   const used = process.cpuUsage(cpu);
+  const minorPageFaults = process.resourceUsage().minorPageFault - faults;
   const threadCpuSeconds = splitThreadCpu(threads, readThreadCpu(), pool.threadIds);
-  process.stdout.write(`${JSON.stringify({ ...result, found: scan.entries.length, cpuSeconds: (used.user + used.system) / 1e6, ...(threadCpuSeconds ? { threadCpuSeconds } : {}) })}\n`);
+  process.stdout.write(`${JSON.stringify({ ...result, found: scan.entries.length, cpuSeconds: (used.user + used.system) / 1e6, minorPageFaults, ...(threadCpuSeconds ? { threadCpuSeconds } : {}) })}\n`);
 } finally {
   await pool.destroy();
 }

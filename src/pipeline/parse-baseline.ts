@@ -28,6 +28,8 @@ export interface ParseOnlyResult {
   cpuSeconds?: number;
   /** The same, by kind of thread (Linux). */
   threadCpuSeconds?: ThreadCpuSplit;
+  /** Minor page faults of the process over the run (set by the child process). */
+  minorPageFaults?: number;
 }
 
 export async function runParseOnly(root: string, paths: string[], pool: IndexWorkerPool, binaryExtensions: string[]): Promise<ParseOnlyResult> {

@@ -1,10 +1,31 @@
 // CPU time per thread of this process, read from /proc (Linux). The bench splits a run's CPU into the
 // main thread, the index workers and everything else (V8's compiler and GC threads, libuv's pool):
 // when every core is busy, that split is what says where a run's time goes. Elsewhere: null.
+// Also another process's page faults: on virtual machines where a fault costs microseconds, the memory a
+// run first touches is part of its time.
 import fs from "node:fs";
 
 /** USER_HZ: the unit of utime/stime in /proc/<pid>/task/<tid>/stat on every mainstream Linux. */
 const TICKS_PER_SECOND = 100;
+
+/** Fields of /proc/…/stat after the command name (which may hold spaces; the fields after it are fixed). */
+function statFields(stat: string): string[] {
+  return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+}
+
+/**
+ * Minor page faults of process `pid` so far, when `pid` runs `command` here (a remote server's pid
+ * names some other process, or none); null otherwise or without /proc.
+ */
+export function minorFaultsOf(pid: number, command: string): number | null {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    if (!stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")).startsWith(command)) return null;
+    return Number(statFields(stat)[7]);
+  } catch {
+    return null;
+  }
+}
 
 /** tid → CPU seconds (user + system) so far; null without /proc. */
 export function readThreadCpu(): Map<number, number> | null {
@@ -18,8 +39,7 @@ export function readThreadCpu(): Map<number, number> | null {
   for (const tid of tids) {
     try {
       const stat = fs.readFileSync(`/proc/self/task/${tid}/stat`, "utf8");
-      // The command name (2nd field) may hold spaces; the fields after it are fixed.
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      const fields = statFields(stat);
       out.set(Number(tid), (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND);
     } catch {
       // The thread ended meanwhile.

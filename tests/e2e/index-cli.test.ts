@@ -72,6 +72,10 @@ describe("ipuaro index", () => {
     expect(cold.cpuSeconds.process).toBeGreaterThan(0);
     expect(cold.cpuSeconds.redis).toBeGreaterThanOrEqual(0); // a small fixture costs Redis next to nothing
     expect(cold.parseOnlyCpuSeconds).toBeGreaterThan(0);
+    // Memory first touched: both runs fault pages in; the test's Redis runs here, so its faults are read.
+    expect(cold.minorPageFaults.process).toBeGreaterThan(0);
+    expect(cold.minorPageFaults.redis).toBeGreaterThanOrEqual(0);
+    expect(cold.parseOnlyMinorPageFaults).toBeGreaterThan(0);
     // Split by thread from /proc (Linux): the parts add up to the process's CPU, to the clock tick.
     for (const [split, total] of [[cold.cpuSeconds.threads, cold.cpuSeconds.process], [cold.parseOnlyThreadCpuSeconds, cold.parseOnlyCpuSeconds]]) {
       expect(Object.keys(split)).toEqual(["main", "workers", "background"]);

@@ -20,6 +20,7 @@ import { logSince, logTail, managedRedisConf, managedRedisLayout, rotateLog, typ
 import { aofRepairSuggestion, isAofLoadFailure } from "./aof-repair-hint.js";
 import { isPidAlive, withFileLock } from "./process-lock.js";
 import { probeRedisSocket } from "./socket-probe.js";
+import { processIdIn } from "./server-stats.js";
 
 export interface ManagedRedisOptions {
   /** Defaults to ipuaroHome() (IPUARO_HOME, else ~/.local/share/ipuaro). */
@@ -209,9 +210,7 @@ async function startServer(bin: string, layout: ManagedRedisLayout, timeoutMs: n
 }
 
 async function serverPid(redis: Redis): Promise<number> {
-  const info = await redis.info("server");
-  const match = /^process_id:(\d+)/m.exec(info);
-  return match ? Number(match[1]) : 0;
+  return processIdIn(await redis.info("server"));
 }
 
 /** What ipuaro names its connections (CLIENT SETNAME); aof-rewrite-hold.ts may append a suffix. */

@@ -14,7 +14,7 @@ import { execTransaction, FramedCommand, type FieldEntries, type Pipeline } from
 import { writeIndexBatch, type IndexBatch, type IndexBatchIo } from "./index-batch.js";
 import { indexRunLeaseHeld, waitForIndexRunLease } from "./index-run-lease.js";
 import { fileLines, type FileLines } from "./file-lines.js";
-import { cpuSecondsIn, keysMemoryBytes, usedMemoryIn, waitForPersistenceIdle } from "./server-stats.js";
+import { cpuSecondsIn, keysMemoryBytes, processIdIn, usedMemoryIn, waitForPersistenceIdle } from "./server-stats.js";
 import { corruptEntry, decodeStat, parseAst, parseMeta, parseStoredFile, type StoredFile } from "./stored-values.js";
 import { newerSchemaError, SCHEMA_VERSION, storedSchema } from "./schema-version.js";
 
@@ -382,6 +382,11 @@ export class ProjectStore implements IndexStorePort {
   /** CPU seconds the Redis server has used so far, its forks (AOF rewrites, saves) included. */
   cpuSeconds(): Promise<number> {
     return this.op("reading CPU usage", async () => cpuSecondsIn(await this.redis.info("cpu")));
+  }
+
+  /** The server's pid on its own host (INFO server); 0 when it does not say. */
+  serverProcessId(): Promise<number> {
+    return this.op("reading the server's pid", async () => processIdIn(await this.redis.info("server")));
   }
 
   /** Redis's whole used_memory (INFO memory), in bytes. */

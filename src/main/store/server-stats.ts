@@ -25,6 +25,12 @@ export function cpuSecondsIn(info: string): number {
   return total;
 }
 
+/** process_id in INFO server (the server's pid on its own host); 0 when missing. */
+export function processIdIn(info: string): number {
+  const match = /^process_id:(\d+)/m.exec(info);
+  return match ? Number(match[1]) : 0;
+}
+
 /** used_memory in INFO memory, in bytes. */
 export function usedMemoryIn(info: string): number {
   const match = /^used_memory:(\d+)/m.exec(info);

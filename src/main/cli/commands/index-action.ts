@@ -12,7 +12,7 @@ import { watchUntilInterrupted } from "../watch-log.js";
 import { openProjectStore } from "../../store/open-project-store.js";
 import { formatFolderSizes, largestFolders } from "../../indexing/folder-sizes.js";
 import { runParseOnlyInChild, warmPool, type ParseOnlyResult } from "../../../pipeline/parse-baseline.js";
-import { readThreadCpu, splitThreadCpu } from "../../../pipeline/thread-cpu.js";
+import { minorFaultsOf, readThreadCpu, splitThreadCpu } from "../../../pipeline/thread-cpu.js";
 import { guardInterrupts, Interrupted, stoppedNote, stoppingNote } from "../interrupts.js";
 import { askChoice, askLine } from "../prompt.js";
 import { TtyProgress } from "../progress-bar.js";
@@ -151,6 +151,9 @@ export async function indexAction(target: string, opts: IndexOptions): Promise<v
     }
     await listen();
     const redisCpuBefore = probe ? await opened.store.cpuSeconds() : 0;
+    const redisPid = probe ? await opened.store.serverProcessId() : 0;
+    const redisFaultsBefore = redisPid ? minorFaultsOf(redisPid, "redis-server") : null;
+    const faultsBefore = process.resourceUsage().minorPageFault;
     const cpuBefore = process.cpuUsage();
     const threadsBefore = probe ? readThreadCpu() : null;
     const hooks = {
@@ -190,14 +193,17 @@ export async function indexAction(target: string, opts: IndexOptions): Promise<v
     if (probe) {
       const measured = probe.stop();
       const cpu = process.cpuUsage(cpuBefore);
+      const faults = process.resourceUsage().minorPageFault - faultsBefore;
       const threadCpuSeconds = splitThreadCpu(threadsBefore, readThreadCpu(), indexer.pool.threadIds);
       const redisUsedMb = (await opened.store.memoryUsedBytes()) / 1024 / 1024;
       // An AOF rewrite the run started finishes first: its CPU is the run's, and the baseline then gets
       // the machine to itself.
       await opened.store.waitForPersistenceIdle(30_000);
       const redisCpuSeconds = (await opened.store.cpuSeconds()) - redisCpuBefore;
+      const redisFaultsAfter = redisFaultsBefore === null ? null : minorFaultsOf(redisPid, "redis-server");
+      const minorPageFaults = { process: faults, redis: redisFaultsAfter === null ? null : redisFaultsAfter - (redisFaultsBefore ?? 0) };
       if (baseline) parseOnlyRuns.push(await baseline());
-      bench = { ...measured, redisUsedMb, cpuSeconds: (cpu.user + cpu.system) / 1e6, threadCpuSeconds, redisCpuSeconds, parseOnlyRuns };
+      bench = { ...measured, redisUsedMb, cpuSeconds: (cpu.user + cpu.system) / 1e6, threadCpuSeconds, redisCpuSeconds, minorPageFaults, parseOnlyRuns };
     }
     const json = indexJson(opened.store.projectName, stats, bench);
     if (opts.json) process.stdout.write(`${JSON.stringify(json)}\n`);
