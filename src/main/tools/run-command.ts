@@ -19,6 +19,9 @@ const OUTPUT_IN_ERROR = 3_000;
 
 export type CommandApproval = { ok: true; judgement: CommandJudgement; decision: "allowed" | "once" | "always"; remembered: string[] } | Extract<ToolOutcome, { ok: false }>;
 
+/** Every reason every command of the line was asked or denied for. */
+const reasonCount = (judgement: CommandJudgement): number => judgement.commands.reduce((n, c) => n + c.reasons.length, 0);
+
 /**
  * Judges a command line with the configured lists plus this session's "always" answers, and asks the
  * user when the verdict is ask. "always" remembers the programs that were not on the whitelist.
@@ -31,21 +34,27 @@ export async function approveCommand(command: string, ctx: ToolContext, trustedP
     return { ok: false, code: "UNAVAILABLE", message: `commands cannot be judged: ${errorMessage(err)}` };
   }
   const whitelist = [...lists.whitelist, ...ctx.session.alwaysAllowed];
-  const judgement = judgeCommand(command, {
-    blacklist: lists.blacklist,
-    whitelist,
-    projectRoot: ctx.root,
-    askForUnknown: lists.askForUnknown,
-    sessionTaint: { taintedFiles: [...ctx.session.taintedFiles], writtenFiles: [...ctx.session.writtenFiles] },
-    trustedPaths,
-  });
+  const judgeWith = (listed: string[]) =>
+    judgeCommand(command, {
+      blacklist: lists.blacklist,
+      whitelist: listed,
+      projectRoot: ctx.root,
+      askForUnknown: lists.askForUnknown,
+      sessionTaint: { taintedFiles: [...ctx.session.taintedFiles], writtenFiles: [...ctx.session.writtenFiles] },
+      trustedPaths,
+    });
+  const judgement = judgeWith(whitelist);
   if (judgement.verdict === "deny") {
     return { ok: false, code: "DENIED", message: `${judgement.reason}. It was not run; do it another way or ask the user to run it.` };
   }
   if (judgement.verdict === "allow") return { ok: true, judgement, decision: "allowed", remembered: [] };
   // Only the programs that asked: "always" must not claim to whitelist `echo`, which runs anyway. Nor
   // `cd`: it asks wherever it stands, whitelisted or not, and "always" would promise what it cannot keep.
-  const unknown = [...new Set(judgement.commands.flatMap((c) => (c.verdict === "ask" && c.program && !whitelist.includes(c.program) && !DIRECTORY_CHANGERS.has(c.program) ? [c.program] : [])))];
+  const asked = [...new Set(judgement.commands.flatMap((c) => (c.verdict === "ask" && c.program && !whitelist.includes(c.program) && !DIRECTORY_CHANGERS.has(c.program) ? [c.program] : [])))];
+  // And only those that asked for not being listed: `echo $(…)` asks for its argument, which no
+  // whitelist answers. Whitelisting such a program must take away at least one of the line's questions.
+  const questions = reasonCount(judgement);
+  const unknown = asked.filter((program) => reasonCount(judgeWith([...whitelist, program])) < questions);
   const decision = await ctx.ports.confirmCommand({ command: escapeForDisplay(command), reason: judgement.reason, programs: unknown });
   if (decision === "no") return { ok: false, code: "REJECTED", message: `the user declined to run it (${judgement.reason}); do not retry the same command` };
   if (decision === "unattended") {

@@ -145,6 +145,19 @@ describe("run_command verdicts", () => {
     expect(p.ctx.ports.commandProposals[0]).toMatchObject({ programs: ["rev"] });
   });
 
+  it("offers no whitelist entry that would not answer the question: `echo $(…)` asks for its argument", async () => {
+    const p = await project({ command: "once" });
+    const r = await runCommand.run("r3e", { command: "echo $(echo x | wc -l)" }, p.ctx);
+    expect(r.success, r.error).toBe(true);
+    expect(p.ctx.ports.commandProposals[0]).toMatchObject({ programs: [] });
+    expect(p.ctx.ports.commandProposals[0]!.reason).toContain("is only known at run time");
+
+    // An unlisted program asked for two things: whitelisting it answers one, so it is offered.
+    const both = await runCommand.run("r3f", { command: "rev $(echo a.txt)" }, p.ctx);
+    expect(both.success, both.error).toBe(true);
+    expect(p.ctx.ports.commandProposals[1]).toMatchObject({ programs: ["rev"] });
+  });
+
   it("runs `cd FOLDER && …` at once, in that folder, and never offers to whitelist cd", async () => {
     const p = await project({ command: "once" });
     const r = await runCommand.run("r3c", { command: "cd src && cat a.ts && ls" }, p.ctx);
