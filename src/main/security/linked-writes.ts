@@ -7,6 +7,8 @@
 // emitting tsc (no noEmit on its command line or in its tsconfig) under its outDir and declarationDir,
 // or anywhere in the project without an outDir, as a link named like an output file or to a folder.
 // (`prettier --write` skips the links it meets and refuses a link it is given: nothing to do.)
+// Test runners write snapshots beside the tests they run (checked with vitest 4: a test reached through a
+// folder link out of the project had its new snapshot written at the link's target, on a plain `vitest run`).
 import fs from "node:fs";
 import path from "node:path";
 import { parseJsonc } from "../../pipeline/graph/jsonc.js";
@@ -54,8 +56,8 @@ function staticPart(pattern: string): string {
 
 type Walk = { found: string | null; walked: number };
 
-/** Which links count: `name` is the link's own name, `toFolder` whether it points at a folder. */
-type LinkFilter = (name: string, toFolder: boolean) => boolean;
+/** Which links count: `name` is the link's own name, `real` its target, `toFolder` whether that is a folder. */
+type LinkFilter = (name: string, toFolder: boolean, real: string) => boolean;
 
 /** The first symlink under `abs` (itself included) that `counts` and whose target lies outside `realRoot`. */
 function linkLeadingOut(abs: string, realRoot: string, walk: Walk, skip: ReadonlySet<string>, counts: LinkFilter): void {
@@ -82,7 +84,9 @@ function linkLeadingOut(abs: string, realRoot: string, walk: Walk, skip: Readonl
     for (const entry of entries) {
       walk.walked++;
       const child = path.join(dir, entry.name);
-      if (entry.isDirectory() && !skip.has(entry.name)) stack.push(child);
+      // Skipped folders are skipped as links too: a node_modules linked to a shared install is not linted or tested.
+      if (skip.has(entry.name)) continue;
+      if (entry.isDirectory()) stack.push(child);
       else if (entry.isSymbolicLink() && linksOut(child, realRoot, counts)) {
         walk.found = child;
         return;
@@ -106,11 +110,14 @@ function linksOut(link: string, realRoot: string, counts: LinkFilter): boolean {
   } catch {
     // gone meanwhile: taken as a file
   }
-  return counts(path.basename(link), toFolder);
+  return counts(path.basename(link), toFolder, real);
 }
 
-/** The finding for a program writing through links under `targets` (relative to `cwd`), or none. */
-function linkFindings(what: string, targets: readonly string[], root: string, cwd: string, skip: ReadonlySet<string>, counts: LinkFilter): Finding[] {
+/**
+ * The finding for a program writing through links under `targets` (relative to `cwd`), or none;
+ * `writes` says what it writes ("writes snapshots").
+ */
+function linkFindings(what: string, targets: readonly string[], root: string, cwd: string, skip: ReadonlySet<string>, counts: LinkFilter, writes = "writes"): Finding[] {
   let realRoot: string;
   try {
     realRoot = fs.realpathSync.native(root);
@@ -125,11 +132,11 @@ function linkFindings(what: string, targets: readonly string[], root: string, cw
     linkLeadingOut(abs, realRoot, walk, skip, counts);
     if (walk.found !== null) {
       const shown = path.relative(root, walk.found).split(path.sep).join("/");
-      return [{ verdict: "ask", reason: `\`${what}\` writes through symlinks, and \`${shown}\` leads outside the project` }];
+      return [{ verdict: "ask", reason: `\`${what}\` ${writes} through symlinks, and \`${shown}\` leads outside the project` }];
     }
   }
   if (walk.walked > MAX_WALKED_ENTRIES) {
-    return [{ verdict: "ask", reason: `\`${what}\` writes through symlinks, and where it writes holds too many files (over ${MAX_WALKED_ENTRIES}) to look for one that leads outside the project` }];
+    return [{ verdict: "ask", reason: `\`${what}\` ${writes} through symlinks, and where it writes holds too many files (over ${MAX_WALKED_ENTRIES}) to look for one that leads outside the project` }];
   }
   return [];
 }
@@ -142,6 +149,52 @@ export function eslintFindings(args: readonly ShellWord[], root: string, cwd = r
   if (!args.some((word) => word.value === "--fix")) return [];
   const skip = args.some((word) => word.value === "--no-ignore") ? new Set([".git"]) : IGNORED_FOLDERS;
   return linkFindings("eslint --fix", eslintTargets(args) ?? ["."], root, cwd, skip, () => true);
+}
+
+/** Options and subcommands after which vitest or jest runs no test. */
+const RUNS_NO_TEST = new Set(["-h", "--help", "-v", "--version", "list", "--listTests", "--showConfig", "init"]);
+const SNAPSHOT_NAME = (name: string) => name === "__snapshots__" || name.endsWith(".snap");
+const TEST_FILE = /\.(?:test|spec)\.[cm]?[jt]sx?$/;
+
+/**
+ * Ask findings for `vitest …` or `jest …` run in `cwd`: any run may write new snapshots into the
+ * `__snapshots__` folder beside a test (`-u` rewrites them all). vitest follows links to folders and test
+ * files and writes beside their targets; jest's file map skips linked tests, but either writes through a
+ * linked `__snapshots__` folder or `.snap` file. Where tests are looked for: `--root`/`--dir` (vitest),
+ * `--rootDir` (jest), else the folder it runs in.
+ */
+export function snapshotFindings(runner: "vitest" | "jest", args: readonly ShellWord[], root: string, cwd = root): Finding[] {
+  if (args.some((word) => RUNS_NO_TEST.has(word.value))) return [];
+  const base = runner === "vitest" ? (cliValue(args, "--dir") ?? cliValue(args, "--root")) : cliValue(args, "--rootDir");
+  // A folder linked in counts for vitest when tests would be found in it: a link to a shared folder of
+  // sources or docs is no reason to ask on every run.
+  const counts: LinkFilter =
+    runner === "vitest"
+      ? (name, toFolder, real) => SNAPSHOT_NAME(name) || (toFolder ? holdsTests(real) : TEST_FILE.test(name))
+      : (name) => SNAPSHOT_NAME(name);
+  return linkFindings(runner, [base ?? "."], root, cwd, IGNORED_FOLDERS, counts, "writes snapshots");
+}
+
+/** Whether a test file or `__snapshots__` folder lies under `folder` (node_modules and .git aside); true when too many entries to tell. */
+function holdsTests(folder: string): boolean {
+  const stack = [folder];
+  let walked = 0;
+  while (stack.length) {
+    const dir = stack.pop()!;
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const entry of entries) {
+      if (++walked > MAX_WALKED_ENTRIES) return true;
+      if (IGNORED_FOLDERS.has(entry.name)) continue;
+      if (TEST_FILE.test(entry.name) || entry.name === "__snapshots__") return true;
+      if (entry.isDirectory()) stack.push(path.join(dir, entry.name));
+    }
+  }
+  return false;
 }
 
 /** tsc's options after which it writes no output files. */
@@ -170,7 +223,7 @@ export function tscFindings(args: readonly ShellWord[], root: string, cwd = root
   return linkFindings("tsc", targets, root, cwd, IGNORED_FOLDERS, (name, toFolder) => toFolder || TSC_OUTPUT.test(name));
 }
 
-/** The value of `--name X` or `--name=X` on tsc's command line (static words only). */
+/** The value of `--name X` or `--name=X` on a command line (static words only). */
 function cliValue(args: readonly ShellWord[], name: string): string | undefined {
   for (let i = 0; i < args.length; i++) {
     const word = args[i]!;

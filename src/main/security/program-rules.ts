@@ -3,7 +3,7 @@
 // (git-rules.ts), the npm family (package-manager-rules.ts) and node/tsx (inline code, stdin). Also
 // which commands execute files the model may have changed (write-then-execute taint).
 import { parseGitArguments } from "./git-arguments.js";
-import { eslintFindings, tscFindings } from "./linked-writes.js";
+import { eslintFindings, snapshotFindings, tscFindings } from "./linked-writes.js";
 import { gitFindings } from "./git-rules.js";
 import { NPM_FAMILY, packageManagerFindings } from "./package-manager-rules.js";
 import { READ_ONLY_PROGRAMS, readOnlyFindings } from "./read-only-programs.js";
@@ -83,8 +83,8 @@ export function programFindings(argv: readonly ShellWord[], root: string): Findi
   if (NPM_FAMILY.has(program.name)) return [...packageManagerFindings(program.name, args), ...scriptWriteFindings(program.name, args, root)];
   if (program.name === "node" || program.name === "tsx") return nodeFindings(program.name, args);
   if (READ_ONLY_PROGRAMS.has(program.name)) return readOnlyFindings(program.name, args);
-  if (program.name === "vitest") return vitestFindings(args);
-  if (program.name === "jest") return jestFindings(args);
+  if (program.name === "vitest") return [...vitestFindings(args), ...snapshotFindings("vitest", args, root)];
+  if (program.name === "jest") return [...jestFindings(args), ...snapshotFindings("jest", args, root)];
   if (program.name === "eslint") return eslintFindings(args, root);
   if (program.name === "tsc") return tscFindings(args, root);
   return [];

@@ -1,6 +1,6 @@
-// `eslint --fix` writes the fixes into what a symlink points at (checked with eslint 9), and tsc its
-// output (typescript 5.9): each asks when a link out of the project lies where it would write, and runs
-// as before when none does.
+// `eslint --fix` writes the fixes into what a symlink points at (checked with eslint 9), tsc its
+// output (typescript 5.9), vitest and jest their snapshots (vitest 4): each asks when a link out of the
+// project lies where it would write, and runs as before when none does.
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -40,6 +40,16 @@ beforeAll(() => {
   config("packages/typed/tsconfig.build.json", { extends: "./tsconfig.base", compilerOptions: { noEmit: false, outDir: "dist" } });
   config("packages/typed/tsconfig.out.json", { extends: ["./tsconfig.build.json"], compilerOptions: { outDir: "../../link-out/typed" } });
   config("packages/typed/tsconfig.pkg.json", { extends: "@tsconfig/node20/tsconfig.json" });
+  // Tests kept outside the project and linked in; a package whose snapshots folder is a link out.
+  const specs = path.join(fixture.outside, "..", "specs");
+  fs.mkdirSync(path.join(specs, "money"), { recursive: true });
+  fs.writeFileSync(path.join(specs, "money/round.test.ts"), "test('rounds', () => expect(1).toMatchSnapshot());\n");
+  fs.mkdirSync(at("packages/tested/src"), { recursive: true });
+  fs.symlinkSync(specs, at("packages/tested/shared"));
+  fs.writeFileSync(at("packages/tested/package.json"), JSON.stringify({ name: "tested", scripts: { test: "vitest run" } }));
+  fs.mkdirSync(at("packages/snap/src"), { recursive: true });
+  fs.writeFileSync(at("packages/snap/src/view.test.ts"), "test('view', () => expect('x').toMatchSnapshot());\n");
+  fs.symlinkSync(fixture.outside, at("packages/snap/src/__snapshots__"));
 });
 afterAll(() => fixture.cleanup());
 
@@ -92,6 +102,31 @@ const TSC: Row[] = [
   ["tsc -p packages/typed/tsconfig.pkg.json", "ask", "`link-out` leads outside"],
   ["cd packages/typed && tsc -p tsconfig.pkg.json", "ask", "`src/vendor.js` leads outside"],
 ];
+
+const SNAPSHOTS: Row[] = [
+  // Links out that lead to no tests (docs/shared, the root's link-out) or lie in node_modules: nothing to ask.
+  ["cd packages/web && vitest run", "allow"],
+  ["cd packages/docs && vitest run", "allow"],
+  ["vitest run --dir packages/web", "allow"],
+  // vitest follows a folder link to tests and writes their new snapshots beside them, out there.
+  ["cd packages/tested && vitest run", "ask", "`vitest` writes snapshots through symlinks, and `shared` leads outside the project"],
+  ["npx vitest run", "ask", "`packages/tested/shared` leads outside"],
+  ["cd packages/tested && npm test", "ask", "`vitest` writes snapshots through symlinks"],
+  ["cd packages/tested && vitest --version", "allow"],
+  ["cd packages/tested && vitest list", "allow"],
+  // jest does not collect linked tests, but writes through a linked __snapshots__ folder, as vitest does.
+  ["cd packages/tested && jest", "allow"],
+  ["cd packages/snap && jest --ci", "ask", "`jest` writes snapshots through symlinks, and `src/__snapshots__` leads outside"],
+  ["cd packages/snap && vitest -u", "ask", "`src/__snapshots__` leads outside"],
+];
+
+describe("test runners' snapshots and symlinks out of the project", () => {
+  it.each(SNAPSHOTS)("%j → %s", (command, verdict, reason) => {
+    const result = fixture.judge(command);
+    expect(result.verdict, result.reason).toBe(verdict);
+    if (reason) expect(result.reason).toContain(reason);
+  });
+});
 
 describe("eslint --fix and symlinks out of the project", () => {
   it.each(ROWS)("%j → %s", (command, verdict, reason) => {
