@@ -153,15 +153,16 @@ export function eslintFindings(args: readonly ShellWord[], root: string, cwd = r
 
 /** Options and subcommands after which vitest or jest runs no test. */
 const RUNS_NO_TEST = new Set(["-h", "--help", "-v", "--version", "list", "--listTests", "--showConfig", "init"]);
-const SNAPSHOT_NAME = (name: string) => name === "__snapshots__" || name.endsWith(".snap");
+/** What test runners write in the project: snapshots, and the coverage report (a run or its config may ask for one). */
+const RUNNER_OUTPUT = (name: string) => name === "__snapshots__" || name.endsWith(".snap") || name === "coverage";
 const TEST_FILE = /\.(?:test|spec)\.[cm]?[jt]sx?$/;
 
 /**
  * Ask findings for `vitest …` or `jest …` run in `cwd`: any run may write new snapshots into the
  * `__snapshots__` folder beside a test (`-u` rewrites them all). vitest follows links to folders and test
- * files and writes beside their targets; jest's file map skips linked tests, but either writes through a
- * linked `__snapshots__` folder or `.snap` file. Where tests are looked for: `--root`/`--dir` (vitest),
- * `--rootDir` (jest), else the folder it runs in.
+ * files and writes beside their targets; jest's file map skips linked tests. Either writes through a
+ * linked `__snapshots__` folder or `.snap` file, and its coverage report through a linked `coverage`.
+ * Where tests are looked for: `--root`/`--dir` (vitest), `--rootDir` (jest), else the folder it runs in.
  */
 export function snapshotFindings(runner: "vitest" | "jest", args: readonly ShellWord[], root: string, cwd = root): Finding[] {
   if (args.some((word) => RUNS_NO_TEST.has(word.value))) return [];
@@ -170,8 +171,8 @@ export function snapshotFindings(runner: "vitest" | "jest", args: readonly Shell
   // sources or docs is no reason to ask on every run.
   const counts: LinkFilter =
     runner === "vitest"
-      ? (name, toFolder, real) => SNAPSHOT_NAME(name) || (toFolder ? holdsTests(real) : TEST_FILE.test(name))
-      : (name) => SNAPSHOT_NAME(name);
+      ? (name, toFolder, real) => RUNNER_OUTPUT(name) || (toFolder ? holdsTests(real) : TEST_FILE.test(name))
+      : (name) => RUNNER_OUTPUT(name);
   return linkFindings(runner, [base ?? "."], root, cwd, IGNORED_FOLDERS, counts, "writes snapshots");
 }
 

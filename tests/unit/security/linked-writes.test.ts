@@ -50,6 +50,8 @@ beforeAll(() => {
   fs.mkdirSync(at("packages/snap/src"), { recursive: true });
   fs.writeFileSync(at("packages/snap/src/view.test.ts"), "test('view', () => expect('x').toMatchSnapshot());\n");
   fs.symlinkSync(fixture.outside, at("packages/snap/src/__snapshots__"));
+  fs.mkdirSync(at("packages/cov"));
+  fs.symlinkSync(fixture.outside, at("packages/cov/coverage"));
 });
 afterAll(() => fixture.cleanup());
 
@@ -118,6 +120,8 @@ const SNAPSHOTS: Row[] = [
   ["cd packages/tested && jest", "allow"],
   ["cd packages/snap && jest --ci", "ask", "`jest` writes snapshots through symlinks, and `src/__snapshots__` leads outside"],
   ["cd packages/snap && vitest -u", "ask", "`src/__snapshots__` leads outside"],
+  ["cd packages/cov && vitest run --coverage", "ask", "`coverage` leads outside"],
+  ["cd packages/cov && jest", "ask", "`coverage` leads outside"],
 ];
 
 describe("test runners' snapshots and symlinks out of the project", () => {
