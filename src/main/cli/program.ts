@@ -6,6 +6,7 @@ import { packageFile } from "../../pipeline/package-files.js";
 import { FatalError, IpuaroError } from "../errors.js";
 import { CONFIG_EXIT_CODE } from "../config/loader.js";
 import { Interrupted, INTERRUPTED_EXIT_CODE } from "./interrupts.js";
+import { isFolder } from "../security/path-guard.js";
 
 const { version } = JSON.parse(fs.readFileSync(packageFile("package.json"), "utf8")) as { version: string };
 
@@ -43,14 +44,6 @@ export function commandsFor(argv: readonly string[]): string[] {
   const help = argv.slice(2).some((a) => a === "-h" || a === "--help");
   if (!help && (first === undefined || first.startsWith("-") || isFolder(first))) return ["tui"];
   return COMMANDS.map(([name]) => name);
-}
-
-function isFolder(p: string): boolean {
-  try {
-    return fs.statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
 }
 
 export async function buildProgram(argv: readonly string[] = process.argv): Promise<Command> {

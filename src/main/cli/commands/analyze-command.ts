@@ -10,14 +10,7 @@ import { isIpuaroError } from "../../errors.js";
 import { toShadowError } from "../../shadow/shadow-errors.js";
 import { TIMEFRAMES } from "../../shadow/shadow-validate.js";
 import { resolveProjectRoot } from "../project-root.js";
-
-function isFolder(p: string): boolean {
-  try {
-    return fs.statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
-}
+import { isFolder } from "../../security/path-guard.js";
 
 function isFile(p: string): boolean {
   try {
