@@ -57,7 +57,7 @@ function staticPart(pattern: string): string {
 type Walk = { found: string | null; walked: number };
 
 /** Which links count: `name` is the link's own name, `real` its target, `toFolder` whether that is a folder. */
-type LinkFilter = (name: string, toFolder: boolean, real: string) => boolean;
+export type LinkFilter = (name: string, toFolder: boolean, real: string) => boolean;
 
 /** The first symlink under `abs` (itself included) that `counts` and whose target lies outside `realRoot`. */
 function linkLeadingOut(abs: string, realRoot: string, walk: Walk, skip: ReadonlySet<string>, counts: LinkFilter): void {
@@ -214,18 +214,26 @@ export function tscFindings(args: readonly ShellWord[], root: string, cwd = root
   const folder = (key: string) => cli(`--${key}`) ?? folderOf(option(key));
   const outDir = folder("outDir");
   const targets = outDir === undefined ? ["."] : [outDir, folder("declarationDir")].filter((f): f is string => f !== undefined);
+  return outputFolderFindings("tsc", targets, root, cwd, (name, toFolder) => toFolder || TSC_OUTPUT.test(name));
+}
+
+/**
+ * Ask findings for `what` writing its output under `targets` (folders relative to `cwd`): one that is,
+ * or lies under, a link out of the project, or holds a link out that `counts`.
+ */
+export function outputFolderFindings(what: string, targets: readonly string[], root: string, cwd: string, counts: LinkFilter = () => true): Finding[] {
   // A folder not made yet is judged by its deepest existing ancestor's real place.
   const outsideAbove = targets.find((target) => !resolveInsideRoot(root, path.resolve(cwd, target)).ok);
   if (outsideAbove !== undefined) {
     const abs = path.resolve(cwd, outsideAbove);
     const shown = isInside(root, abs) ? path.relative(root, abs).split(path.sep).join("/") : abs;
-    return [{ verdict: "ask", reason: `\`tsc\` writes its output under \`${shown}\`, which leads outside the project` }];
+    return [{ verdict: "ask", reason: `\`${what}\` writes its output under \`${shown}\`, which leads outside the project` }];
   }
-  return linkFindings("tsc", targets, root, cwd, IGNORED_FOLDERS, (name, toFolder) => toFolder || TSC_OUTPUT.test(name));
+  return linkFindings(what, targets, root, cwd, IGNORED_FOLDERS, counts);
 }
 
 /** The value of `--name X` or `--name=X` on a command line (static words only). */
-function cliValue(args: readonly ShellWord[], name: string): string | undefined {
+export function cliValue(args: readonly ShellWord[], name: string): string | undefined {
   for (let i = 0; i < args.length; i++) {
     const word = args[i]!;
     if (word.value === name && args[i + 1] && !args[i + 1]!.dynamic) return args[i + 1]!.value;

@@ -3,6 +3,7 @@
 // (git-rules.ts), the npm family (package-manager-rules.ts) and node/tsx (inline code, stdin). Also
 // which commands execute files the model may have changed (write-then-execute taint).
 import { parseGitArguments } from "./git-arguments.js";
+import { bundlerFindings, isBundler } from "./build-outputs.js";
 import { eslintFindings, snapshotFindings, tscFindings } from "./linked-writes.js";
 import { gitFindings } from "./git-rules.js";
 import { NPM_FAMILY, packageManagerFindings } from "./package-manager-rules.js";
@@ -87,6 +88,7 @@ export function programFindings(argv: readonly ShellWord[], root: string): Findi
   if (program.name === "jest") return [...jestFindings(args), ...snapshotFindings("jest", args, root)];
   if (program.name === "eslint") return eslintFindings(args, root);
   if (program.name === "tsc") return tscFindings(args, root);
+  if (isBundler(program.name)) return bundlerFindings(program.name, args, root);
   return [];
 }
 

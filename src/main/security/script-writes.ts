@@ -9,6 +9,7 @@ import path from "node:path";
 import { parseLeadingOptions, type OptionSyntax } from "./cli-options.js";
 import { displayInline } from "./hidden-characters.js";
 import { splitLeadingCd } from "./leading-cd.js";
+import { bundlerFindings, isBundler } from "./build-outputs.js";
 import { eslintFindings, snapshotFindings, tscFindings } from "./linked-writes.js";
 import { npmCommand } from "./npm-commands.js";
 import { NPX_SYNTAX, PACKAGE_MANAGER_GLOBALS, PNPM_GLOBALS, PNPM_SYNTAX, YARN_GLOBALS, YARN_RUN_SYNTAX } from "./package-runners.js";
@@ -132,6 +133,7 @@ function lineFindings(line: string, root: string, cwd: string, depth: number): F
       if (program === "eslint") findings.push(...eslintFindings(args, root, cwd));
       else if (program === "tsc") findings.push(...tscFindings(args, root, cwd));
       else if (program === "vitest" || program === "jest") findings.push(...snapshotFindings(program, args, root, cwd));
+      else if (program !== undefined && isBundler(program)) findings.push(...bundlerFindings(program, args, root, cwd));
       else if (program !== undefined) findings.push(...scriptWriteFindings(program, args, root, cwd, depth + 1));
     }
   }
