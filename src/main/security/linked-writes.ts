@@ -151,8 +151,9 @@ export function eslintFindings(args: readonly ShellWord[], root: string, cwd = r
   return linkFindings("eslint --fix", eslintTargets(args) ?? ["."], root, cwd, skip, () => true);
 }
 
-/** Options and subcommands after which vitest or jest runs no test. */
-const RUNS_NO_TEST = new Set(["-h", "--help", "-v", "--version", "list", "--listTests", "--showConfig", "init"]);
+/** Options after which vitest or jest runs no test, and vitest's subcommands that run none. */
+const RUNS_NO_TEST = new Set(["-h", "--help", "-v", "--version", "--listTests", "--showConfig", "--init"]);
+const VITEST_NO_TEST = new Set(["list", "init"]);
 /** What test runners write in the project: snapshots, and the coverage report (a run or its config may ask for one). */
 const RUNNER_OUTPUT = (name: string) => name === "__snapshots__" || name.endsWith(".snap") || name === "coverage";
 const TEST_FILE = /\.(?:test|spec)\.[cm]?[jt]sx?$/;
@@ -166,6 +167,8 @@ const TEST_FILE = /\.(?:test|spec)\.[cm]?[jt]sx?$/;
  */
 export function snapshotFindings(runner: "vitest" | "jest", args: readonly ShellWord[], root: string, cwd = root): Finding[] {
   if (args.some((word) => RUNS_NO_TEST.has(word.value))) return [];
+  // jest takes any first word as a path pattern: `jest list` runs the tests matching "list".
+  if (runner === "vitest" && VITEST_NO_TEST.has(args[0]?.value ?? "")) return [];
   const base = runner === "vitest" ? (cliValue(args, "--dir") ?? cliValue(args, "--root")) : cliValue(args, "--rootDir");
   // A folder linked in counts for vitest when tests would be found in it: a link to a shared folder of
   // sources or docs is no reason to ask on every run.

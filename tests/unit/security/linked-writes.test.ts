@@ -116,6 +116,7 @@ const SNAPSHOTS: Row[] = [
   ["cd packages/tested && npm test", "ask", "`vitest` writes snapshots through symlinks"],
   ["cd packages/tested && vitest --version", "allow"],
   ["cd packages/tested && vitest list", "allow"],
+  ["cd packages/snap && jest list", "ask", "`src/__snapshots__` leads outside"],
   // jest does not collect linked tests, but writes through a linked __snapshots__ folder, as vitest does.
   ["cd packages/tested && jest", "allow"],
   ["cd packages/snap && jest --ci", "ask", "`jest` writes snapshots through symlinks, and `src/__snapshots__` leads outside"],
