@@ -2,7 +2,8 @@
 // with `--fix`, and `npm run build` its `tsc`. Scripts are the project's own code and run as such, but
 // an `eslint --fix` or an emitting `tsc` in one is looked at as a typed one is (linked-writes.ts), with
 // the arguments the command line passes on and in the folder of the script's package, along with its
-// pre- and post- scripts. Which package's script runs depends on the folder and on flags (`-w`,
+// pre- and post- scripts; installing, packing and versioning run lifecycle scripts (`prepare`, `version`)
+// by themselves. Which package's script runs depends on the folder and on flags (`-w`,
 // `--filter`, `yarn workspace W`), so every package of the project with a script of that name counts:
 // the stricter reading.
 import path from "node:path";
@@ -88,6 +89,30 @@ function scriptRun(manager: string, args: readonly ShellWord[], hasScript: (name
   }
 }
 
+/** Install-time scripts of the project's own packages (npm, pnpm and yarn run them after installing). */
+const INSTALL_SCRIPTS = ["preinstall", "install", "postinstall", "preprepare", "prepare", "postprepare"];
+/** Package-manager commands that run the project's lifecycle scripts, by the scripts they run. */
+const LIFECYCLE_SCRIPTS: Record<string, readonly string[]> = {
+  install: INSTALL_SCRIPTS, ci: INSTALL_SCRIPTS, rebuild: INSTALL_SCRIPTS,
+  version: ["preversion", "version", "postversion"],
+  pack: ["prepack", "prepare", "postpack"],
+};
+
+/**
+ * The lifecycle scripts a command runs without naming them (`npm ci` runs `prepare`, `npm version` the
+ * `version` scripts): their names, or none. A bare `yarn` installs; `--ignore-scripts` runs none.
+ */
+function lifecycleScripts(manager: string, args: readonly ShellWord[]): readonly string[] {
+  const globals = manager === "npm" ? NPX_SYNTAX : manager === "pnpm" ? PNPM_GLOBALS : manager === "yarn" ? YARN_GLOBALS : null;
+  if (!globals || args.some((word) => word.value === "--ignore-scripts")) return [];
+  const sub = parseLeadingOptions(args, globals).rest[0];
+  if (sub === undefined) return manager === "yarn" ? INSTALL_SCRIPTS : [];
+  const name = staticName(sub);
+  if (name === null) return [];
+  const command = manager === "npm" ? npmCommand(name) : name === "i" || name === "add" ? "install" : name;
+  return (command !== null && LIFECYCLE_SCRIPTS[command]) || [];
+}
+
 /**
  * Ask findings for a package manager (`manager`, with `args`) run in `cwd` of the project at `root`:
  * a script it runs that writes through a symlink out of the project.
@@ -98,9 +123,11 @@ export function scriptWriteFindings(manager: string, args: readonly ShellWord[],
   let scripts: Map<string, ScriptBody[]> | null = null;
   const table = () => (scripts ??= scriptTable(cwd));
   const run = scriptRun(manager, args, (name) => table().has(name));
-  if (!run) return [];
+  const runs: (readonly [string, readonly ShellWord[]])[] = run
+    ? [[`pre${run.name}`, []], [run.name, run.passed], [`post${run.name}`, []]]
+    : lifecycleScripts(manager, args).map((name) => [name, []] as const);
   const findings: Finding[] = [];
-  for (const [name, passed] of [[`pre${run.name}`, []], [run.name, run.passed], [`post${run.name}`, []]] as const) {
+  for (const [name, passed] of runs) {
     for (const { folder, body } of table().get(name) ?? []) {
       const where = path.join(cwd, folder);
       const line = [body, ...passed.map((word) => word.raw)].join(" ");

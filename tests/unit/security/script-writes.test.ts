@@ -26,9 +26,10 @@ beforeAll(() => {
         test: "vitest run && npx eslint --fix .",
         "lint:web": "cd packages/web && eslint --fix src",
         "lint:core": "cd packages/core && eslint --fix .",
+        preversion: "eslint --fix .",
       },
     }),
-    "packages/web/package.json": manifest({ name: "web", scripts: { lint: "eslint src", build: "tsc" } }),
+    "packages/web/package.json": manifest({ name: "web", scripts: { lint: "eslint src", build: "tsc", prepare: "tsc" } }),
     "packages/web/src/main.ts": "export const main = 1;\n",
     "packages/core/package.json": manifest({ name: "core", scripts: { tidy: "eslint src", compile: "tsc -p tsconfig.build.json" } }),
     "packages/core/src/money.ts": "export class Money {}\n",
@@ -58,6 +59,14 @@ const ROWS: Row[] = [
   // A script that starts with a cd is read where it goes: at the root, `.` would hold link-out.
   ["npm run lint:web", "ask", "`packages/web/src/vendor` leads outside the project"],
   ["npm run lint:core", "allow"],
+  // Lifecycle scripts that installing, packing or versioning runs without naming them.
+  ["npm ci", "ask", "script `prepare` of `packages/web/package.json` runs `tsc`: `tsc` writes through symlinks"],
+  ["pnpm install --frozen-lockfile", "ask", "script `prepare` of `packages/web/package.json`"],
+  ["yarn", "ask", "script `prepare` of `packages/web/package.json`"],
+  ["npm pack", "ask", "script `prepare` of `packages/web/package.json`"],
+  ["npm version minor", "ask", "script `preversion` of `package.json` runs `eslint --fix .`"],
+  ["npm ci --ignore-scripts", "allow"],
+  ["npm ls", "allow"],
   // Nothing written through a link out: no --fix (npm keeps `--fix` before `--` as its own config),
   // a link that stays inside, no emit, output under an outDir with no link.
   ["npm run lint", "allow"],
