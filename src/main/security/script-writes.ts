@@ -1,6 +1,6 @@
 // Package scripts write through symlinks too: `npm run lint -- --fix` runs the project's `eslint src`
 // with `--fix`, and `npm run build` its `tsc`. Scripts are the project's own code and run as such, but
-// an `eslint --fix` or an emitting `tsc` in one is looked at as a typed one is (linked-writes.ts), with
+// an `eslint --fix`, an emitting `tsc`, a test runner or a bundler in one is looked at as a typed one is, with
 // the arguments the command line passes on and in the folder of the script's package, along with its
 // pre- and post- scripts; installing, packing and versioning run lifecycle scripts (`prepare`, `version`)
 // by themselves. Which package's script runs depends on the folder and on flags (`-w`,
