@@ -179,6 +179,9 @@ export function snapshotFindings(runner: "vitest" | "jest", args: readonly Shell
   return linkFindings(runner, [base ?? "."], root, cwd, IGNORED_FOLDERS, counts, "writes snapshots");
 }
 
+/** Entries looked at in a folder linked in from outside before taking it to hold tests (it may be a whole disk). */
+const MAX_LINKED_ENTRIES = 20_000;
+
 /** Whether a test file or `__snapshots__` folder lies under `folder` (node_modules and .git aside); true when too many entries to tell. */
 function holdsTests(folder: string): boolean {
   const stack = [folder];
@@ -192,7 +195,7 @@ function holdsTests(folder: string): boolean {
       continue;
     }
     for (const entry of entries) {
-      if (++walked > MAX_WALKED_ENTRIES) return true;
+      if (++walked > MAX_LINKED_ENTRIES) return true;
       if (IGNORED_FOLDERS.has(entry.name)) continue;
       if (TEST_FILE.test(entry.name) || entry.name === "__snapshots__") return true;
       if (entry.isDirectory()) stack.push(path.join(dir, entry.name));

@@ -133,6 +133,19 @@ describe("test runners' snapshots and symlinks out of the project", () => {
   });
 });
 
+describe("a folder linked in from outside, too big to look through", () => {
+  it("is taken to hold tests: vitest asks", () => {
+    const big = path.join(fixture.outside, "..", "big");
+    fs.mkdirSync(big);
+    for (let i = 0; i <= 20_000; i++) fs.writeFileSync(path.join(big, `f${i}.txt`), "");
+    fs.mkdirSync(path.join(fixture.root, "packages/huge"));
+    fs.symlinkSync(big, path.join(fixture.root, "packages/huge/data"));
+    const result = fixture.judge("cd packages/huge && vitest run");
+    expect(result.verdict, result.reason).toBe("ask");
+    expect(result.reason).toContain("`data` leads outside");
+  });
+});
+
 describe("eslint --fix and symlinks out of the project", () => {
   it.each(ROWS)("%j → %s", (command, verdict, reason) => {
     const result = fixture.judge(command);
