@@ -71,12 +71,9 @@ const BUNDLERS: Record<string, OutputFolders> = {
   astro: (args) => (args[0]?.value === "build" ? [folderIn(".", cliValue(args, "--outDir"), "dist")] : []),
 };
 
-/** Whether `program` is a bundler whose output folder is checked. */
-export const isBundler = (program: string): boolean => Object.hasOwn(BUNDLERS, program);
-
-/** Ask findings for bundler `program` run in `cwd` (a folder of the project at `root`) with `args`. */
+/** Ask findings for bundler `program` run in `cwd` (a folder of the project at `root`) with `args`; none for other programs. */
 export function bundlerFindings(program: string, args: readonly ShellWord[], root: string, cwd = root): Finding[] {
-  const folders = BUNDLERS[program];
+  const folders = Object.hasOwn(BUNDLERS, program) ? BUNDLERS[program] : undefined;
   if (!folders || asksForHelp(args)) return [];
   const targets = folders(args);
   if (!targets.length) return [];

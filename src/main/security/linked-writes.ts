@@ -72,8 +72,22 @@ function linkLeadingOut(abs: string, realRoot: string, walk: Walk, skip: Readonl
     return;
   }
   if (!st.isDirectory()) return;
-  const stack = [abs];
-  while (stack.length && walk.found === null && walk.walked <= MAX_WALKED_ENTRIES) {
+  for (const { entry, abs: child } of folderEntries(abs, skip)) {
+    if (++walk.walked > MAX_WALKED_ENTRIES) return;
+    if (entry.isSymbolicLink() && linksOut(child, realRoot, counts)) {
+      walk.found = child;
+      return;
+    }
+  }
+}
+
+/**
+ * Every entry under `folder`, depth first, links not followed; entries named in `skip` are left out,
+ * links of that name too (a node_modules linked to a shared install is not linted or tested).
+ */
+function* folderEntries(folder: string, skip: ReadonlySet<string>): Generator<{ entry: fs.Dirent; abs: string }> {
+  const stack = [folder];
+  while (stack.length) {
     const dir = stack.pop()!;
     let entries: fs.Dirent[];
     try {
@@ -82,15 +96,10 @@ function linkLeadingOut(abs: string, realRoot: string, walk: Walk, skip: Readonl
       continue;
     }
     for (const entry of entries) {
-      walk.walked++;
-      const child = path.join(dir, entry.name);
-      // Skipped folders are skipped as links too: a node_modules linked to a shared install is not linted or tested.
       if (skip.has(entry.name)) continue;
-      if (entry.isDirectory()) stack.push(child);
-      else if (entry.isSymbolicLink() && linksOut(child, realRoot, counts)) {
-        walk.found = child;
-        return;
-      }
+      const abs = path.join(dir, entry.name);
+      yield { entry, abs };
+      if (entry.isDirectory()) stack.push(abs);
     }
   }
 }
@@ -184,22 +193,10 @@ const MAX_LINKED_ENTRIES = 20_000;
 
 /** Whether a test file or `__snapshots__` folder lies under `folder` (node_modules and .git aside); true when too many entries to tell. */
 function holdsTests(folder: string): boolean {
-  const stack = [folder];
   let walked = 0;
-  while (stack.length) {
-    const dir = stack.pop()!;
-    let entries: fs.Dirent[];
-    try {
-      entries = fs.readdirSync(dir, { withFileTypes: true });
-    } catch {
-      continue;
-    }
-    for (const entry of entries) {
-      if (++walked > MAX_LINKED_ENTRIES) return true;
-      if (IGNORED_FOLDERS.has(entry.name)) continue;
-      if (TEST_FILE.test(entry.name) || entry.name === "__snapshots__") return true;
-      if (entry.isDirectory()) stack.push(path.join(dir, entry.name));
-    }
+  for (const { entry } of folderEntries(folder, IGNORED_FOLDERS)) {
+    if (++walked > MAX_LINKED_ENTRIES) return true;
+    if (TEST_FILE.test(entry.name) || entry.name === "__snapshots__") return true;
   }
   return false;
 }

@@ -1,10 +1,9 @@
 // Rules for whitelisted programs whose arguments can make them run something else or lose work (or
-// write where the line does not show, linked-writes.ts, script-writes.ts): git
+// write where the line does not show, linked-write-programs.ts, script-writes.ts): git
 // (git-rules.ts), the npm family (package-manager-rules.ts) and node/tsx (inline code, stdin). Also
 // which commands execute files the model may have changed (write-then-execute taint).
 import { parseGitArguments } from "./git-arguments.js";
-import { bundlerFindings, isBundler } from "./build-outputs.js";
-import { eslintFindings, snapshotFindings, tscFindings } from "./linked-writes.js";
+import { linkedWriteFindings } from "./linked-write-programs.js";
 import { gitFindings } from "./git-rules.js";
 import { NPM_FAMILY, packageManagerFindings } from "./package-manager-rules.js";
 import { READ_ONLY_PROGRAMS, readOnlyFindings } from "./read-only-programs.js";
@@ -84,12 +83,9 @@ export function programFindings(argv: readonly ShellWord[], root: string): Findi
   if (NPM_FAMILY.has(program.name)) return [...packageManagerFindings(program.name, args), ...scriptWriteFindings(program.name, args, root)];
   if (program.name === "node" || program.name === "tsx") return nodeFindings(program.name, args);
   if (READ_ONLY_PROGRAMS.has(program.name)) return readOnlyFindings(program.name, args);
-  if (program.name === "vitest") return [...vitestFindings(args), ...snapshotFindings("vitest", args, root)];
-  if (program.name === "jest") return [...jestFindings(args), ...snapshotFindings("jest", args, root)];
-  if (program.name === "eslint") return eslintFindings(args, root);
-  if (program.name === "tsc") return tscFindings(args, root);
-  if (isBundler(program.name)) return bundlerFindings(program.name, args, root);
-  return [];
+  if (program.name === "vitest") return [...vitestFindings(args), ...linkedWriteFindings("vitest", args, root)];
+  if (program.name === "jest") return [...jestFindings(args), ...linkedWriteFindings("jest", args, root)];
+  return linkedWriteFindings(program.name, args, root);
 }
 
 // --- write-then-execute ---------------------------------------------------------------------------

@@ -10,8 +10,7 @@ import path from "node:path";
 import { parseLeadingOptions, type OptionSyntax } from "./cli-options.js";
 import { displayInline } from "./hidden-characters.js";
 import { splitLeadingCd } from "./leading-cd.js";
-import { bundlerFindings, isBundler } from "./build-outputs.js";
-import { eslintFindings, snapshotFindings, tscFindings } from "./linked-writes.js";
+import { linkedWriteFindings } from "./linked-write-programs.js";
 import { npmCommand } from "./npm-commands.js";
 import { NPX_SYNTAX, PACKAGE_MANAGER_GLOBALS, PNPM_GLOBALS, PNPM_SYNTAX, YARN_GLOBALS, YARN_RUN_SYNTAX } from "./package-runners.js";
 import { projectScripts, scriptTable, type ScriptBody } from "./package-scripts.js";
@@ -157,11 +156,7 @@ function lineFindings(line: string, root: string, cwd: string, depth: number): F
     for (const stage of command.invocation.stages) {
       const program = stage[0] ? programName(stage[0])?.name : undefined;
       const args = stage.slice(1);
-      if (program === "eslint") findings.push(...eslintFindings(args, root, cwd));
-      else if (program === "tsc") findings.push(...tscFindings(args, root, cwd));
-      else if (program === "vitest" || program === "jest") findings.push(...snapshotFindings(program, args, root, cwd));
-      else if (program !== undefined && isBundler(program)) findings.push(...bundlerFindings(program, args, root, cwd));
-      else if (program !== undefined) findings.push(...scriptWriteFindings(program, args, root, cwd, depth + 1));
+      if (program !== undefined) findings.push(...linkedWriteFindings(program, args, root, cwd), ...scriptWriteFindings(program, args, root, cwd, depth + 1));
     }
   }
   return findings;
