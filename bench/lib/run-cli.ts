@@ -16,7 +16,8 @@ export function runIpuaroJson(args: string[], env: NodeJS.ProcessEnv): Record<st
   return JSON.parse(line) as Record<string, unknown>;
 }
 
+/** Runs a bench helper script; its report goes to stderr, as the caller's stdout is its result (JSON with --json). */
 export function runTsxScript(script: string, args: string[]): void {
-  const res = spawnSync(process.execPath, ["--import", "tsx", path.join(REPO_ROOT, script), ...args], { stdio: "inherit" });
+  const res = spawnSync(process.execPath, ["--import", "tsx", path.join(REPO_ROOT, script), ...args], { stdio: ["inherit", 2, 2] });
   if (res.status !== 0) throw new Error(`${script} failed (${res.status})`);
 }

@@ -1,5 +1,6 @@
 // The bench generator: deterministic output, a manifest that matches the disk, edge files present,
 // generated code that parses, and no clobbering of foreign folders.
+import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
@@ -11,6 +12,7 @@ import TreeSitterTypeScript from "tree-sitter-typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { generateMonorepo, type GenerateResult } from "../../bench/generate/generate-monorepo.js";
+import { REPO_ROOT } from "../../bench/lib/run-cli.js";
 import { MANIFEST_FILE, type BenchManifest } from "../../bench/generate/manifest.js";
 import { verifyTree } from "../../bench/generate/verify-tree.js";
 import { makeTempDir, removeDir, writeTree } from "../helpers/temp-dir.js";
@@ -262,5 +264,16 @@ describe("bench generator", () => {
     await expect(generateMonorepo({ files: 1.5, out: dir })).rejects.toThrow(/positive integer/);
     await expect(generateMonorepo({ files: FILES, out: dir, seed: -1 })).rejects.toThrow(/seed/);
     expect(fs.existsSync(dir)).toBe(false);
+  });
+
+  it("run by a bench, reports on stderr: the bench's stdout is only its result (`npm run bench -- --json | jq`)", () => {
+    const out = path.join(tempDir(), "from-bench");
+    const script = `import { runTsxScript } from ${JSON.stringify(path.join(REPO_ROOT, "bench/lib/run-cli.ts"))};
+runTsxScript("bench/generate/cli.ts", ["--files", "${FILES}", "--out", ${JSON.stringify(out)}, "--seed", "${SEED}"]);`;
+    const res = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { cwd: REPO_ROOT, encoding: "utf8" });
+    expect(res.status).toBe(0);
+    expect(res.stdout).toBe("");
+    expect(res.stderr).toContain(`wrote ${FILES} files`);
+    expect(treeHash(out)).toBe(treeHash(firstDir));
   });
 });
