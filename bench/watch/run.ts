@@ -1,6 +1,7 @@
 // `npm run bench:watch`: the live index on the generated 12K-file monorepo (a copy of --dir, or a fresh one). Indexes it into a private
 // managed Redis, starts the watcher in this process, then edits, creates, deletes and renames files one
-// at a time (each landing before the next starts) and finally edits 1,000 files at once. Latency is
+// at a time (each landing before the next starts), edits 1,000 files at once, and finally removes the largest
+// package and copies it back (with the event loop's longest stall in each). Latency is
 // measured end to end: from the write to the moment Redis's `stat` holds the new hash (or drops the
 // path), by polling Redis. Targets: p95 ≤ debounce + 150 ms; a single-file update ≤ 30 ms of work.
 //
@@ -18,6 +19,7 @@ import { openProjectStore } from "../../src/main/store/open-project-store.js";
 import { generateMonorepo } from "../generate/generate-monorepo.js";
 import { MANIFEST_FILE } from "../generate/manifest.js";
 import { percentiles, waitLanded } from "./landing-probe.js";
+import { largestPackage, packageRoundTrip, type PackageRoundTrip } from "./package-round-trip.js";
 import { burstEdit, createOp, deleteOp, editOp, renameOp, type Operation, type OpKind } from "./operations.js";
 
 const SINGLE_WORK_TARGET_MS = 30;
@@ -144,6 +146,14 @@ async function main(): Promise<number> {
     await watcher.idle();
     const burstBatches = events.slice(burstFrom).filter((e): e is BatchSummary => e.type === "batch");
 
+    const nowIndexed = await opened.store.loadKnownStats();
+    const folder = largestPackage(nowIndexed.keys());
+    let roundTrip: PackageRoundTrip | null = null;
+    if (folder) {
+      log(`${folder} removed and copied back, file by file (a rewind's worth)…`);
+      roundTrip = await packageRoundTrip({ root, folder, redis: opened.redis, statKey, stats: nowIndexed, idle: () => (watcher as ProjectWatcher).idle() });
+    }
+
     const all = Object.values(latencies).flat();
     const latency = percentiles(all);
     const work = percentiles(singleWork);
@@ -182,6 +192,7 @@ async function main(): Promise<number> {
         latencyMs: percentiles([...burstLanded.values()]),
         batches: burstBatches.map((b) => ({ files: b.files, parsed: b.parsed, ms: Math.round(b.ms), workMs: Math.round(b.workMs), writeMs: Math.round(b.writeMs) })),
       },
+      packageRoundTrip: roundTrip,
       errors: events.filter((e) => e.type === "error").length,
       checks: {
         latencyP95: { value: latency.p95, target: debounceMs + LATENCY_MARGIN_MS, ok: latency.p95 <= debounceMs + LATENCY_MARGIN_MS },
@@ -206,6 +217,11 @@ async function main(): Promise<number> {
           `  p50 by stage: plan ${report.singleFileStagesMs.plan.p50}, workers ${report.singleFileStagesMs.workers.p50}, graph ${report.singleFileStagesMs.graph.p50}, Redis write ${report.singleFileStagesMs.write.p50}`,
           `batch processing (ms): p50 ${report.batchMs.p50}  p95 ${report.batchMs.p95}  max ${report.batchMs.max}`,
           `burst of ${report.burst.files}: all in Redis ${report.burst.allLandedMs} ms after the first write (writing took ${report.burst.writeMs} ms), ${report.burst.batches.length} batch(es): ${report.burst.batches.map((b) => `${b.files} files in ${b.ms} ms`).join(", ")}`,
+          ...(roundTrip
+            ? [
+                `${roundTrip.folder} (${roundTrip.out.files} files) removed: gone from Redis in ${roundTrip.out.landedMs} ms, longest event-loop stall ${roundTrip.out.longestStallMs} ms; copied back: in Redis in ${roundTrip.back.landedMs} ms, longest stall ${roundTrip.back.longestStallMs} ms`,
+              ]
+            : []),
           "",
           ...Object.entries(report.checks).map(([k, c]) => `${c.ok ? "PASS" : "FAIL"}  ${k} = ${c.value} (target ≤ ${c.target})`),
         ].join("\n"),

@@ -9,8 +9,8 @@ import { INDEX_RUN_FIELD } from "../../pipeline/index-run-mark.js";
 import { holdAofRewrites, type AofRewriteRelease } from "./aof-rewrite-hold.js";
 import { redisOp, toRedisError } from "./connection.js";
 import { PROJECT_KEY_PARTS, projectKeys, projectNameFor, type ProjectKeyPart, type ProjectKeys } from "./keys.js";
-import { GraphWrites } from "./graph-writes.js";
-import { execTransaction, FramedCommand, type FieldEntries, type Pipeline } from "./redis-commands.js";
+import { GraphWrites, type StringEntries } from "./graph-writes.js";
+import { execTransaction, FramedCommand, type Pipeline } from "./redis-commands.js";
 import { writeIndexBatch, type IndexBatch, type IndexBatchIo } from "./index-batch.js";
 import { indexRunLeaseHeld, waitForIndexRunLease } from "./index-run-lease.js";
 import { fileLines, type FileLines } from "./file-lines.js";
@@ -289,7 +289,7 @@ export class ProjectStore implements IndexStorePort {
     return this.scanRaw("facts");
   }
 
-  writeGraph(meta: FieldEntries, indexFields: FieldEntries, clearIndexes: boolean): Promise<void> {
+  writeGraph(meta: StringEntries, indexFields: StringEntries, clearIndexes: boolean): Promise<void> {
     return this.graph.write(meta, indexFields, clearIndexes);
   }
 
@@ -297,7 +297,7 @@ export class ProjectStore implements IndexStorePort {
     return this.graph.beginRewrite();
   }
 
-  writeGraphDelta(meta: FieldEntries, setFields: FieldEntries, deleteFields: readonly string[]): Promise<void> {
+  writeGraphDelta(meta: StringEntries, setFields: StringEntries, deleteFields: readonly string[]): Promise<void> {
     return this.graph.writeDelta(meta, setFields, deleteFields);
   }
 

@@ -3,6 +3,7 @@
 // paths leave the index without a read (now ignored, or inside a folder that is gone).
 import fs from "node:fs";
 import path from "node:path";
+import { TimeSlicer } from "../graph/time-slicer.js";
 import type { KnownFileState } from "../../workers/protocol.js";
 import { entryKindOf, isIndexedEntry } from "../file-kinds.js";
 import type { IgnoreRules } from "../ignore-rules.js";
@@ -82,19 +83,23 @@ function knownUnder(known: ReadonlyMap<string, KnownFileState>, folders: Readonl
 /**
  * The whole tree against the index, without events: files the index lacks or holds with another size or
  * mtime are read, indexed files not found are checked (a read confirms them gone). The stats are taken
- * here, so a tree of 12K files costs a walk and 12K lstat calls (~0.2 s), not 12K worker records.
+ * here, so a tree of 12K files costs a walk and 12K lstat calls (~0.2 s, in time slices), not 12K worker
+ * records.
  */
 async function planReconcile(ctx: PlanContext, plan: BatchPlan): Promise<void> {
   const { root, rules, known } = ctx;
   const found = new Set(await walkFolder(root, "", rules, ctx.binaryExtensions));
+  const slicer = new TimeSlicer();
   for (const p of found) {
+    if (slicer.due()) await slicer.yield();
     if (plan.check.has(p) || plan.sweep.has(p)) continue;
     const k = known.get(p);
     const st = k ? lstat(path.join(root, p)) : null;
     // Symlinks go to the workers, which compare their targets.
     if (!k || !st || st.isSymbolicLink() || st.size !== k.size || Math.floor(st.mtimeMs) !== k.mtimeMs) plan.sweep.add(p);
   }
-  for (const p of known.keys()) {
+  for (const p of [...known.keys()]) {
+    if (slicer.due()) await slicer.yield();
     if (found.has(p) || plan.drop.has(p) || plan.check.has(p)) continue;
     // Left out by the walk: ignored now if it is still there, else a read confirms it is gone.
     if (rules.isIgnored(p, false) && lstat(path.join(root, p))) plan.drop.set(p, "ignored");
@@ -124,7 +129,10 @@ export async function planBatch(ctx: PlanContext, changes: ReadonlyMap<string, P
   }
   /** Paths that are no folder now: any indexed files under them went with the folder that was there. */
   const notFolders = new Set<string>();
+  // A restored package is a thousand paths, each looked at on disk: the event loop turns between slices.
+  const slicer = new TimeSlicer();
   for (const [p, change] of changes) {
+    if (slicer.due()) await slicer.yield();
     const base = path.posix.basename(p);
     if (base === ".gitignore") continue;
     if (LAYOUT_FILE.test(base)) plan.layoutTouched = true;
