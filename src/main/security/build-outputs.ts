@@ -1,16 +1,24 @@
 // Bundlers' output folders. `vite build` empties its outDir and writes the build there, and it follows a
 // link to do it: checked with vite 8, a `dist` linked to a folder outside the project had that folder's
 // files deleted and the build written in their place. So a bundler run asks when the folder it builds
-// into (the one its command line names, else its default) leads out of the project or holds a link that
-// does — run directly, or by a package script (`npm run build`, script-writes.ts). A folder set only in a
-// config file (code) is not read: the default is what is checked there.
+// into leads out of the project or holds a link that does — run directly, or by a package script (`npm
+// run build`, script-writes.ts). The folder is the one its command line names, else the one its config
+// file sets (bundler-configs.ts; computed by code: asks), else its default.
 import path from "node:path";
+import { bundlerConfigFile, configuredOutput } from "./bundler-configs.js";
 import { cliValue, outputFolderFindings } from "./linked-writes.js";
+import { isInside } from "./path-guard.js";
 import type { Finding } from "./shell-types.js";
 import type { ShellWord } from "./shell-words.js";
 
-/** Where a bundler run writes, relative to where it runs; empty when the run writes no build. */
-type OutputFolders = (args: readonly ShellWord[]) => string[];
+/**
+ * The folders a config file sets, as `configured(dir, named, fallback)`: the config read is the one named
+ * (`-c`), else the usual one in `dir` (relative to where the bundler runs); `fallback` when it sets none.
+ */
+type ConfigLookup = (dir: string, named: string | undefined, fallback: string[]) => string[];
+
+/** Where a bundler run writes, relative to where it runs or absolute; empty when the run writes no build. */
+type OutputFolders = (args: readonly ShellWord[], configured: ConfigLookup) => string[];
 
 /** Options taking the next word as their value, so that word is no operand. */
 const VITE_WITH_VALUE = new Set(["-c", "--config", "--base", "-l", "--logLevel", "-m", "--mode", "-f", "--filter", "--outDir", "--assetsDir", "--assetsInlineLimit", "--target"]);
@@ -30,10 +38,20 @@ function operands(args: readonly ShellWord[], withValue: ReadonlySet<string>): s
 const HELP = new Set(["-h", "--help", "-v", "--version"]);
 const asksForHelp = (args: readonly ShellWord[]) => args.some((w) => HELP.has(w.value));
 
-/** A folder option's value, else the default; relative ones are relative to `base`. */
-function folderIn(base: string, value: string | undefined, fallback: string): string {
-  const folder = value ?? fallback;
-  return path.isAbsolute(folder) ? folder : path.join(base, folder);
+/** A folder relative to `base` (itself relative to where the bundler runs), or absolute. */
+const folderIn = (base: string, folder: string): string => (path.isAbsolute(folder) ? folder : path.join(base, folder));
+
+/** The config file a `-c X` / `--config X` names. */
+const namedConfig = (args: readonly ShellWord[]): string | undefined => cliValue(args, "--config") ?? cliValue(args, "-c");
+
+/** rollup's `-c` may stand alone (rollup.config.*) or name a file. */
+function rollupConfig(args: readonly ShellWord[]): { used: boolean; named?: string } {
+  const at = args.findIndex((w) => w.value === "-c" || w.value === "--config" || w.value.startsWith("--config="));
+  if (at === -1) return { used: false };
+  const word = args[at]!;
+  if (word.value.startsWith("--config=")) return { used: true, named: word.value.slice("--config=".length) };
+  const next = args[at + 1];
+  return next && !next.dynamic && /\.[cm]?[jt]s$/.test(next.value) ? { used: true, named: next.value } : { used: true };
 }
 
 /** Bundlers whose first word is a subcommand worth naming (`vite build`). */
@@ -41,43 +59,69 @@ const WITH_SUBCOMMAND = new Set(["vite", "webpack", "parcel", "next", "astro"]);
 
 const BUNDLERS: Record<string, OutputFolders> = {
   // `vite build [root]`: outDir (default dist) is relative to the root. The dev server and preview write nothing.
-  vite: (args) => {
-    const [command, root] = operands(args, VITE_WITH_VALUE);
-    return command === "build" ? [folderIn(root ?? ".", cliValue(args, "--outDir"), "dist")] : [];
+  vite: (args, configured) => {
+    const [command, root = "."] = operands(args, VITE_WITH_VALUE);
+    if (command !== "build") return [];
+    const outDir = cliValue(args, "--outDir");
+    return outDir !== undefined ? [folderIn(root, outDir)] : configured(root, namedConfig(args), [folderIn(root, "dist")]);
   },
   // webpack builds with no subcommand (or build/bundle/b, watch); serve, info, configtest… write no build.
-  webpack: (args) => {
+  webpack: (args, configured) => {
     const command = args[0] && !args[0].value.startsWith("-") ? args[0].value : "build";
     if (!["build", "bundle", "b", "watch", "w"].includes(command)) return [];
-    return [folderIn(".", cliValue(args, "--output-path") ?? cliValue(args, "-o"), "dist")];
+    const out = cliValue(args, "--output-path") ?? cliValue(args, "-o");
+    return out !== undefined ? [out] : configured(".", namedConfig(args), ["dist"]);
   },
-  // rollup writes to stdout unless told a file or folder; a config (-c) usually says dist.
-  rollup: (args) => {
+  // rollup writes to stdout unless told a file or folder, on its command line or in its config (-c).
+  rollup: (args, configured) => {
     const dir = cliValue(args, "--dir") ?? cliValue(args, "-d");
     const file = cliValue(args, "--file") ?? cliValue(args, "-o");
     if (dir !== undefined) return [dir];
     if (file !== undefined) return [path.dirname(file)];
-    return args.some((w) => w.value === "-c" || w.value === "--config" || w.value.startsWith("--config=")) ? ["dist"] : [];
+    const config = rollupConfig(args);
+    return config.used ? configured(".", config.named, ["dist"]) : [];
   },
-  tsup: (args) => [folderIn(".", cliValue(args, "--out-dir") ?? cliValue(args, "-d"), "dist")],
+  tsup: (args, configured) => {
+    const out = cliValue(args, "--out-dir") ?? cliValue(args, "-d");
+    return out !== undefined ? [out] : configured(".", cliValue(args, "--config"), ["dist"]);
+  },
   // esbuild writes to stdout unless given --outdir or --outfile.
   esbuild: (args) => {
     const dir = cliValue(args, "--outdir");
     const file = cliValue(args, "--outfile");
     return dir !== undefined ? [dir] : file !== undefined ? [path.dirname(file)] : [];
   },
-  parcel: (args) => (args[0]?.value === "build" ? [folderIn(".", cliValue(args, "--dist-dir"), "dist")] : []),
-  next: (args) => (args[0]?.value === "build" ? [".next"] : args[0]?.value === "export" ? [folderIn(".", cliValue(args, "-o") ?? cliValue(args, "--outdir"), "out")] : []),
-  astro: (args) => (args[0]?.value === "build" ? [folderIn(".", cliValue(args, "--outDir"), "dist")] : []),
+  parcel: (args) => (args[0]?.value === "build" ? [cliValue(args, "--dist-dir") ?? "dist"] : []),
+  next: (args, configured) => {
+    if (args[0]?.value === "build") return configured(".", undefined, [".next"]);
+    return args[0]?.value === "export" ? [cliValue(args, "-o") ?? cliValue(args, "--outdir") ?? "out"] : [];
+  },
+  astro: (args, configured) => {
+    if (args[0]?.value !== "build") return [];
+    const outDir = cliValue(args, "--outDir");
+    return outDir !== undefined ? [outDir] : configured(".", cliValue(args, "--config"), ["dist"]);
+  },
 };
 
 /** Ask findings for bundler `program` run in `cwd` (a folder of the project at `root`) with `args`; none for other programs. */
 export function bundlerFindings(program: string, args: readonly ShellWord[], root: string, cwd = root): Finding[] {
   const folders = Object.hasOwn(BUNDLERS, program) ? BUNDLERS[program] : undefined;
   if (!folders || asksForHelp(args)) return [];
-  const targets = folders(args);
-  if (!targets.length) return [];
   const first = args[0]?.value;
   const command = WITH_SUBCOMMAND.has(program) && first !== undefined && !first.startsWith("-") ? `${program} ${first}` : program;
-  return outputFolderFindings(command, targets, root, cwd);
+  const unknown: Finding[] = [];
+  const configured: ConfigLookup = (dir, named, fallback) => {
+    const base = path.resolve(cwd, dir);
+    const file = bundlerConfigFile(program, base, named === undefined ? undefined : path.resolve(cwd, named));
+    const said = configuredOutput(program, file, base);
+    if (said.kind === "folders") return said.folders;
+    if (said.kind === "unknown") {
+      const shown = isInside(root, said.file) ? path.relative(root, said.file).split(path.sep).join("/") : said.file;
+      unknown.push({ verdict: "ask", reason: `\`${command}\` writes its output where \`${said.key}\` in \`${shown}\` says, which is computed: where it leads cannot be told` });
+    }
+    return fallback;
+  };
+  const targets = folders(args, configured);
+  if (!targets.length) return unknown;
+  return [...unknown, ...outputFolderFindings(command, targets, root, cwd)];
 }

@@ -21,6 +21,38 @@ beforeAll(() => {
   fs.mkdirSync(at("packages/app/dist"), { recursive: true });
   fs.symlinkSync(fixture.outside, at("packages/app/dist/assets"));
   fs.mkdirSync(at("packages/lib/src"), { recursive: true });
+  // Output folders set by config files: a link out where the config builds, a plain folder where a
+  // linked dist is not used, a path out of the project, and one computed by code.
+  const write = (rel: string, text: string) => {
+    fs.mkdirSync(path.dirname(at(rel)), { recursive: true });
+    fs.writeFileSync(at(rel), text);
+  };
+  write("packages/vcfg/vite.config.ts", 'import { defineConfig } from "vite";\nexport default defineConfig({ build: { outDir: "public-build", sourcemap: true } });\n');
+  write("packages/vcfg/package.json", JSON.stringify({ name: "vcfg", scripts: { build: "vite build" } }));
+  fs.symlinkSync(fixture.outside, at("packages/vcfg/public-build"));
+  write("packages/vsafe/vite.config.mjs", 'import { resolve } from "node:path";\nexport default { build: { outDir: resolve(__dirname, "build") } };\n');
+  fs.symlinkSync(fixture.outside, at("packages/vsafe/dist"));
+  write("packages/vcfg/vite.plain.config.ts", 'export default { build: { outDir: "plain" } };\n');
+  write("packages/vsafe/vite.linked.config.ts", "export default { build: { outDir: 'dist/' } };\n");
+  write("packages/vurl/vite.config.ts", 'import { fileURLToPath } from "node:url";\nexport default { build: { outDir: fileURLToPath(new URL("../../../escape", import.meta.url)) } };\n');
+  write("packages/vdyn/vite.config.ts", 'export default ({ mode }) => ({ build: { outDir: mode === "lib" ? "lib" : process.env.OUT_DIR } });\n');
+  write("packages/wp/webpack.config.js", 'const path = require("path");\nmodule.exports = { entry: "./src/index.js", output: { path: path.resolve(__dirname, "out"), filename: "main.js" } };\n');
+  fs.symlinkSync(fixture.outside, at("packages/wp/out"));
+  write("packages/rl/rollup.config.mjs", 'export default [{ input: "src/a.js", output: { file: "lib/a.js", format: "es" } }];\n');
+  fs.symlinkSync(fixture.outside, at("packages/rl/lib"));
+  write("packages/app/tsup.config.ts", 'export default { entry: ["src/index.ts"], outDir: `lib` };\n');
+  write("packages/nx/next.config.js", "module.exports = { distDir: 'build' };\n");
+  // Consts at the top of the file are followed; a `let` may be reassigned and is not.
+  write("packages/vconst/vite.config.ts", 'import path from "node:path";\nconst site = path.resolve(__dirname, "site");\nconst outDir = path.join(site, "..", "public-build");\nexport default { root: site, build: { outDir } };\n');
+  fs.symlinkSync(fixture.outside, at("packages/vconst/public-build"));
+  // vite resolves outDir from its root: src/../dist is the package's dist (a plain folder), not one above it.
+  write("packages/vroot/vite.config.ts", 'export default { root: "src", test: { root: "." }, build: { outDir: "../dist", emptyOutDir: true } };\n');
+  fs.mkdirSync(at("packages/vroot/src"), { recursive: true });
+  fs.symlinkSync(fixture.outside, at("packages/vroot/src/out"));
+  fs.symlinkSync(fixture.outside, at("packages/dist")); // where "../dist" would be from the package folder
+  write("packages/vroot/vite.out.config.ts", 'export default { root: "src", build: { outDir: "out" } };\n');
+  write("packages/vlet/vite.config.ts", 'let out = "dist";\nexport default { build: { outDir: out } };\n');
+  fs.symlinkSync(fixture.outside, at("packages/nx/build"));
 });
 afterAll(() => fixture.cleanup());
 
@@ -55,6 +87,27 @@ const ROWS: Row[] = [
   ["cd packages/site && parcel build src/index.html", "ask", "`parcel build` writes its output under `dist`"],
   ["cd packages/site && astro build", "ask", "`astro build` writes its output under `dist`"],
   ["cd packages/site && next build", "allow"],
+  // The folder a config file sets, where the command line names none.
+  ["cd packages/vcfg && vite build", "ask", "`vite build` writes its output under `public-build`, which leads outside the project"],
+  ["cd packages/vcfg && npm run build", "ask", "`vite build` writes its output under `public-build`"],
+  ["vite build packages/vcfg", "ask", "under `packages/vcfg/public-build`"],
+  ["cd packages/vcfg && vite build --outDir build", "allow"],
+  ["cd packages/vsafe && vite build", "allow"],
+  ["cd packages/vcfg && vite build -c vite.plain.config.ts", "allow"],
+  ["cd packages/vsafe && vite build --config vite.linked.config.ts", "ask", "under `dist`"],
+  ["cd packages/vurl && vite build", "ask", "leads outside the project"],
+  ["cd packages/vdyn && vite build", "ask", "`vite build` writes its output where `outDir` in `vite.config.ts` says, which is computed"],
+  ["cd packages/wp && webpack --mode production", "ask", "`webpack` writes its output under `out`"],
+  ["cd packages/wp && webpack --output-path build", "allow"],
+  ["cd packages/rl && rollup -c", "ask", "`rollup` writes its output under `lib`"],
+  ["cd packages/rl && rollup -c rollup.config.mjs", "ask", "under `lib`"],
+  ["cd packages/rl && rollup src/a.js", "allow"],
+  ["cd packages/app && tsup", "allow"],
+  ["cd packages/nx && next build", "ask", "`next build` writes its output under `build`"],
+  ["cd packages/vconst && vite build", "ask", "under `public-build`, which leads outside the project"],
+  ["cd packages/vroot && vite build", "allow"],
+  ["cd packages/vroot && vite build -c vite.out.config.ts", "ask", "under `src/out`"],
+  ["cd packages/vlet && vite build", "ask", "where `outDir` in `vite.config.ts` says, which is computed"],
 ];
 
 describe("bundlers and output folders that lead out of the project", () => {
