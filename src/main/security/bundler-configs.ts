@@ -100,6 +100,14 @@ function pathValue(node: Parser.SyntaxNode, scope: PathScope): string | null {
       scope.visiting.delete(node.text);
       return value;
     }
+    case "binary_expression": {
+      // `__dirname + "/dist"`: a path and a string glued on.
+      const left = node.childForFieldName("left");
+      const right = node.childForFieldName("right");
+      if (node.childForFieldName("operator")?.text !== "+" || !left || right?.type !== "string") return null;
+      const head = pathValue(left, scope);
+      return head === null ? null : path.resolve(head + right.text.slice(1, -1));
+    }
     case "member_expression":
       return node.text === "import.meta.dirname" ? configDir : null;
     case "call_expression": {

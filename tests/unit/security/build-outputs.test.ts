@@ -37,6 +37,7 @@ beforeAll(() => {
   write("packages/vurl/vite.config.ts", 'import { fileURLToPath } from "node:url";\nexport default { build: { outDir: fileURLToPath(new URL("../../../escape", import.meta.url)) } };\n');
   write("packages/vdyn/vite.config.ts", 'export default ({ mode }) => ({ build: { outDir: mode === "lib" ? "lib" : process.env.OUT_DIR } });\n');
   write("packages/wp/webpack.config.js", 'const path = require("path");\nmodule.exports = { entry: "./src/index.js", output: { path: path.resolve(__dirname, "out"), filename: "main.js" } };\n');
+  write("packages/wp/webpack.glued.config.js", 'module.exports = { output: { path: __dirname + "/out" } };\n');
   fs.symlinkSync(fixture.outside, at("packages/wp/out"));
   write("packages/rl/rollup.config.mjs", 'export default [{ input: "src/a.js", output: { file: "lib/a.js", format: "es" } }];\n');
   fs.symlinkSync(fixture.outside, at("packages/rl/lib"));
@@ -99,6 +100,7 @@ const ROWS: Row[] = [
   ["cd packages/vdyn && vite build", "ask", "`vite build` writes its output where `outDir` in `vite.config.ts` says, which is computed"],
   ["cd packages/wp && webpack --mode production", "ask", "`webpack` writes its output under `out`"],
   ["cd packages/wp && webpack --output-path build", "allow"],
+  ["cd packages/wp && webpack -c webpack.glued.config.js", "ask", "`webpack` writes its output under `out`"],
   ["cd packages/rl && rollup -c", "ask", "`rollup` writes its output under `lib`"],
   ["cd packages/rl && rollup -c rollup.config.mjs", "ask", "under `lib`"],
   ["cd packages/rl && rollup src/a.js", "allow"],
