@@ -46,7 +46,7 @@ function queueFramed(pipeline: Pipeline, bytes: Buffer): void {
 }
 
 /**
- * HSETs of the given entries framed as RESP bytes, a thousand fields each, with the event loop turned
+ * HSETs of the given entries framed as RESP bytes (FRAMED_FIELDS or FRAMED_CHARS each), with the event loop turned
  * between slices. Queued as strings, a whole graph (≈ 90K fields for 12K files) was encoded in the one
  * synchronous socket write of its MULTI: a package restored by a rewind held the UI's keys ≈ 0.4 s.
  * Framed first, the MULTI still goes out whole (readers never see half of it), as ready bytes.
