@@ -14,14 +14,14 @@ import { parseGraphInput } from "../record-facts.js";
 import { LAYOUT_FILE, planBatch, type BatchPlan } from "./batch-plan.js";
 import type { PendingChange } from "./event-coalescer.js";
 import { GraphState, type FactsRecord, type GraphChange, type GraphDelta, type LinkChange } from "./graph-state.js";
+import { applyInTimedSlices } from "./timed-slices.js";
 import { layoutFingerprint, specifierMatcher } from "./layout-diff.js";
 import { applyRecord, pairRenames, type FileUpdate } from "./record-outcome.js";
 import type { WatchStorePort } from "./watch-store-port.js";
 import type { WriteQueue } from "./write-queue.js";
 
-/** Graph changes applied at once before the event loop turns (see applyGraph). */
-const GRAPH_SLICE_FILES = 150;
-const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+/** Graph changes applied at once before the event loop turns: at most, and what one slice should take (see applyGraph). */
+const GRAPH_SLICES = { maxSize: 150, minSize: 10, targetMs: 20 };
 
 export interface UpdaterOptions {
   root: string;
@@ -214,9 +214,9 @@ export class IncrementalUpdater {
   }
 
   /**
-   * The batch's graph changes, applied GRAPH_SLICE_FILES at a time with the event loop turned between:
-   * one apply of a restored package (1,200 files) held the main thread for a second, and the UI's
-   * keys with it. Each slice is a complete incremental update (files a later slice brings re-resolve
+   * The batch's graph changes, applied in slices sized by time (GRAPH_SLICES) with the event loop turned
+   * between: one apply of a restored package (1,200 files) held the main thread for a second, and the
+   * UI's keys with it; 150 files at a time still took up to 70 ms here (timed-slices.ts). Each slice is a complete incremental update (files a later slice brings re-resolve
    * their importers then), so the slices' deltas, folded in order into one (written at once: the stored
    * graph is never half-updated), leave the graph a single apply would. Symlinks go with the last slice,
    * when the files they point to are in.
@@ -227,16 +227,18 @@ export class IncrementalUpdater {
     const meta = new Map<string, string>();
     const fields = new Map<string, string | null>();
     let resolved = 0;
-    for (let i = 0; i === 0 || i < changes.length; i += GRAPH_SLICE_FILES) {
-      if (i > 0) await yieldToLoop();
-      const last = i + GRAPH_SLICE_FILES >= changes.length;
-      const d = this.graph.apply(changes.slice(i, i + GRAPH_SLICE_FILES), last ? links : new Map());
-      // As writeGraphDelta applies one: meta and sets, then deletes.
-      for (const [p, json] of d.meta) meta.set(p, json);
-      for (const [f, v] of d.setFields) fields.set(f, v);
-      for (const f of d.deleteFields) fields.set(f, null);
-      resolved += d.resolved;
-    }
+    await applyInTimedSlices(
+      changes,
+      (slice, last) => {
+        const d = this.graph.apply(slice, last ? links : new Map());
+        // As writeGraphDelta applies one: meta and sets, then deletes.
+        for (const [p, json] of d.meta) meta.set(p, json);
+        for (const [f, v] of d.setFields) fields.set(f, v);
+        for (const f of d.deleteFields) fields.set(f, null);
+        resolved += d.resolved;
+      },
+      GRAPH_SLICES,
+    );
     const set = [...fields].filter((e): e is [string, string] => e[1] !== null);
     const gone = [...fields].filter(([, v]) => v === null).map(([f]) => f);
     return { meta: [...meta], setFields: set, deleteFields: gone, resolved };
