@@ -214,10 +214,10 @@ export class IncrementalUpdater {
   }
 
   /**
-   * The batch's graph changes, applied in slices sized by time (GRAPH_SLICES) with the event loop turned
-   * between: one apply of a restored package (1,200 files) held the main thread for a second, and the
-   * UI's keys with it; 150 files at a time still took up to 70 ms here (timed-slices.ts). Each slice is a complete incremental update (files a later slice brings re-resolve
-   * their importers then), so the slices' deltas, folded in order into one (written at once: the stored
+   * The batch's graph changes, applied in slices sized by time (GRAPH_SLICES, timed-slices.ts) with the
+   * event loop turned between: one apply of a restored package (1,200 files) held the main thread for a
+   * second, and the UI's keys with it; 150 files at a time still took up to 70 ms here. Each slice is a
+   * complete incremental update (files a later slice brings re-resolve their importers then), so the slices' deltas, folded in order into one (written at once: the stored
    * graph is never half-updated), leave the graph a single apply would. Symlinks go with the last slice,
    * when the files they point to are in.
    */
