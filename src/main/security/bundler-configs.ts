@@ -61,7 +61,9 @@ const keyText = (node: Parser.SyntaxNode | null): string | null => {
 /** The key of the pair whose value is the object holding `node` (a pair or a shorthand), or null. */
 function parentKey(node: Parser.SyntaxNode): string | null {
   const object = node.parent;
-  const holder = object?.type === "object" ? object.parent : null;
+  let holder = object?.type === "object" ? object.parent : null;
+  // `output: [{ dir: "esm" }, { dir: "cjs" }]`: each object of an array value.
+  if (holder?.type === "array") holder = holder.parent;
   return holder?.type === "pair" ? keyText(holder.childForFieldName("key")) : null;
 }
 

@@ -41,6 +41,7 @@ beforeAll(() => {
   fs.symlinkSync(fixture.outside, at("packages/wp/out"));
   write("packages/rl/rollup.config.mjs", 'export default [{ input: "src/a.js", output: { file: "lib/a.js", format: "es" } }];\n');
   fs.symlinkSync(fixture.outside, at("packages/rl/lib"));
+  write("packages/rl/rollup.both.config.mjs", 'export default { input: "src/a.js", output: [{ dir: "esm", format: "es" }, { dir: "lib/cjs", format: "cjs" }] };\n');
   write("packages/app/tsup.config.ts", 'export default { entry: ["src/index.ts"], outDir: `lib` };\n');
   write("packages/nx/next.config.js", "module.exports = { distDir: 'build' };\n");
   // Consts at the top of the file are followed; a `let` may be reassigned and is not.
@@ -104,6 +105,7 @@ const ROWS: Row[] = [
   ["cd packages/rl && rollup -c", "ask", "`rollup` writes its output under `lib`"],
   ["cd packages/rl && rollup -c rollup.config.mjs", "ask", "under `lib`"],
   ["cd packages/rl && rollup src/a.js", "allow"],
+  ["cd packages/rl && rollup --config rollup.both.config.mjs", "ask", "under `lib/cjs`"],
   ["cd packages/app && tsup", "allow"],
   ["cd packages/nx && next build", "ask", "`next build` writes its output under `build`"],
   ["cd packages/vconst && vite build", "ask", "under `public-build`, which leads outside the project"],
