@@ -19,7 +19,8 @@ interface OutputKey {
   isFile?: boolean;
 }
 
-const EXTENSIONS = [".js", ".mjs", ".cjs", ".ts", ".mts", ".cts"];
+// In the order vite looks for its config (the others rarely have two).
+const EXTENSIONS = [".js", ".mjs", ".ts", ".cjs", ".mts", ".cts"];
 const namesOf = (stem: string) => EXTENSIONS.map((ext) => `${stem}${ext}`);
 
 interface ConfigSpec {
