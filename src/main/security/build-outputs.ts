@@ -6,8 +6,7 @@
 // file sets (bundler-configs.ts; computed by code: asks), else its default.
 import path from "node:path";
 import { bundlerConfigFile, configuredOutput } from "./bundler-configs.js";
-import { cliValue, outputFolderFindings } from "./linked-writes.js";
-import { isInside } from "./path-guard.js";
+import { cliValue, outputFolderFindings, shownInProject } from "./linked-writes.js";
 import type { Finding } from "./shell-types.js";
 import type { ShellWord } from "./shell-words.js";
 
@@ -116,8 +115,7 @@ export function bundlerFindings(program: string, args: readonly ShellWord[], roo
     const said = configuredOutput(program, file, base);
     if (said.kind === "folders") return said.folders;
     if (said.kind === "unknown") {
-      const shown = isInside(root, said.file) ? path.relative(root, said.file).split(path.sep).join("/") : said.file;
-      unknown.push({ verdict: "ask", reason: `\`${command}\` writes its output where \`${said.key}\` in \`${shown}\` says, which is computed: where it leads cannot be told` });
+      unknown.push({ verdict: "ask", reason: `\`${command}\` writes its output where \`${said.key}\` in \`${shownInProject(root, said.file)}\` says, which is computed: where it leads cannot be told` });
     }
     return fallback;
   };

@@ -228,11 +228,15 @@ export function outputFolderFindings(what: string, targets: readonly string[], r
   // A folder not made yet is judged by its deepest existing ancestor's real place.
   const outsideAbove = targets.find((target) => !resolveInsideRoot(root, path.resolve(cwd, target)).ok);
   if (outsideAbove !== undefined) {
-    const abs = path.resolve(cwd, outsideAbove);
-    const shown = isInside(root, abs) ? path.relative(root, abs).split(path.sep).join("/") : abs;
+    const shown = shownInProject(root, path.resolve(cwd, outsideAbove));
     return [{ verdict: "ask", reason: `\`${what}\` writes its output under \`${shown}\`, which leads outside the project` }];
   }
   return linkFindings(what, targets, root, cwd, IGNORED_FOLDERS, counts);
+}
+
+/** A path as a finding shows it: relative to the project (with `/`) when inside it, else absolute. */
+export function shownInProject(root: string, abs: string): string {
+  return isInside(root, abs) ? path.relative(root, abs).split(path.sep).join("/") : abs;
 }
 
 /** The value of `--name X` or `--name=X` on a command line (static words only). */

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { framedHsets } from "../../../src/main/store/graph-writes.js";
 import { closeRedis, connectRedis } from "../../../src/main/store/connection.js";
 import { ProjectStore } from "../../../src/main/store/project-store.js";
+import { turnsDuring } from "../../helpers/event-loop-turns.js";
 import { useRedisServer } from "../../helpers/redis-server.js";
 
 const server = useRedisServer();
@@ -91,19 +92,12 @@ describe("framing a graph write", () => {
 
   it("gives the event loop turns while it frames a large graph", async () => {
     const { meta, index } = graphOf(30_000, "v1");
-    let turns = 0;
-    let framing = true;
-    const tick = () => {
-      if (!framing) return;
-      turns++;
-      setImmediate(tick);
-    };
-    setImmediate(tick);
-    await framedHsets([
-      ["k:meta", meta],
-      ["k:indexes", index],
-    ]);
-    framing = false;
+    const { turns } = await turnsDuring(() =>
+      framedHsets([
+        ["k:meta", meta],
+        ["k:indexes", index],
+      ]),
+    );
     // Framed in one go, no immediate could run before it ended.
     expect(turns).toBeGreaterThan(1);
   });

@@ -7,6 +7,7 @@ import { IgnoreRules } from "../../../src/pipeline/ignore-rules.js";
 import { planBatch } from "../../../src/pipeline/watch/batch-plan.js";
 import type { PendingChange } from "../../../src/pipeline/watch/event-coalescer.js";
 import type { KnownFileState } from "../../../src/workers/protocol.js";
+import { turnsDuring } from "../../helpers/event-loop-turns.js";
 import { makeTempDir, removeDir } from "../../helpers/temp-dir.js";
 
 const PATHS = 20_000;
@@ -18,21 +19,6 @@ beforeAll(() => {
   fs.writeFileSync(path.join(root, "src/kept.ts"), "export const kept = 1;\n");
 });
 afterAll(() => removeDir(root));
-
-/** Counts event-loop turns while `work` runs. */
-async function turnsDuring<T>(work: () => Promise<T>): Promise<{ result: T; turns: number }> {
-  let turns = 0;
-  let running = true;
-  const tick = () => {
-    if (!running) return;
-    turns++;
-    setImmediate(tick);
-  };
-  setImmediate(tick);
-  const result = await work();
-  running = false;
-  return { result, turns };
-}
 
 const gonePaths = Array.from({ length: PATHS }, (_, i) => `packages/web/src/page-${i}.tsx`);
 const stat = (): KnownFileState => ({ size: 10, mtimeMs: 1, hash: "h" });
