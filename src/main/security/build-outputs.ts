@@ -7,6 +7,7 @@
 import path from "node:path";
 import { bundlerConfigFile, configuredOutput } from "./bundler-configs.js";
 import { cliValue, outputFolderFindings, shownInProject } from "./linked-writes.js";
+import { parcelOutputFolders } from "./parcel-targets.js";
 import type { Finding } from "./shell-types.js";
 import type { ShellWord } from "./shell-words.js";
 
@@ -16,8 +17,8 @@ import type { ShellWord } from "./shell-words.js";
  */
 type ConfigLookup = (dir: string, named: string | undefined, fallback: string[]) => string[];
 
-/** Where a bundler run writes, relative to where it runs or absolute; empty when the run writes no build. */
-type OutputFolders = (args: readonly ShellWord[], configured: ConfigLookup) => string[];
+/** Where a bundler run writes, relative to where it runs (`cwd`) or absolute; empty when the run writes no build. */
+type OutputFolders = (args: readonly ShellWord[], configured: ConfigLookup, cwd: string) => string[];
 
 /** Options taking the next word as their value, so that word is no operand. */
 const VITE_WITH_VALUE = new Set(["-c", "--config", "--base", "-l", "--logLevel", "-m", "--mode", "-f", "--filter", "--outDir", "--assetsDir", "--assetsInlineLimit", "--target"]);
@@ -53,8 +54,15 @@ function rollupConfig(args: readonly ShellWord[]): { used: boolean; named?: stri
   return next && !next.dynamic && /\.[cm]?[jt]s$/.test(next.value) ? { used: true, named: next.value } : { used: true };
 }
 
-/** Bundlers whose first word is a subcommand worth naming (`vite build`). */
+/** Bundlers whose first word may be a subcommand worth naming (`vite build`) rather than an entry. */
 const WITH_SUBCOMMAND = new Set(["vite", "webpack", "parcel", "next", "astro"]);
+const looksLikeSubcommand = (word: string | undefined): word is string => word !== undefined && /^[a-z][a-z-]*$/.test(word);
+
+/** webpack-cli's commands and their aliases: any other first word is an entry to build. */
+const WEBPACK_COMMANDS = new Set([
+  "build", "bundle", "b", "watch", "w", "serve", "server", "s", "configtest", "t", "help", "h", "info", "i",
+  "init", "create", "new", "c", "n", "loader", "l", "plugin", "p", "version", "v", "migrate", "m",
+]);
 
 const BUNDLERS: Record<string, OutputFolders> = {
   // `vite build [root]`: outDir (default dist) is relative to the root. The dev server and preview write nothing.
@@ -64,10 +72,11 @@ const BUNDLERS: Record<string, OutputFolders> = {
     const outDir = cliValue(args, "--outDir");
     return outDir !== undefined ? [folderIn(root, outDir)] : configured(root, namedConfig(args), [folderIn(root, "dist")]);
   },
-  // webpack builds with no subcommand (or build/bundle/b, watch); serve, info, configtest… write no build.
+  // webpack builds with no subcommand, with entries for its first words (`webpack ./src/a.js`), or with
+  // build/bundle/b, watch/w; its other commands (serve, info, configtest…) write no build.
   webpack: (args, configured) => {
-    const command = args[0] && !args[0].value.startsWith("-") ? args[0].value : "build";
-    if (!["build", "bundle", "b", "watch", "w"].includes(command)) return [];
+    const first = args[0] && !args[0].value.startsWith("-") ? args[0].value : "build";
+    if (WEBPACK_COMMANDS.has(first) && !["build", "bundle", "b", "watch", "w"].includes(first)) return [];
     const out = cliValue(args, "--output-path") ?? cliValue(args, "-o");
     return out !== undefined ? [out] : configured(".", namedConfig(args), ["dist"]);
   },
@@ -90,7 +99,8 @@ const BUNDLERS: Record<string, OutputFolders> = {
     const file = cliValue(args, "--outfile");
     return dir !== undefined ? [dir] : file !== undefined ? [path.dirname(file)] : [];
   },
-  parcel: (args) => (args[0]?.value === "build" ? [cliValue(args, "--dist-dir") ?? "dist"] : []),
+  // parcel's targets come from package.json (parcel-targets.ts); its dev server writes too.
+  parcel: (args, _configured, cwd) => parcelOutputFolders(args, cwd),
   next: (args, configured) => {
     if (args[0]?.value === "build") return configured(".", undefined, [".next"]);
     return args[0]?.value === "export" ? [cliValue(args, "-o") ?? cliValue(args, "--outdir") ?? "out"] : [];
@@ -107,7 +117,7 @@ export function bundlerFindings(program: string, args: readonly ShellWord[], roo
   const folders = Object.hasOwn(BUNDLERS, program) ? BUNDLERS[program] : undefined;
   if (!folders || asksForHelp(args)) return [];
   const first = args[0]?.value;
-  const command = WITH_SUBCOMMAND.has(program) && first !== undefined && !first.startsWith("-") ? `${program} ${first}` : program;
+  const command = WITH_SUBCOMMAND.has(program) && looksLikeSubcommand(first) ? `${program} ${first}` : program;
   const unknown: Finding[] = [];
   const configured: ConfigLookup = (dir, named, fallback) => {
     const base = path.resolve(cwd, dir);
@@ -119,7 +129,7 @@ export function bundlerFindings(program: string, args: readonly ShellWord[], roo
     }
     return fallback;
   };
-  const targets = folders(args, configured);
+  const targets = folders(args, configured, cwd);
   if (!targets.length) return unknown;
   return [...unknown, ...outputFolderFindings(command, targets, root, cwd)];
 }

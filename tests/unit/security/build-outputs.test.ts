@@ -55,6 +55,17 @@ beforeAll(() => {
   write("packages/vroot/vite.out.config.ts", 'export default { root: "src", build: { outDir: "out" } };\n');
   write("packages/vlet/vite.config.ts", 'let out = "dist";\nexport default { build: { outDir: out } };\n');
   fs.symlinkSync(fixture.outside, at("packages/nx/build"));
+  // parcel builds each target of package.json: `main` into its file's folder, custom targets into their
+  // distDir, else dist (dist/<name> when there are several); `targets.main: false` leaves main out.
+  write("packages/pmain/package.json", JSON.stringify({ name: "pmain", source: "src/index.ts", main: "lib/index.js" }));
+  fs.symlinkSync(fixture.outside, at("packages/pmain/lib"));
+  write("packages/pmain/src/index.ts", "export const x = 1;\n");
+  write("packages/pcustom/package.json", JSON.stringify({ name: "pcustom", targets: { app: { distDir: "public", source: "src/app.html" }, legacy: { source: "src/old.html" } } }));
+  fs.mkdirSync(at("packages/pcustom/dist"), { recursive: true });
+  fs.symlinkSync(fixture.outside, at("packages/pcustom/dist/legacy"));
+  write("packages/poff/package.json", JSON.stringify({ name: "poff", main: "lib/index.js", targets: { main: false } }));
+  fs.symlinkSync(fixture.outside, at("packages/poff/lib"));
+  write("packages/pbrowser/package.json", JSON.stringify({ name: "pbrowser", browser: { pbrowser: "../../../escape/index.js", fs: false } }));
 });
 afterAll(() => fixture.cleanup());
 
@@ -87,6 +98,26 @@ const ROWS: Row[] = [
   ["cd packages/site && esbuild src/index.ts --bundle", "allow"],
   ["cd packages/site && esbuild src/index.ts --bundle --outdir=dist", "ask", "`esbuild` writes its output under `dist`"],
   ["cd packages/site && parcel build src/index.html", "ask", "`parcel build` writes its output under `dist`"],
+  ["cd packages/site && parcel watch src/index.html", "ask", "`parcel watch` writes its output under `dist`"],
+  ["cd packages/site && parcel build src/index.html --dist-dir build", "allow"],
+  // The dev server writes its build too.
+  ["cd packages/site && parcel src/index.html", "ask", "`parcel` writes its output under `dist`"],
+  ["cd packages/site && parcel serve src/index.html --dist-dir .serve", "allow"],
+  ["cd packages/site && parcel help", "allow"],
+  ["cd packages/pmain && parcel build", "ask", "`parcel build` writes its output under `lib`, which leads outside the project"],
+  // Judged with the cd's folder as the project (stricter): the package's lib above it counts as outside.
+  ["cd packages/pmain/src && parcel build index.ts", "ask", "packages/pmain/lib`, which leads outside the project"],
+  ["parcel build packages/pmain", "ask", "under `packages/pmain/lib`"],
+  ["cd packages/pmain && parcel build --dist-dir build", "ask", "under `lib`"],
+  ["cd packages/pcustom && parcel build", "ask", "under `dist/legacy`, which leads outside"],
+  ["cd packages/pcustom && parcel build --target app", "allow"],
+  ["cd packages/pcustom && parcel build --target=legacy", "ask", "under `dist/legacy`, which leads outside"],
+  ["cd packages/pcustom && parcel build --target legacy --dist-dir build", "allow"],
+  ["cd packages/poff && parcel build", "allow"],
+  ["cd packages/pbrowser && parcel build", "ask", "leads outside the project"],
+  // webpack's first words may be entries: it builds them.
+  ["cd packages/app && webpack ./src/index.js --mode production", "ask", "`webpack` writes through symlinks, and `dist/assets` leads outside"],
+  ["cd packages/app && webpack info", "allow"],
   ["cd packages/site && astro build", "ask", "`astro build` writes its output under `dist`"],
   ["cd packages/site && next build", "allow"],
   // The folder a config file sets, where the command line names none.
