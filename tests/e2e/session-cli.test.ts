@@ -110,8 +110,10 @@ describe("sessions from the command line", { timeout: 90_000 }, () => {
     const text = await cli("sessions", "show", first, root);
     expect(text.code).toBe(0);
     expect(text.stdout).toContain(`session ${first}`);
-    expect(text.stdout).toContain("── user · ");
-    expect(text.stdout).toContain("Where is Money?");
+    // Each user message heads its turn with the turn's stats line, as the chat shows it under the answer.
+    expect(text.stdout).toMatch(/── user · [\d-]+ [\d:]+ · ⏱ \d+\.\ds │ [\d,]+ tokens │ 0 tool calls\nWhere is Money\?/);
+    expect(shown.history[0].turnStats).toMatchObject({ toolCalls: 0 });
+    expect(shown.history[0].turnStats.tokens).toBeGreaterThan(0);
     expect(text.stdout).toMatch(/2 turns │ [\d,]+ tokens/);
   });
 

@@ -110,11 +110,11 @@ describe("the running turn's last line", () => {
 });
 
 describe("a continued session", () => {
-  it("shows its conversation (tool calls titled, markup hidden) above the start-up notices", async () => {
+  it("shows its conversation (tool calls titled, markup hidden, each answer's stats line) above the start-up notices", async () => {
     const now = Date.now();
     const backend = new ScriptedBackend({
       messages: [
-        { role: "user", content: "где Money?", timestamp: now },
+        { role: "user", content: "где Money?", timestamp: now, turnStats: { timeMs: 3240, tokens: 1247, toolCalls: 1 } },
         {
           role: "assistant",
           content: 'Смотрю.\n<tool_call name="get_lines"><path>money.ts</path></tool_call>',
@@ -129,6 +129,7 @@ describe("a continued session", () => {
     await h.t.waitForText("Agent: Смотрю.");
     await h.t.waitForText("[get_lines money.ts] ✗ FILE_NOT_FOUND");
     await h.t.waitForText("В packages/core/src/money.ts.");
+    expect(h.t.find("⏱ 3.2s │ 1,247 tokens │ 1 tool call")!.y).toBe(h.t.find("В packages/core/src/money.ts.")!.y + 1);
     expect(h.t.text()).not.toContain("<tool_call");
     expect(h.t.find("User: где Money?")!.y).toBeLessThan(h.t.find("ipuaro — ask about the code")!.y);
   });
@@ -139,7 +140,7 @@ describe("a continued session with a failed turn", () => {
     const now = Date.now();
     const backend = new ScriptedBackend({
       messages: [
-        { role: "user", content: "are you there?", timestamp: now, outcome: "The model request failed: Cannot reach Ollama at http://127.0.0.1:11434" },
+        { role: "user", content: "are you there?", timestamp: now, outcome: "The model request failed: Cannot reach Ollama at http://127.0.0.1:11434", turnStats: { timeMs: 40, tokens: 0, toolCalls: 0 } },
         { role: "user", content: "and now?", timestamp: now },
         { role: "assistant", content: "Yes.", timestamp: now },
       ],
@@ -149,7 +150,10 @@ describe("a continued session with a failed turn", () => {
     const failed = h.t.find("The model request failed")!.y;
     expect(failed).toBeGreaterThan(h.t.find("User: are you there?")!.y);
     expect(failed).toBeLessThan(h.t.find("User: and now?")!.y);
+    expect(h.t.find("⏱ 0.0s │ 0 tokens │ 0 tool calls")!.y).toBe(failed + 1);
     expect(h.t.find("Agent: Yes.")).not.toBeNull();
+    // A session from before turns kept their stats: no stats line, nothing made up.
+    expect(h.t.text().match(/⏱/g)).toHaveLength(1);
   });
 });
 

@@ -140,7 +140,7 @@ export class Orchestrator {
       const unanswered = history.at(-1)?.role === "assistant" ? undefined : more.unanswered;
       if (unanswered) history.push({ role: "assistant", content: unansweredNote(unanswered) });
       yield { type: "finished", reason, text, stats, ...(answer ? { answer } : {}), ...(partial ? { partial } : {}), ...(takeBack ? { takeBack } : {}) };
-      await recorder?.turnFinished({ reason, timeMs: stats.timeMs, ...(reason !== "answer" ? { text } : {}), ...(unanswered ? { unanswered } : {}) });
+      await recorder?.turnFinished({ reason, timeMs: stats.timeMs, tokens: stats.tokens, toolCalls: stats.toolCalls, ...(reason !== "answer" ? { text } : {}), ...(unanswered ? { unanswered } : {}) });
       await onTurnEnd?.(turnTools());
     }
     // The first request's fixed part, built before the message is stored: it sizes the message.

@@ -41,6 +41,8 @@ export type ContextEvent =
 export interface TurnOutcome {
   reason: string;
   timeMs: number;
+  tokens: number;
+  toolCalls: number;
   /** The turn's closing text when it did not end with an answer. */
   text?: string;
   /** Set when the turn got no answer at all: kept on its message, the model is told so (unansweredNote). */

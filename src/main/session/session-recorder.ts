@@ -162,18 +162,19 @@ export class SessionRecorder implements ConversationRecorder {
     await this.dropDraft();
     const user = this.turnUser;
     this.turnUser = null;
-    // A turn that ended without an answer (the model down, interrupted) says so when the session is shown again.
-    // (Unless a rewind during the turn took the message away.)
-    if (user && (outcome.unanswered || (outcome.reason !== "answer" && outcome.text)) && this.session.state.entries.has(user.entryId)) {
+    this.stats.totalTime += Math.round(outcome.timeMs);
+    this.stats.turns++;
+    // The message keeps its turn's stats line and, when the turn ended without an answer (the model down,
+    // interrupted), why: both are shown with it when the session is shown again. (Unless a rewind during
+    // the turn took the message away.) Saving the message saves the session's state too.
+    if (user && this.session.state.entries.has(user.entryId)) {
       await this.session.updateMessage(user.entryId, {
         ...user.message,
+        turnStats: { timeMs: Math.round(outcome.timeMs), tokens: outcome.tokens, toolCalls: outcome.toolCalls },
         ...(outcome.reason !== "answer" && outcome.text ? { outcome: outcome.text } : {}),
         ...(outcome.unanswered ? { unanswered: outcome.unanswered } : {}),
       });
-    }
-    this.stats.totalTime += Math.round(outcome.timeMs);
-    this.stats.turns++;
-    await this.session.saveState();
+    } else await this.session.saveState();
   }
 
   /** Tokens of a request carrying `system` and `history`, by the calibrated estimator. */

@@ -3,6 +3,7 @@
 import { newEntryId, type SessionSummary } from "./session-store.js";
 import { activePath, repairDanglingCalls } from "./session-tree.js";
 import { draftOutcome, type ChatMessage, type CompactionRecord, type SessionEntry, type SessionState, type UndoEntry } from "./session-types.js";
+import { formatTurnStats } from "../cli/turn-format.js";
 import { counted } from "../plural.js";
 
 function localTime(ms: number, withSeconds = false): string {
@@ -101,7 +102,9 @@ function formatMessage(m: ChatMessage, answered = false): string[] {
     return [`── tool results · ${when}`, ...lines];
   }
   const calls = (m.toolCalls ?? []).map((c) => `${c.name}${c.malformed ? " (malformed)" : ""}`);
-  const head = `── ${m.role}${m.command ? ` (/${m.command})` : ""} · ${when}${calls.length ? ` · calls: ${calls.join(", ")}` : ""}`;
+  // A user message heads its turn: the turn's stats line goes there (sessions from before kept none).
+  const stats = m.turnStats ? ` · ${formatTurnStats(m.turnStats)}` : "";
+  const head = `── ${m.role}${m.command ? ` (/${m.command})` : ""} · ${when}${stats}${calls.length ? ` · calls: ${calls.join(", ")}` : ""}`;
   // A turn that ended other than by answering: how (kept on its message, never sent to the model). A loop
   // guard's stop still ends with the answer the model gave once its tools were taken away.
   if (!m.outcome) return [head, m.content.trim()];

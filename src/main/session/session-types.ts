@@ -24,6 +24,14 @@ export interface MessageStats {
   toolCalls: number;
 }
 
+/** What the line after an answer shows (`⏱ 3.2s │ 1,247 tokens │ 1 tool call`) for a whole turn. */
+export interface TurnStatsShown {
+  timeMs: number;
+  /** Prompt + completion tokens of every request of the turn. */
+  tokens: number;
+  toolCalls: number;
+}
+
 export interface ContextState {
   /** Files whose code the model read through a tool and that are still in the history it sees. */
   loadedFiles: string[];
@@ -91,6 +99,8 @@ export interface ChatMessage {
    * request failed: …", "[interrupted]"), for showing the session again. Never sent to the model.
    */
   outcome?: string;
+  /** On a user message: its turn's stats line, to show again with the answer (absent in older sessions). */
+  turnStats?: TurnStatsShown;
   /**
    * On a user message whose turn ended without an answer: what the model is told in the answer's place
    * (modelView puts unansweredNote after the turn's last message), so it does not answer the abandoned

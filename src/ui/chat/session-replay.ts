@@ -1,9 +1,10 @@
 // Shows a loaded session's conversation: user messages, answers without the tool-call markup, each call
-// with its title and whether it succeeded; rewind notes as notices. Per-turn stats are not stored, so replayed answers have none.
+// with its title and whether it succeeded; rewind notes as notices; each turn's stats line where its user
+// message kept it (sessions from before that have none).
 import { CallFenceFilter } from "../../main/agent/call-fence-filter.js";
 import { VisibleTextFilter } from "../../main/agent/visible-text.js";
 import { parseToolCalls } from "../../main/llm/tool-call-parser.js";
-import type { ChatMessage } from "../../main/session/session-types.js";
+import type { ChatMessage, TurnStatsShown } from "../../main/session/session-types.js";
 import { shownError } from "./shown-error.js";
 import type { AgentEntry, Transcript } from "./transcript.js";
 
@@ -22,15 +23,17 @@ export function replaySession(transcript: Transcript, messages: readonly ChatMes
   let agent: AgentEntry | null = null;
   /** How the turn of the last user message ended, when not with an answer. */
   let outcome: string | undefined;
+  let stats: TurnStatsShown | undefined;
   /** Why each malformed call of the current answer could not be read, as the live turn showed it. */
   const unreadable = new Map<string, string>();
   const close = () => {
     if (outcome) {
       agent ??= transcript.startAgent();
-      transcript.finish(agent, "error", undefined, outcome);
-    } else if (agent) transcript.finish(agent, "answer", undefined);
+      transcript.finish(agent, "error", stats, outcome);
+    } else if (agent) transcript.finish(agent, "answer", stats);
     agent = null;
     outcome = undefined;
+    stats = undefined;
     unreadable.clear();
   };
   for (const m of messages) {
@@ -44,6 +47,7 @@ export function replaySession(transcript: Transcript, messages: readonly ChatMes
       close();
       transcript.addUser(m.command === "eval" ? "/eval" : m.content, m.command);
       outcome = m.outcome;
+      stats = m.turnStats;
       continue;
     }
     if (m.role === "tool") {

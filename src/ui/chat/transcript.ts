@@ -1,7 +1,8 @@
 // What the chat pane shows, as data: user messages, agent answers (text, tool calls as they run, the
 // stats line), and notices. The turn controller feeds it events; the chat view renders it. Every entry
 // carries a version so the view re-wraps only what changed.
-import type { FinishReason, TurnStats } from "../../main/agent/events.js";
+import type { FinishReason } from "../../main/agent/events.js";
+import type { TurnStatsShown } from "../../main/session/session-types.js";
 import { cleanTerminalOutput } from "../../main/exec/output-text.js";
 import { counted } from "../../main/plural.js";
 import { OUTPUT_PREVIEW_LINES } from "../../main/tools/tool-types.js";
@@ -44,7 +45,7 @@ export type ChatEntry =
       streaming: boolean;
       /** Date.now() when the turn began: the "thinking…" line counts the seconds (Transcript.tick). */
       startedAt?: number;
-      stats?: TurnStats;
+      stats?: TurnStatsShown;
       reason?: FinishReason;
       /** The turn's closing text when it did not end with an answer (stopped, failed, interrupted). */
       outcome?: string;
@@ -255,7 +256,7 @@ export class Transcript {
     return null;
   }
 
-  finish(entry: AgentEntry, reason: FinishReason, stats: TurnStats | undefined, outcome?: string): void {
+  finish(entry: AgentEntry, reason: FinishReason, stats: TurnStatsShown | undefined, outcome?: string): void {
     entry.streaming = false;
     entry.reason = reason;
     if (stats) entry.stats = stats;

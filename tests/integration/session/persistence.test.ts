@@ -109,6 +109,11 @@ describe("session persistence", () => {
       ["call_1", "probe_session", true],
       ["call_2", "get_lines", true],
     ]);
+    // Each user message keeps its turn's stats line, to show it again with the answer.
+    const shownStats = (s: typeof first.stats) => ({ timeMs: Math.round(s.timeMs), tokens: s.tokens, toolCalls: s.toolCalls });
+    expect(messages[0]!.turnStats).toEqual(shownStats(first.stats));
+    expect(messages[0]!.turnStats!.toolCalls).toBe(3);
+    expect(messages[6]!.turnStats).toEqual(shownStats(second.stats));
 
     // A restart: same model view, same stats; the conversation goes on from there.
     fake.reply().text("Still the same logger.");
