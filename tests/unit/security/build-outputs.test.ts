@@ -57,7 +57,7 @@ beforeAll(() => {
   fs.symlinkSync(fixture.outside, at("packages/nx/build"));
   // parcel builds each target of package.json: `main` into its file's folder, custom targets into their
   // distDir, else dist (dist/<name> when there are several); `targets.main: false` leaves main out.
-  write("packages/pmain/package.json", JSON.stringify({ name: "pmain", source: "src/index.ts", main: "lib/index.js" }));
+  write("packages/pmain/package.json", JSON.stringify({ name: "pmain", source: "src/index.ts", main: "lib/index.js", scripts: { build: "parcel build" } }));
   fs.symlinkSync(fixture.outside, at("packages/pmain/lib"));
   write("packages/pmain/src/index.ts", "export const x = 1;\n");
   write("packages/pcustom/package.json", JSON.stringify({ name: "pcustom", targets: { app: { distDir: "public", source: "src/app.html" }, legacy: { source: "src/old.html" } } }));
@@ -109,6 +109,7 @@ const ROWS: Row[] = [
   ["cd packages/pmain/src && parcel build index.ts", "ask", "packages/pmain/lib`, which leads outside the project"],
   ["parcel build packages/pmain", "ask", "under `packages/pmain/lib`"],
   ["cd packages/pmain && parcel build --dist-dir build", "ask", "under `lib`"],
+  ["cd packages/pmain && npm run build", "ask", "runs `parcel build`: `parcel build` writes its output under `lib`"],
   ["cd packages/pcustom && parcel build", "ask", "under `dist/legacy`, which leads outside"],
   ["cd packages/pcustom && parcel build --target app", "allow"],
   ["cd packages/pcustom && parcel build --target=legacy", "ask", "under `dist/legacy`, which leads outside"],
