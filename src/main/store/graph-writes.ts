@@ -6,7 +6,9 @@ import type { Redis } from "ioredis";
 import type { GraphRewrite } from "../../pipeline/index-store-port.js";
 import type { ProjectKeys } from "./keys.js";
 import { TimeSlicer } from "../../pipeline/graph/time-slicer.js";
-import { addHdel, execTransaction, FramedCommand, frameHset, type Pipeline } from "./redis-commands.js";
+import { Command } from "ioredis";
+import { addHdel, execTransaction, FramedCommand, frameHset, hdelCommands, type Pipeline } from "./redis-commands.js";
+import { execUnjoinedTransaction } from "./unjoined-transaction.js";
 
 /**
  * Set in `config` before writes that change what the graph is built from, deleted by the graph write
@@ -49,7 +51,8 @@ function queueFramed(pipeline: Pipeline, bytes: Buffer): void {
  * HSETs of the given entries framed as RESP bytes (FRAMED_FIELDS or FRAMED_CHARS each), with the event loop turned
  * between slices. Queued as strings, a whole graph (≈ 90K fields for 12K files) was encoded in the one
  * synchronous socket write of its MULTI: a package restored by a rewind held the UI's keys ≈ 0.4 s.
- * Framed first, the MULTI still goes out whole (readers never see half of it), as ready bytes.
+ * Framed first, the MULTI still goes out whole (readers never see half of it), as ready bytes, each
+ * frame to the socket as it is (execUnjoinedTransaction).
  */
 export async function framedHsets(parts: ReadonlyArray<readonly [key: string, entries: StringEntries]>): Promise<Buffer[]> {
   const slicer = new TimeSlicer();
@@ -89,10 +92,11 @@ export class GraphWrites {
         [this.keys.meta, meta],
         [this.keys.indexes, indexFields],
       ]);
-      const multi = this.redis.multi();
-      if (clearIndexes) multi.unlink(this.keys.indexes);
-      for (const bytes of framed) queueFramed(multi, bytes);
-      await execTransaction(multi.hdel(this.keys.config, GRAPH_STALE_FIELD));
+      await execUnjoinedTransaction(this.redis, [
+        ...(clearIndexes ? [new Command("unlink", [this.keys.indexes])] : []),
+        ...framed.map((bytes) => new FramedCommand(bytes)),
+        this.clearStale(),
+      ]);
     });
   }
 
@@ -150,11 +154,16 @@ export class GraphWrites {
         [this.keys.meta, meta],
         [this.keys.indexes, setFields],
       ]);
-      const multi = this.redis.multi();
-      for (const bytes of framed) queueFramed(multi, bytes);
-      addHdel(multi, this.keys.indexes, deleteFields);
-      await execTransaction(multi.hdel(this.keys.config, GRAPH_STALE_FIELD));
+      await execUnjoinedTransaction(this.redis, [
+        ...framed.map((bytes) => new FramedCommand(bytes)),
+        ...hdelCommands(this.keys.indexes, deleteFields),
+        this.clearStale(),
+      ]);
     });
+  }
+
+  private clearStale(): Command {
+    return new Command("hdel", [this.keys.config, GRAPH_STALE_FIELD]);
   }
 
   /** True when writes marked the graph stale and no graph write followed them (see GRAPH_STALE_FIELD). */

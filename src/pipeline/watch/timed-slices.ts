@@ -3,9 +3,14 @@
 // along), so a fixed count either stalls the UI or turns the loop far more often than needed.
 
 export interface TimedSliceOptions {
-  /** Items in the first slice, and at most in any. */
+  /** Items at most in any slice. */
   maxSize: number;
   minSize: number;
+  /**
+   * Items in the first slice, whose cost per item is not known yet (default maxSize): a small probe when
+   * a slice of maxSize costly items would itself be a stall.
+   */
+  firstSize?: number;
   /** What one slice should take. */
   targetMs: number;
   /** For tests: the clock, and the turn of the event loop between slices. */
@@ -22,7 +27,7 @@ const turnOfTheLoop = () => new Promise<void>((resolve) => setImmediate(resolve)
 export async function applyInTimedSlices<T>(items: readonly T[], apply: (slice: T[], last: boolean) => void, opts: TimedSliceOptions): Promise<void> {
   const now = opts.now ?? (() => performance.now());
   const turn = opts.turn ?? turnOfTheLoop;
-  let size = opts.maxSize;
+  let size = opts.firstSize ?? opts.maxSize;
   let at = 0;
   do {
     if (at > 0) await turn();

@@ -109,6 +109,9 @@ describe("Redis going away mid-run", () => {
     expect(write).toMatchObject({ type: "redis" });
     const scan = await store.getAllStats().catch((e: unknown) => e);
     expect(scan).toMatchObject({ type: "redis" });
+    // A graph's transaction, sent command by command, is refused the same way.
+    const graph = await store.writeGraph([["a.ts", "{}"]], [["sym:A", "{}"]], true).catch((e: unknown) => e);
+    expect(graph).toMatchObject({ type: "redis" });
     await expect(reconnectRedis(redis)).rejects.toMatchObject({ type: "redis" });
   });
 });

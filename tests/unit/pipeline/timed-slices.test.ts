@@ -14,7 +14,7 @@ function fakeClock(msPerItem: (item: number) => number) {
   };
 }
 
-async function run(items: number[], msPerItem: (item: number) => number) {
+async function run(items: number[], msPerItem: (item: number) => number, firstSize?: number) {
   const clock = fakeClock(msPerItem);
   const slices: number[][] = [];
   const lasts: boolean[] = [];
@@ -26,7 +26,7 @@ async function run(items: number[], msPerItem: (item: number) => number) {
       slices.push(slice);
       lasts.push(last);
     },
-    { maxSize: 150, minSize: 10, targetMs: 20, now: clock.now, turn: async () => void turns++ },
+    { maxSize: 150, minSize: 10, targetMs: 20, ...(firstSize ? { firstSize } : {}), now: clock.now, turn: async () => void turns++ },
   );
   return { slices, lasts, turns };
 }
@@ -52,6 +52,15 @@ describe("applyInTimedSlices", () => {
     expect(slices.map((s) => s.length)).toEqual([100]);
     const slow = await run(Array.from({ length: 400 }, (_, i) => i), () => 500);
     expect(slow.slices.map((s) => s.length)).toEqual([150, ...Array(25).fill(10)]);
+  });
+
+  it("starts with a probe of firstSize items when asked, then sizes by its cost", async () => {
+    // Expensive items first: 150 of them at once would have taken 300 ms.
+    const { slices } = await run(Array.from({ length: 400 }, (_, i) => i), (i) => (i < 200 ? 2 : 0.1), 10);
+    expect(slices[0]).toHaveLength(10);
+    expect(slices[1]).toHaveLength(10); // 10 items took 20 ms: the target
+    expect(Math.max(...slices.map((s) => s.length))).toBe(150); // cheap ones later: back to the most
+    expect(slices.flat()).toEqual(Array.from({ length: 400 }, (_, i) => i));
   });
 
   it("applies an empty list once, as its last slice", async () => {
