@@ -2,11 +2,10 @@
 // replaces the index on commit, and the live index's deltas. Each clears the stale mark that record
 // writes set first (markGraphStale), so a graph that never caught up with its files is known.
 import { randomUUID } from "node:crypto";
-import type { Redis } from "ioredis";
+import { Command, type Redis } from "ioredis";
 import type { GraphRewrite } from "../../pipeline/index-store-port.js";
 import type { ProjectKeys } from "./keys.js";
 import { TimeSlicer } from "../../pipeline/graph/time-slicer.js";
-import { Command } from "ioredis";
 import { addHdel, execTransaction, FramedCommand, frameHset, hdelCommands, type Pipeline } from "./redis-commands.js";
 import { execUnjoinedTransaction } from "./unjoined-transaction.js";
 
