@@ -10,7 +10,8 @@ import path from "node:path";
 import { workspaceFolders } from "../../pipeline/graph/project-layout.js";
 import type { PeelContext } from "./peeling.js";
 
-function readJson(file: string): Record<string, unknown> | null {
+/** A JSON file's object, or null when it is missing, unreadable or no JSON object. */
+export function readJson(file: string): Record<string, unknown> | null {
   try {
     const value: unknown = JSON.parse(fs.readFileSync(file, "utf8"));
     return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : null;

@@ -7,6 +7,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { cliValue } from "./linked-writes.js";
+import { readJson } from "./package-scripts.js";
 import type { ShellWord } from "./shell-words.js";
 
 const COMMON_TARGETS = ["main", "module", "browser", "types"];
@@ -20,16 +21,6 @@ const WITH_VALUE = new Set([
 type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
 
-/** A package.json's fields, or null when it is missing or no JSON object (parcel then stops with an error). */
-function readPackage(file: string): Json | null {
-  try {
-    const value: unknown = JSON.parse(fs.readFileSync(file, "utf8"));
-    return isObject(value) ? value : null;
-  } catch {
-    return null;
-  }
-}
-
 /** The folder of the package.json nearest to `dir` (it or one above), or null. */
 function nearestPackageDir(dir: string): string | null {
   for (let at = dir; ; at = path.dirname(at)) {
@@ -40,7 +31,8 @@ function nearestPackageDir(dir: string): string | null {
 
 /** The folders a build of the package in `pkgDir` writes, by target name (absolute). */
 function packageTargets(pkgDir: string, distDir: string | undefined): Map<string, string> {
-  const pkg = readPackage(path.join(pkgDir, "package.json")) ?? {};
+  // Missing or no JSON object: parcel stops with an error; its default folder is judged all the same.
+  const pkg = readJson(path.join(pkgDir, "package.json")) ?? {};
   const targets = isObject(pkg.targets) ? pkg.targets : {};
   const out = new Map<string, string>();
   const fileFolder = (file: string) => path.resolve(pkgDir, path.dirname(file));
