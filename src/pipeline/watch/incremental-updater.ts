@@ -234,6 +234,9 @@ export class IncrementalUpdater {
         const d = this.graph.apply(slice, last ? links : new Map());
         // As writeGraphDelta applies one: meta and sets, then deletes.
         for (const [p, json] of d.meta) meta.set(p, json);
+        // A file an earlier slice wrote meta for (a dependency of its files) and this one removes: its meta
+        // went with its records, before this delta lands; writing it would bring it back.
+        for (const c of slice) if (c.record === null) meta.delete(c.path);
         for (const [f, v] of d.setFields) fields.set(f, v);
         for (const f of d.deleteFields) fields.set(f, null);
         resolved += d.resolved;

@@ -227,6 +227,22 @@ describe("live index: a workspace package moved", () => {
     await w.watcher.idle();
     expect(await storedGraph(project)).toEqual(await rebuiltGraph(project));
   });
+
+  it("a file that turns binary in the batch that brings it new importers keeps no meta (the batch is applied in slices)", async () => {
+    const target = "apps/api/src/orders/zz-legacy.ts";
+    w.write(target, "export const legacy = 1;\n");
+    await w.waitIndexed(target);
+    // More importers than the first graph slice takes, written before the target: the slices before the
+    // one that drops it see it gain dependents.
+    const importers = Array.from({ length: 14 }, (_, i) => `apps/api/src/orders/legacy-user-${String(i).padStart(2, "0")}.ts`);
+    for (const rel of importers) w.write(rel, 'import { legacy } from "./zz-legacy";\nexport const v = legacy;\n');
+    w.write(target, Buffer.from([0, 1, 2, 3]));
+    for (const rel of importers) await w.waitIndexed(rel);
+    await w.watcher.idle();
+    expect(await project.store.getMeta(target)).toBeNull();
+    expect((await meta(importers[13] as string)).dependencies).toEqual([]);
+    expect(await storedGraph(project)).toEqual(await rebuiltGraph(project));
+  });
 });
 
 describe("live index: incremental equals full", () => {
