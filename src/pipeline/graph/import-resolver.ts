@@ -3,7 +3,7 @@
 // TypeScript's `./x.js` → `./x.ts`), tsconfig `baseUrl`/`paths` and workspace packages. A path that
 // is a symlink stands for the file it points to, as it does for Node and TypeScript.
 import path from "node:path";
-import type { ProjectLayout, TsconfigScope } from "./project-layout.js";
+import type { ProjectLayout, TsconfigScope, WorkspacePackage } from "./project-layout.js";
 import type { ProjectLinks } from "./project-links.js";
 
 const posix = path.posix;
@@ -24,7 +24,47 @@ function dirOf(file: string): string {
 }
 
 /** Links followed from one path before giving up (a loop of links leads nowhere). */
-const MAX_LINK_HOPS = 8;
+export const MAX_LINK_HOPS = 8;
+
+/** Where a package entry that names built output (`dist/index.d.ts`) has its source (`src/index`). */
+function sourceOfBuiltEntry(entry: string): string {
+  return entry.replace(/^(.*?)\/(dist|build|lib)\//, "$1/src/").replace(/\.d\.ts$/, "");
+}
+
+/** The workspace package a bare specifier names (`@acme/core` for `@acme/core/x`), with the rest of it. */
+function workspacePackageOf(layout: ProjectLayout, spec: string): { pkg: WorkspacePackage; sub: string } | null {
+  const parts = spec.split("/");
+  const nameLen = spec.startsWith("@") ? 2 : 1;
+  const pkg = layout.packages.get(parts.slice(0, nameLen).join("/"));
+  return pkg ? { pkg, sub: parts.slice(nameLen).join("/") } : null;
+}
+
+/**
+ * The paths resolve() probes for a bare specifier, in every tsconfig scope: alias targets, the workspace
+ * package it names (the whole folder: entries fall back to src/index and index), and baseUrl. A file
+ * that is one of them, has one as its stem or lies under one can change where the specifier resolves;
+ * no other file can, except through a folder link. Null when every file can (a package at the root).
+ */
+export function bareSpecifierBases(layout: ProjectLayout, spec: string): string[] | null {
+  const bases: string[] = [];
+  for (const scope of layout.scopes.values()) {
+    for (const a of scope.aliases) {
+      if (!a.wildcard) {
+        if (spec === a.pattern) bases.push(...a.targets);
+      } else if (spec.startsWith(a.prefix) && spec.endsWith(a.suffix) && spec.length >= a.prefix.length + a.suffix.length) {
+        const captured = spec.slice(a.prefix.length, spec.length - a.suffix.length);
+        bases.push(...a.targets.map((t) => t.replace("*", captured)));
+      }
+    }
+    if (scope.baseUrl !== null) bases.push(posix.join(scope.baseUrl, spec));
+  }
+  const ws = workspacePackageOf(layout, spec);
+  if (ws) {
+    if (!ws.pkg.dir) return null;
+    bases.push(ws.pkg.dir, ...ws.pkg.entries, ...ws.pkg.entries.map(sourceOfBuiltEntry), ...Object.values(ws.pkg.subpaths));
+  }
+  return bases;
+}
 
 export class ImportResolver {
   /** Paths an import can land on: the files, and any symlinks (which `links` follows). */
@@ -166,16 +206,12 @@ export class ImportResolver {
   }
 
   private viaWorkspace(spec: string): string | null {
-    // Longest package name that is a prefix at a segment boundary (`@acme/core` for `@acme/core/x`).
-    const parts = spec.split("/");
-    const nameLen = spec.startsWith("@") ? 2 : 1;
-    const name = parts.slice(0, nameLen).join("/");
-    const pkg = this.layout.packages.get(name);
-    if (!pkg) return null;
-    const sub = parts.slice(nameLen).join("/");
+    const ws = workspacePackageOf(this.layout, spec);
+    if (!ws) return null;
+    const { pkg, sub } = ws;
     if (!sub) {
       for (const e of pkg.entries) {
-        const hit = this.probeLinks(e) ?? this.probeLinks(e.replace(/^(.*?)\/(dist|build|lib)\//, "$1/src/").replace(/\.d\.ts$/, ""));
+        const hit = this.probeLinks(e) ?? this.probeLinks(sourceOfBuiltEntry(e));
         if (hit) return hit;
       }
       return this.probeLinks(posix.join(pkg.dir, "src/index")) ?? this.probeLinks(posix.join(pkg.dir, "index"));

@@ -256,8 +256,8 @@ export class GraphState {
     // forgetting only the affected entries saved nothing noticeable, as few resolutions are redone.)
     if (membership) this.resolver = new ImportResolver(this.files, this.layout, this.links);
     for (const p of changed) this.importers.add(p, (this.nodes.get(p) as FileNode).facts, this.resolver);
-    // A link that came, went or points elsewhere is looked up like a created file: importers find it by its name.
-    if (membership) this.importers.affectedBy([...created, ...relinked], this.resolver, reresolve);
+    // A link that came, went or points elsewhere is looked up like a created file: importers find it by its path.
+    if (membership) this.importers.affectedBy(created, relinked, this.links, this.resolver, reresolve);
     importersThroughLinks(relinked, this.nodes, reresolve);
 
     // Files whose own resolution changed, with the dependencies they gained or lost.

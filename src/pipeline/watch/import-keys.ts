@@ -1,10 +1,12 @@
 // Which files' imports could change when a file appears or disappears. The resolver probes
-// `<base><ext>` and `<base>/index<ext>`, so a specifier can only resolve to a file whose stem (or, for an
-// index file, whose folder name) equals the specifier's last segment. Indexing importers by that key lets
+// `<base><ext>` and `<base>/index<ext>`, so a relative specifier can only resolve to a file whose path less
+// its extension (or, for an index file, whose folder) is the path the specifier names, and a bare one to a
+// file whose stem (or folder name) is the specifier's last segment. Indexing importers by those keys lets
 // a created file re-resolve a handful of importers instead of the whole project.
 import path from "node:path";
-import type { ImportResolver } from "../graph/import-resolver.js";
+import { bareSpecifierBases, MAX_LINK_HOPS, type ImportResolver } from "../graph/import-resolver.js";
 import type { ProjectLayout } from "../graph/project-layout.js";
+import type { ProjectLinks } from "../graph/project-links.js";
 import type { GraphFacts } from "../../workers/protocol.js";
 import { addTo, removeFrom } from "./multimap.js";
 
@@ -22,24 +24,64 @@ function dirOf(p: string): string {
   return d === "." ? "" : d;
 }
 
-/** Key of one import specifier written in `fromFile`; null for specifiers that never name a project file. */
+/**
+ * Key of one import specifier written in `fromFile`: for a relative one the project path it names less its
+ * extension (`src/a/money` for `./money.js`), for a bare one its last segment less its extension; null for
+ * specifiers that never name a project file.
+ */
 export function specifierKey(fromFile: string, spec: string): string | null {
   if (!spec || spec.startsWith("node:") || spec.startsWith("/")) return null;
   if (spec.startsWith(".")) {
-    const joined = posix.normalize(posix.join(dirOf(fromFile), spec));
+    const joined = posix.normalize(posix.join(dirOf(fromFile), spec)).replace(/\/$/, "");
     if (joined === "." || joined === "") return "";
     if (joined.startsWith("..")) return null;
-    return stripExtension(posix.basename(joined));
+    return stripExtension(joined);
   }
   return stripExtension(spec.slice(spec.lastIndexOf("/") + 1));
 }
 
-/** Keys under which importers of `file` are found: its stem, and its folder's name for index files. */
+/** Keys under which relative importers of `file` are found: its path less its extension, and its folder for index files. */
+export function filePathKeys(file: string): string[] {
+  const stem = stripExtension(file);
+  return posix.basename(stem) === "index" ? [stem, dirOf(file)] : [stem];
+}
+
+/** Keys under which bare importers of `file` are found: its stem, and its folder's name for index files. */
 export function fileKeys(file: string): string[] {
   const stem = stripExtension(posix.basename(file));
   if (stem !== "index") return [stem];
   const dir = dirOf(file);
   return [stem, dir === "" ? "" : posix.basename(dir)];
+}
+
+/**
+ * A file's path and the paths it is also reached by through folder links (`src/shared/money.ts` when
+ * `src/shared` → `packages/core/src`), as many links deep as the resolver follows.
+ */
+export function pathsThroughLinks(file: string, links: ProjectLinks): string[] {
+  const out = new Set([file]);
+  let round = [file];
+  for (let hop = 0; hop < MAX_LINK_HOPS && round.length && links.size; hop++) {
+    const next: string[] = [];
+    for (const x of round)
+      for (const [link, target] of links) {
+        if (target === null || !x.startsWith(`${target}/`)) continue;
+        const via = link + x.slice(target.length);
+        if (!out.has(via)) next.push(via);
+        out.add(via);
+      }
+    round = next;
+  }
+  return [...out];
+}
+
+/** What a file's path starts with when it is one of `bases`, has one as its stem, or lies under one. */
+function basePrefixes(bases: readonly string[]): string[] {
+  return [...new Set(bases.flatMap((b) => [`${b}/`, `${stripExtension(b)}.`]))];
+}
+
+function underAnyBase(x: string, bases: readonly string[], prefixes: readonly string[]): boolean {
+  return bases.includes(x) || prefixes.some((pre) => x.startsWith(pre));
 }
 
 /**
@@ -88,40 +130,48 @@ export function importersThroughLinks(links: readonly string[], files: ReadonlyM
 type BoundSpec = [spec: string, target: string | null];
 
 /**
- * Importers by key, plus the importers of layout-bound specifiers (grouped by package or alias) with
- * where those resolved: after files are created, `affectedBy` names the importers whose resolution may
- * have changed. (A deleted file only changes the resolution of its own dependents.)
+ * Importers by key (relative specifiers by the path they name, bare ones by their last segment), plus the
+ * importers of layout-bound specifiers (grouped by package or alias) with where those resolved: after
+ * files are created, `affectedBy` names the importers whose resolution may have changed. (A deleted file
+ * only changes the resolution of its own dependents.)
  */
 export class ImporterIndex {
-  private readonly byKey = new Map<string, Set<string>>();
-  private readonly keysOf = new Map<string, string[]>();
+  private readonly byPath = new Map<string, Set<string>>();
+  private readonly byName = new Map<string, Set<string>>();
+  private readonly keysOf = new Map<string, { paths: string[]; names: string[] }>();
   private readonly bound = new Map<string, BoundSpec[]>();
   private readonly byGroup = new Map<string, Set<string>>();
   private readonly groupOf: (spec: string) => string | null;
   private readonly scopeCache = new Map<string, string>();
+  /** Per exact alias, the paths whose files can move it (bareSpecifierBases); null: any file can. */
+  private readonly aliasBases = new Map<string, { bases: string[]; prefixes: string[] } | null>();
 
   constructor(private readonly layout: ProjectLayout) {
     this.groupOf = layoutBoundMatcher(layout);
   }
 
   add(p: string, facts: GraphFacts, resolver: ImportResolver): void {
-    const keys = new Set<string>();
+    const paths = new Set<string>();
+    const names = new Set<string>();
     const bound: BoundSpec[] = [];
     for (const imp of facts.imports) {
       const k = specifierKey(p, imp.from);
-      if (k !== null) keys.add(k);
+      if (k !== null) (imp.from.startsWith(".") ? paths : names).add(k);
       const group = this.groupOf(imp.from);
       if (group === null) continue;
       bound.push([imp.from, resolver.resolve(p, imp.from)]);
       addTo(this.byGroup, group, p);
     }
-    this.keysOf.set(p, [...keys]);
-    for (const k of keys) addTo(this.byKey, k, p);
+    this.keysOf.set(p, { paths: [...paths], names: [...names] });
+    for (const k of paths) addTo(this.byPath, k, p);
+    for (const k of names) addTo(this.byName, k, p);
     if (bound.length) this.bound.set(p, bound);
   }
 
   remove(p: string): void {
-    for (const k of this.keysOf.get(p) ?? []) removeFrom(this.byKey, k, p);
+    const keys = this.keysOf.get(p);
+    for (const k of keys?.paths ?? []) removeFrom(this.byPath, k, p);
+    for (const k of keys?.names ?? []) removeFrom(this.byName, k, p);
     for (const [spec] of this.bound.get(p) ?? []) {
       const group = this.groupOf(spec);
       if (group !== null) removeFrom(this.byGroup, group, p);
@@ -137,14 +187,27 @@ export class ImporterIndex {
     this.add(p, facts, resolver);
   }
 
-  /** Adds to `out` the importers whose resolution the created files may change. */
-  affectedBy(created: readonly string[], resolver: ImportResolver, out: Set<string>): void {
-    if (!created.length) return;
-    for (const c of created) for (const k of fileKeys(c)) for (const f of this.byKey.get(k) ?? []) out.add(f);
-    // Packages the new files belong to (a root import resolves inside its package), and every alias.
+  /**
+   * Adds to `out` the importers whose resolution the created files (and the links that came, went or
+   * point elsewhere, `relinked`) may change. `links` are the project's links now: a file created under a
+   * linked folder is also reached by the link's path.
+   */
+  affectedBy(created: readonly string[], relinked: readonly string[], links: ProjectLinks, resolver: ImportResolver, out: Set<string>): void {
+    if (!created.length && !relinked.length) return;
+    const reach = [...new Set([...created, ...relinked].flatMap((c) => pathsThroughLinks(c, links)))];
+    for (const x of reach) {
+      for (const k of filePathKeys(x)) for (const f of this.byPath.get(k) ?? []) out.add(f);
+      for (const k of fileKeys(x)) for (const f of this.byName.get(k) ?? []) out.add(f);
+    }
+    // Packages the new files belong to (a root import resolves inside its package), and the aliases they
+    // can move: all of them when a link changed, as a link can stand anywhere on an alias target's path.
     const groups = new Set<string>();
-    for (const [name, pkg] of this.layout.packages) if (created.some((c) => !pkg.dir || c.startsWith(`${pkg.dir}/`))) groups.add(name);
-    for (const g of this.byGroup.keys()) if (g.startsWith("alias:")) groups.add(g);
+    for (const [name, pkg] of this.layout.packages) if (reach.some((x) => !pkg.dir || x.startsWith(`${pkg.dir}/`))) groups.add(name);
+    for (const g of this.byGroup.keys()) {
+      if (!g.startsWith("alias:")) continue;
+      const b = this.basesOf(g.slice("alias:".length));
+      if (relinked.length || b === null || reach.some((x) => underAnyBase(x, b.bases, b.prefixes))) groups.add(g);
+    }
     // A bare specifier resolves the same from every folder under one tsconfig: one resolve per scope.
     const memo = new Map<string, string | null>();
     for (const g of groups) {
@@ -162,6 +225,15 @@ export class ImporterIndex {
         }
       }
     }
+  }
+
+  private basesOf(alias: string): { bases: string[]; prefixes: string[] } | null {
+    let cached = this.aliasBases.get(alias);
+    if (cached === undefined) {
+      const bases = bareSpecifierBases(this.layout, alias);
+      this.aliasBases.set(alias, (cached = bases && { bases, prefixes: basePrefixes(bases) }));
+    }
+    return cached;
   }
 
   /** The folder of the tsconfig that governs a file (the resolver's scope), or "" when none does. */

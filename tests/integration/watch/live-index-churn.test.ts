@@ -37,11 +37,19 @@ const SYMBOLS = ["run", "parse", "Thing", "Widget", "load", "save", "format"];
 const NAMESPACES = ["Tools", "Kit"];
 const MEMBERS = ["run", "load"];
 
+/** Exact aliases whose target the files coming and going decide: a first choice with a fallback, a folder. */
+const EXACT_ALIASES: Record<string, string> = { "src/a/alpha": "@alpha", "src/b/alpha": "@alpha", "src/b/deep/index": "@deep" };
+
 function specifier(from: string, to: string): string {
-  const target = to.replace(/\.ts$/, "");
-  // A workspace package's root import resolves through its package.json, not by name.
+  let target = to.replace(/\.ts$/, "");
+  // A workspace package's root import resolves through its package.json, not by name. ("@churn/kit" is
+  // also an exact alias to a file that never exists: it falls back to the package.)
   if (target.startsWith("packages/kit/") && rng() < 0.6) return "@churn/kit";
   if (target.startsWith("src/lib/") && rng() < 0.4) return `@lib/${target.slice("src/lib/".length).replace(/\/index$/, "")}`;
+  const alias = EXACT_ALIASES[target];
+  if (alias && rng() < 0.5) return alias;
+  // Through the folder link src/linked → src/lib: the file is reached by a path it is not at.
+  if (target.startsWith("src/lib/") && rng() < 0.4) target = `src/linked/${target.slice("src/lib/".length)}`;
   let rel = path.posix.relative(path.posix.dirname(from), target);
   if (!rel.startsWith(".")) rel = `./${rel}`;
   if (rel.endsWith("/index") && rng() < 0.5) rel = rel.slice(0, -"/index".length);
@@ -97,10 +105,17 @@ beforeAll(async () => {
   const tree: Record<string, string> = {
     "package.json": JSON.stringify({ name: "churn", version: "1.0.0" }),
     "packages/kit/package.json": JSON.stringify({ name: "@churn/kit", main: "dist/index.js" }),
-    "tsconfig.json": JSON.stringify({ compilerOptions: { baseUrl: ".", paths: { "@lib/*": ["src/lib/*"] } } }),
+    "tsconfig.json": JSON.stringify({
+      compilerOptions: {
+        baseUrl: ".",
+        paths: { "@lib/*": ["src/lib/*"], "@alpha": ["src/a/alpha", "src/b/alpha"], "@deep": ["src/b/deep"], "@churn/kit": ["packages/kit/src/main"] },
+      },
+    }),
   };
   for (const p of UNIVERSE) if (rng() < 0.6) tree[p] = source(p);
   writeTree(root, tree);
+  fs.mkdirSync(path.join(root, "src/lib"), { recursive: true });
+  fs.symlinkSync("lib", path.join(root, "src/linked"));
   project = await openIndexedProject(root, server().url);
   await project.reindex();
   w = await startWatching(project);

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { OwnWrites } from "../../../src/main/indexing/own-writes.js";
 import { BatchScheduler } from "../../../src/pipeline/watch/batch-scheduler.js";
 import { EventCoalescer, mergeChange, type PendingChange } from "../../../src/pipeline/watch/event-coalescer.js";
-import { fileKeys, specifierKey } from "../../../src/pipeline/watch/import-keys.js";
+import { filePathKeys, fileKeys, pathsThroughLinks, specifierKey } from "../../../src/pipeline/watch/import-keys.js";
 import { parcelIgnoreList } from "../../../src/pipeline/watch/parcel-source.js";
 import { WriteQueue } from "../../../src/pipeline/watch/write-queue.js";
 import { waitFor } from "./watch-harness.js";
@@ -89,18 +89,37 @@ describe("parcelIgnoreList", () => {
 });
 
 describe("import keys", () => {
-  it("a specifier's key equals the key of every file it can resolve to", () => {
-    expect(specifierKey("src/a/b.ts", "./money.js")).toBe("money");
-    expect(fileKeys("src/a/money.ts")).toContain("money");
-    expect(specifierKey("src/a/b.ts", "../utils")).toBe("utils");
-    expect(fileKeys("src/utils/index.ts")).toContain("utils");
+  it("a specifier's key equals a key of every file it can resolve to", () => {
+    // Relative specifiers name a path: only files at that path (any extension, or its index) share the key.
+    expect(specifierKey("src/a/b.ts", "./money.js")).toBe("src/a/money");
+    expect(filePathKeys("src/a/money.ts")).toContain("src/a/money");
+    expect(filePathKeys("src/other/money.ts")).not.toContain("src/a/money");
+    expect(specifierKey("src/a/b.ts", "../utils")).toBe("src/utils");
+    expect(filePathKeys("src/utils/index.ts")).toEqual(["src/utils/index", "src/utils"]);
+    expect(specifierKey("src/a/b.ts", "..")).toBe("src");
+    expect(specifierKey("src/a.ts", "../../outside")).toBeNull();
+    // Bare ones name a last segment, as an alias or baseUrl can put it anywhere.
     expect(specifierKey("src/a/b.ts", "@core/utils/strings")).toBe("strings");
     expect(fileKeys("packages/core/src/utils/strings.d.ts")).toEqual(["strings"]);
     // What a declaration file's `./index.cjs` resolves to.
-    expect(specifierKey("v4/index.d.cts", "./classic/index.cjs")).toBe("index");
+    expect(specifierKey("v4/index.d.cts", "./classic/index.cjs")).toBe("v4/classic/index");
+    expect(filePathKeys("v4/classic/index.d.cts")).toEqual(["v4/classic/index", "v4/classic"]);
     expect(fileKeys("v4/classic/index.d.cts")).toEqual(["index", "classic"]);
     expect(fileKeys("v4/types.d.mts")).toEqual(["types"]);
     expect(specifierKey("src/a.ts", "node:fs")).toBeNull();
+  });
+
+  it("a file is also reached by the paths of the folder links that lead to it, chains included", () => {
+    const links = new Map<string, string | null>([
+      ["src/shared", "packages/core/src"],
+      ["packages/core", "libs/core"],
+      ["gone", null],
+      ["loop/sub", "loop"],
+    ]);
+    expect(pathsThroughLinks("libs/core/src/money.ts", links).sort()).toEqual(["libs/core/src/money.ts", "packages/core/src/money.ts", "src/shared/money.ts"]);
+    expect(pathsThroughLinks("src/a.ts", links)).toEqual(["src/a.ts"]);
+    // A link into its own folder reaches the file by ever longer paths: as many as the resolver follows.
+    expect(pathsThroughLinks("loop/x.ts", links)).toHaveLength(9);
   });
 });
 
