@@ -57,7 +57,7 @@ export class GraphState {
   private readonly nodes = new Map<string, FileNode>();
   /** The project's symlinks and the project paths they point to (null: outside). */
   private readonly links = new Map<string, string | null>();
-  private readonly dependents = new Map<string, Set<string>>();
+  private dependents = new Map<string, Set<string>>();
   private readonly symbols = new Map<string, SymbolLocation[]>();
   private importers!: ImporterIndex;
   private layout!: ProjectLayout;
@@ -116,23 +116,24 @@ export class GraphState {
     this.resolver = new ImportResolver(this.files, layout, this.links);
     this.routes = null; // a new layout can resolve any re-export elsewhere
     const graph = await buildGraph(this.nodes, this.resolver, layout, this.links);
-    // Built aside in time slices (12K files held the main thread for half a second), then swapped in.
+    // Built aside in time slices (12K files held the main thread for half a second; the dependents' sets
+    // alone ≈ 40 ms here), then swapped in at once.
     const slicer = new TimeSlicer();
     const importers = new ImporterIndex(layout);
+    const dependents = new Map<string, Set<string>>();
     for (const [p, node] of this.nodes) {
       importers.add(p, node.facts, this.resolver);
+      for (const d of graph.dependencies.get(p) ?? []) addTo(dependents, d, p);
       if (slicer.due()) await slicer.yield();
     }
-    this.dependents.clear();
+    this.dependents = dependents;
     this.symbols.clear();
     for (const [name, locs] of graph.symbols) this.symbols.set(name, locs);
     this.importers = importers;
     for (const [p, node] of this.nodes) {
       node.deps = graph.dependencies.get(p) ?? [];
       node.importedFrom = undefined;
-      const calls = graph.calls.get(p);
-      node.callsJson = calls ?? null;
-      for (const d of node.deps) addTo(this.dependents, d, p);
+      node.callsJson = graph.calls.get(p) ?? null;
     }
     this.entries = packageEntrySet(layout, this.resolver);
     return graph;

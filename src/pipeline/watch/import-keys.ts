@@ -200,13 +200,14 @@ export class ImporterIndex {
       for (const k of fileKeys(x)) for (const f of this.byName.get(k) ?? []) out.add(f);
     }
     // Packages the new files belong to (a root import resolves inside its package), and the aliases they
-    // can move: all of them when a link changed, as a link can stand anywhere on an alias target's path.
+    // can move: one of whose probed paths they are or lie under, or, for a link, lies under them.
     const groups = new Set<string>();
     for (const [name, pkg] of this.layout.packages) if (reach.some((x) => !pkg.dir || x.startsWith(`${pkg.dir}/`))) groups.add(name);
+    const linkFolders = relinked.flatMap((l) => pathsThroughLinks(l, links)).map((l) => `${l}/`);
     for (const g of this.byGroup.keys()) {
       if (!g.startsWith("alias:")) continue;
       const b = this.basesOf(g.slice("alias:".length));
-      if (relinked.length || b === null || reach.some((x) => underAnyBase(x, b.bases, b.prefixes))) groups.add(g);
+      if (b === null || reach.some((x) => underAnyBase(x, b.bases, b.prefixes)) || b.bases.some((base) => linkFolders.some((l) => base.startsWith(l)))) groups.add(g);
     }
     // A bare specifier resolves the same from every folder under one tsconfig: one resolve per scope.
     const memo = new Map<string, string | null>();

@@ -374,7 +374,14 @@ export class IncrementalUpdater {
     this.internalSpecifiers = internalSpecifierMatchers(layout);
     const isInternal = specifierMatcher(this.internalSpecifiers);
     // The stored ASTs type imports internal/external by the layout: re-parse the files where that flips.
-    result.reparse.push(...this.graph.filesImporting((spec) => !spec.startsWith(".") && wasInternal(spec) !== isInternal(spec)));
+    // Judged once per specifier: the same few hundred recur in every file (≈ 35 ms for 12K files otherwise).
+    const flips = new Map<string, boolean>();
+    const flipped = (spec: string) => {
+      let f = flips.get(spec);
+      if (f === undefined) flips.set(spec, (f = !spec.startsWith(".") && wasInternal(spec) !== isInternal(spec)));
+      return f;
+    };
+    result.reparse.push(...this.graph.filesImporting(flipped));
     return true;
   }
 }

@@ -29,6 +29,7 @@ beforeAll(async () => {
     "src/n.ts": 'import { a } from "./alias";\nexport const n = a();\n',
     "src/m.ts": 'import { a } from "./chain";\nimport "./out";\nimport "./notes";\nexport const m = a();\n',
     "src/f.ts": 'import { a } from "./shared/a";\nimport { a as b } from "./shared/b.js";\nimport "./shared/missing";\nexport const f = a() + b();\n',
+    "tsconfig.json": JSON.stringify({ compilerOptions: { baseUrl: ".", paths: { "@via": ["src/vlink/a"] } } }),
   });
   fs.symlinkSync("a/a.ts", path.join(root, "src/alias.ts"));
   fs.symlinkSync("alias.ts", path.join(root, "src/chain.ts"));
@@ -125,6 +126,22 @@ describe("imports through symlinks: the watcher", () => {
     await settle("src/g.ts", ["src/a2/a.ts", "src/a2/c.ts"]);
     unlink("src/dir");
     await settle("src/g.ts", []);
+    expect(await storedGraph(project)).toEqual(await rebuiltGraph(project));
+  });
+
+  it("an exact tsconfig alias whose target lies under a folder link follows the link created, retargeted and removed", async () => {
+    w.write("src/v1/a.ts", "export function a(): number {\n  return 6;\n}\n");
+    w.write("src/v2/a.ts", "export function a(): number {\n  return 7;\n}\n");
+    w.write("src/v.ts", 'import { a } from "@via";\nexport const v = a();\n');
+    await w.waitIndexed("src/v.ts");
+    expect(await depsOf("src/v.ts")).toEqual([]);
+    link("v1", "src/vlink");
+    await settle("src/v.ts", ["src/v1/a.ts"]);
+    unlink("src/vlink");
+    link("v2", "src/vlink");
+    await settle("src/v.ts", ["src/v2/a.ts"]);
+    unlink("src/vlink");
+    await settle("src/v.ts", []);
     expect(await storedGraph(project)).toEqual(await rebuiltGraph(project));
   });
 
