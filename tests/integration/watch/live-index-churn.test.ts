@@ -9,7 +9,8 @@ import { openIndexedProject, type IndexedProject } from "../../helpers/indexed-p
 import { useRedisServer } from "../../helpers/redis-server.js";
 import { makeTempDir, removeDir, writeTree } from "../../helpers/temp-dir.js";
 import { rebuiltGraph, storedGraph } from "./graph-oracle.js";
-import { startWatching, type WatchHarness } from "./watch-harness.js";
+import { symlinkHash } from "../../../src/workers/protocol.js";
+import { startWatching, waitFor, type WatchHarness } from "./watch-harness.js";
 
 const server = useRedisServer();
 let project: IndexedProject;
@@ -100,17 +101,21 @@ function source(self: string): string {
   return `${lines.join("\n")}\n`;
 }
 
+/** The layout's variants a round can switch to: alias targets reordered, retargeted, dropped, a fallback added. */
+const TSCONFIGS = [
+  { "@lib/*": ["src/lib/*"], "@alpha": ["src/a/alpha", "src/b/alpha"], "@deep": ["src/b/deep"], "@churn/kit": ["packages/kit/src/main"] },
+  { "@lib/*": ["src/lib/*"], "@alpha": ["src/b/alpha", "src/a/alpha"], "@deep": ["src/b"], "@churn/kit": ["packages/kit/src/main"] },
+  { "@lib/*": ["src/lib/*", "src/a/*"], "@alpha": ["src/a/alpha"] },
+].map((paths) => JSON.stringify({ compilerOptions: { baseUrl: ".", paths } }));
+const KIT_MAINS = ["dist/index.js", "src/beta.ts", "index.ts"];
+const LINK_TARGETS = ["lib", "a"];
+
 beforeAll(async () => {
   const root = makeTempDir("ipuaro-churn-");
   const tree: Record<string, string> = {
     "package.json": JSON.stringify({ name: "churn", version: "1.0.0" }),
     "packages/kit/package.json": JSON.stringify({ name: "@churn/kit", main: "dist/index.js" }),
-    "tsconfig.json": JSON.stringify({
-      compilerOptions: {
-        baseUrl: ".",
-        paths: { "@lib/*": ["src/lib/*"], "@alpha": ["src/a/alpha", "src/b/alpha"], "@deep": ["src/b/deep"], "@churn/kit": ["packages/kit/src/main"] },
-      },
-    }),
+    "tsconfig.json": TSCONFIGS[0] as string,
   };
   for (const p of UNIVERSE) if (rng() < 0.6) tree[p] = source(p);
   writeTree(root, tree);
@@ -128,11 +133,24 @@ afterAll(async () => {
 
 const abs = (rel: string) => path.join(project.root, rel);
 
+/** Every file and link under the root, as the index names them (links are not entered). */
+function filesOnDisk(dir = ""): string[] {
+  const out: string[] = [];
+  for (const d of fs.readdirSync(abs(dir), { withFileTypes: true })) {
+    const rel = dir ? `${dir}/${d.name}` : d.name;
+    if (d.isDirectory()) out.push(...filesOnDisk(rel));
+    else out.push(rel);
+  }
+  return dir ? out : out.sort();
+}
+
 async function settle(): Promise<void> {
-  for (const p of UNIVERSE) {
+  for (const p of [...UNIVERSE, "tsconfig.json", "packages/kit/package.json"]) {
     if (!fs.existsSync(abs(p))) await w.waitGone(p);
     else await w.waitIndexed(p);
   }
+  const linkHash = symlinkHash(fs.readlinkSync(abs("src/linked")));
+  await waitFor("src/linked indexed with its target", async () => (await w.indexedHash("src/linked")) === linkHash);
   await w.watcher.idle();
 }
 
@@ -154,7 +172,23 @@ describe("live index under churn", () => {
         } else if (roll < 0.47) w.write(p, Buffer.from([0, 1, 2, 3]));
         else w.write(p, source(p));
       }
+      // The layout and the folder link change now and then, in the same burst as the files.
+      if (rng() < 0.25) w.write("tsconfig.json", pick(TSCONFIGS));
+      if (rng() < 0.2) w.write("packages/kit/package.json", JSON.stringify({ name: "@churn/kit", main: pick(KIT_MAINS) }));
+      if (rng() < 0.25) {
+        fs.rmSync(abs("src/linked"));
+        fs.symlinkSync(pick(LINK_TARGETS), abs("src/linked"));
+      }
+      // A folder moved aside within the project and back (its importers lose and regain it).
+      if (rng() < 0.2) {
+        const [here, aside] = [abs("src/b/deep"), abs("src/b/deep-old")];
+        if (fs.existsSync(here) && fs.existsSync(aside)) fs.rmSync(aside, { recursive: true });
+        else if (fs.existsSync(here)) fs.renameSync(here, aside);
+        else if (fs.existsSync(aside)) fs.renameSync(aside, here);
+      }
       await settle();
+      // What the index holds is what is on disk (a folder moved in is walked), and its graph is a full pass's.
+      expect([...(await project.store.loadKnownStats()).keys()].sort()).toEqual(filesOnDisk());
       const [stored, rebuilt] = await Promise.all([storedGraph(project), rebuiltGraph(project)]);
       expect(stored).toEqual(rebuilt);
       namespaceTargets += Object.entries(await project.redis.hgetall(`project:{${project.store.projectName}}:indexes`)).filter(([k, v]) => k.startsWith("calls:") && /#(Tools|Kit)\.(run|load)"/.test(v)).length;
@@ -163,5 +197,9 @@ describe("live index under churn", () => {
 
   it("went through calls into namespace members (the generator makes them)", () => {
     expect(namespaceTargets).toBeGreaterThan(0);
+  });
+
+  it("went through layout changes that rebuilt the graph", () => {
+    expect(w.events.filter((e) => e.type === "batch" && e.graphRebuilt).length).toBeGreaterThan(0);
   });
 });
