@@ -1,7 +1,9 @@
 // Walks the project root top-down, pruning ignored folders early. Directory reads are synchronous (far
 // cheaper than awaiting each one; reading through libuv's pool a few at a time was no faster either, as
 // the entries are still built on this thread) but the walk yields to the event loop every few
-// milliseconds so a UI on the same thread keeps drawing.
+// milliseconds so a UI on the same thread keeps drawing. The watcher's walks read off the thread
+// (`listOffThread`): they run while other programs write into the same folders, and one read of a
+// folder being filled held the thread for 40 ms.
 import fs from "node:fs";
 import path from "node:path";
 import { classifyPath } from "./file-kinds.js";
@@ -38,6 +40,8 @@ export interface ScanOptions {
   signal?: AbortSignal;
   /** Also list the files of types the index does not hold (ScanResult.unsupportedPaths). */
   listUnsupported?: boolean;
+  /** Read each folder through libuv's pool, so a slow read never holds this thread (the watcher's walks). */
+  listOffThread?: boolean;
 }
 
 /** A finished walk and how long it took. */
@@ -73,17 +77,23 @@ export function startScan(root: string, opts: ScanOptions): RunningScan {
   return { entries: result.entries, onFound: (l) => void listeners.push(l), done };
 }
 
+/** A folder's entries, or null when it cannot be read (gone meanwhile, permissions). */
+function readFolder(at: string): fs.Dirent[] | null {
+  try {
+    return fs.readdirSync(at, { withFileTypes: true });
+  } catch {
+    return null;
+  }
+}
+
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * Lists one folder into `result` and returns its kept subfolders. Apart from the walk's loop so V8
  * optimises it as a plain function (inside the async loop it was compiled again and again).
  */
-function listFolder(root: string, dir: string, opts: ScanOptions, result: ScanResult): string[] {
-  let dirents: fs.Dirent[];
-  try {
-    dirents = fs.readdirSync(path.join(root, dir), { withFileTypes: true });
-  } catch {
+function listFolder(root: string, dir: string, dirents: fs.Dirent[] | null, opts: ScanOptions, result: ScanResult): string[] {
+  if (dirents === null) {
     result.unreadable.push(dir || ".");
     return [];
   }
@@ -122,7 +132,10 @@ export async function scanProject(root: string, opts: ScanOptions, from = "", re
   const stack: string[] = [from];
   let sliceStart = performance.now();
   while (stack.length) {
-    const subdirs = listFolder(root, stack.pop() as string, opts, result);
+    const dir = stack.pop() as string;
+    const at = path.join(root, dir);
+    const dirents = opts.listOffThread ? await fs.promises.readdir(at, { withFileTypes: true }).catch(() => null) : readFolder(at);
+    const subdirs = listFolder(root, dir, dirents, opts, result);
     for (let i = subdirs.length - 1; i >= 0; i--) stack.push(subdirs[i] as string);
     if (performance.now() - sliceStart > SCAN_SLICE_MS) {
       opts.onProgress?.(result.entries.length);

@@ -9,7 +9,7 @@ import { scanProject } from "../scanner.js";
 export async function walkFolder(root: string, dir: string, rules: IgnoreRules, binaryExtensions: ReadonlySet<string>): Promise<string[]> {
   if (dir && rules.isIgnored(dir, true)) return [];
   // A folder gone meanwhile, or unreadable, has nothing to index: the scan just reports it unreadable.
-  return (await scanProject(root, { rules, binaryExtensions }, dir)).entries.map((e) => e.path);
+  return (await scanProject(root, { rules, binaryExtensions, listOffThread: true }, dir)).entries.map((e) => e.path);
 }
 
 /** true when the folder holds at least one non-ignored subfolder (the watcher cannot see into those yet). */

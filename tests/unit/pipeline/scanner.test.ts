@@ -71,6 +71,19 @@ describe("scanProject", () => {
     expect(result.entries.some((e) => e.path.startsWith("src/loop/"))).toBe(false);
   });
 
+  it("reading folders off the thread (the watcher's walks) finds the same, and an unreadable folder is reported", async () => {
+    fs.symlinkSync("../src/a.ts", path.join(root, "pkg", "link.ts"));
+    const opts = { rules: new IgnoreRules(root, ["node_modules", "*.min.js"]), binaryExtensions: new Set([".png"]) };
+    const onThread = await scanProject(root, opts);
+    const offThread = await scanProject(root, { ...opts, rules: new IgnoreRules(root, ["node_modules", "*.min.js"]), listOffThread: true });
+    expect(offThread).toEqual(onThread);
+    expect(offThread.entries.length).toBeGreaterThan(5);
+    // A folder gone before it is read (the watcher walks folders that come and go).
+    const gone = await scanProject(root, { ...opts, listOffThread: true }, "no/such/folder");
+    expect(gone.entries).toEqual([]);
+    expect(gone.unreadable).toEqual(["no/such/folder"]);
+  });
+
   it("a folder listed again with a .gitignore it did not have (or without the one it had) is judged by what it has now", () => {
     const rules = new IgnoreRules(root, ["node_modules"]);
     rules.noteListing("g1", false);
