@@ -104,29 +104,6 @@ export function layoutBoundMatcher(layout: ProjectLayout): (spec: string) => str
   };
 }
 
-/**
- * Adds to `out` the files with a relative import of a path under one of `links` (symlinks that came, went
- * or point elsewhere): through a folder link the import lands on a file the name keys cannot tell. Only
- * run when links change, so a scan of every import is affordable.
- */
-export function importersThroughLinks(links: readonly string[], files: ReadonlyMap<string, { facts: GraphFacts }>, out: Set<string>): void {
-  if (!links.length) return;
-  const names = [...new Set(links.map((l) => posix.basename(l)))];
-  const under = links.map((l) => `${l}/`);
-  for (const [p, { facts }] of files) {
-    if (out.has(p)) continue;
-    for (const imp of facts.imports) {
-      const spec = imp.from;
-      if (!spec.startsWith(".") || !names.some((n) => spec.includes(n))) continue;
-      const joined = posix.join(dirOf(p), spec);
-      if (under.some((u) => joined.startsWith(u))) {
-        out.add(p);
-        break;
-      }
-    }
-  }
-}
-
 type BoundSpec = [spec: string, target: string | null];
 
 /**
@@ -226,6 +203,16 @@ export class ImporterIndex {
         }
       }
     }
+  }
+
+  /**
+   * Adds to `out` the files with a relative import of a path under one of `links` (symlinks that came,
+   * went or point elsewhere): through a folder link the import lands on a file the name keys cannot tell.
+   */
+  importersUnder(links: readonly string[], out: Set<string>): void {
+    if (!links.length) return;
+    const under = links.map((l) => `${l}/`);
+    for (const [k, importers] of this.byPath) if (under.some((u) => k.startsWith(u))) for (const f of importers) out.add(f);
   }
 
   private basesOf(alias: string): { bases: string[]; prefixes: string[] } | null {

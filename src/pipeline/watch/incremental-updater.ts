@@ -381,7 +381,7 @@ export class IncrementalUpdater {
       if (f === undefined) flips.set(spec, (f = !spec.startsWith(".") && wasInternal(spec) !== isInternal(spec)));
       return f;
     };
-    result.reparse.push(...this.graph.filesImporting(flipped));
+    result.reparse.push(...(await this.graph.filesImporting(flipped)));
     return true;
   }
 }
