@@ -1,0 +1,53 @@
+// callersThrough: which files' call targets a change to a barrel can move. Only a call whose head the
+// file imports from the barrel goes through it; the barrel's other importers keep their targets.
+import { describe, expect, it } from "vitest";
+import type { GraphInput } from "../../../src/pipeline/graph/graph-builder.js";
+import { ImportResolver } from "../../../src/pipeline/graph/import-resolver.js";
+import { loadProjectLayout } from "../../../src/pipeline/graph/project-layout.js";
+import { ReExportRoutes } from "../../../src/pipeline/graph/re-export-routes.js";
+import { callersThrough } from "../../../src/pipeline/watch/call-targets.js";
+import type { GraphFacts } from "../../../src/workers/protocol.js";
+
+const input = (facts: Partial<GraphFacts>): GraphInput => ({
+  facts: { imports: [], exports: [], symbols: [], calls: [], ...facts },
+  complexity: { loc: 1, nesting: 0, imports: 0, score: 0 },
+});
+const fn = (name: string) => ({ name, kind: "function", line: 1 });
+const call = (callee: string) => ({ caller: "run", callee, line: 2 });
+
+const BARREL = "src/lib/index.ts";
+const FILES: Record<string, GraphInput> = {
+  [BARREL]: input({ imports: [{ name: "*", from: "./a", isReExport: true }, { name: "*", from: "./b", isReExport: true }] }),
+  "src/lib/a.ts": input({ symbols: [fn("charge")] }),
+  "src/lib/b.ts": input({ symbols: [fn("pay")] }),
+  "src/app/format.ts": input({ symbols: [fn("format")] }),
+  "src/app/uses-pay.ts": input({ imports: [{ name: "pay", from: "../lib" }], calls: [call("pay")] }),
+  "src/app/renamed.ts": input({ imports: [{ name: "settle", imported: "pay", from: "../lib" }], calls: [call("settle")] }),
+  "src/app/namespace.ts": input({ imports: [{ name: "lib", imported: "*", from: "../lib" }], calls: [call("lib.charge")] }),
+  // Imports from the barrel but calls only its own helper and what another file gives it.
+  "src/app/elsewhere.ts": input({
+    imports: [{ name: "pay", from: "../lib" }, { name: "format", from: "./format" }],
+    symbols: [fn("helper"), fn("run")],
+    calls: [call("helper"), call("format"), call("console.log")],
+  }),
+};
+const IMPORTERS = ["src/app/uses-pay.ts", "src/app/renamed.ts", "src/app/namespace.ts", "src/app/elsewhere.ts"];
+
+function callers(names: "all" | Set<string>): string[] {
+  const files = new Map(Object.entries(FILES));
+  const resolver = new ImportResolver(new Set(files.keys()), loadProjectLayout("/nowhere", files.keys()));
+  const dependentsOf = (p: string) => (p === BARREL ? IMPORTERS : []);
+  const seed = { file: BARREL, names, direct: true };
+  return [...callersThrough([seed], dependentsOf, files, resolver, new ReExportRoutes(files, resolver))].sort();
+}
+
+describe("callersThrough", () => {
+  it("takes the barrel's importers whose calls go through it, under any local name, and no other", () => {
+    expect(callers("all")).toEqual(["src/app/namespace.ts", "src/app/renamed.ts", "src/app/uses-pay.ts"]);
+  });
+
+  it("with a name filter, only the calls of names in it", () => {
+    expect(callers(new Set(["charge"]))).toEqual(["src/app/namespace.ts"]);
+    expect(callers(new Set(["pay"]))).toEqual(["src/app/renamed.ts", "src/app/uses-pay.ts"]);
+  });
+});
