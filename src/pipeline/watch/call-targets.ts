@@ -171,8 +171,8 @@ export function callersThrough(seeds: CallSeed[], dependentsOf: (p: string) => I
               };
         // y's own calls reach x directly; x answers differently only when it routes names itself. Only a
         // call whose head y imports from x can (resolveCalls): a barrel's importers call many other names.
-        // The names first, then only the imports bound to a call's head are resolved (a fresh resolver's
-        // every import of thousands of importers was half of this search).
+        // The names first, then only the imports bound to a call's head are resolved (resolving every
+        // import of thousands of importers against a fresh resolver was half of this search).
         if (depth > 0 || direct) {
           const calledBelow = names === "all" ? null : namesBelow(facts, y, x, resolver, false);
           const heads = new Set<string>();
