@@ -64,12 +64,16 @@ export function frameHset(key: string, entries: ReadonlyArray<readonly [string, 
 }
 
 export function addHdel(pipeline: Pipeline, key: string, fields: readonly string[]): void {
-  for (let i = 0; i < fields.length; i += FIELDS_PER_COMMAND) pipeline.hdel(key, ...fields.slice(i, i + FIELDS_PER_COMMAND));
+  for (const chunk of fieldChunks(fields)) pipeline.hdel(key, ...chunk);
 }
 
 /** The HDELs of `fields`, as commands to send on their own (execUnjoinedTransaction). */
 export function hdelCommands(key: string, fields: readonly string[]): Command[] {
-  const out: Command[] = [];
-  for (let i = 0; i < fields.length; i += FIELDS_PER_COMMAND) out.push(new Command("hdel", [key, ...fields.slice(i, i + FIELDS_PER_COMMAND)]));
+  return fieldChunks(fields).map((chunk) => new Command("hdel", [key, ...chunk]));
+}
+
+function fieldChunks(fields: readonly string[]): string[][] {
+  const out: string[][] = [];
+  for (let i = 0; i < fields.length; i += FIELDS_PER_COMMAND) out.push(fields.slice(i, i + FIELDS_PER_COMMAND));
   return out;
 }

@@ -3,7 +3,7 @@
 // TypeScript's `./x.js` → `./x.ts`), tsconfig `baseUrl`/`paths` and workspace packages. A path that
 // is a symlink stands for the file it points to, as it does for Node and TypeScript.
 import path from "node:path";
-import type { ProjectLayout, TsconfigScope, WorkspacePackage } from "./project-layout.js";
+import type { PathAlias, ProjectLayout, TsconfigScope, WorkspacePackage } from "./project-layout.js";
 import type { ProjectLinks } from "./project-links.js";
 
 const posix = path.posix;
@@ -39,6 +39,13 @@ function workspacePackageOf(layout: ProjectLayout, spec: string): { pkg: Workspa
   return pkg ? { pkg, sub: parts.slice(nameLen).join("/") } : null;
 }
 
+/** What `spec` puts in place of an alias's `*` ("" for an exact alias), or null when the alias does not match it. */
+function aliasCapture(a: PathAlias, spec: string): string | null {
+  if (!a.wildcard) return spec === a.pattern ? "" : null;
+  if (!spec.startsWith(a.prefix) || !spec.endsWith(a.suffix) || spec.length < a.prefix.length + a.suffix.length) return null;
+  return spec.slice(a.prefix.length, spec.length - a.suffix.length);
+}
+
 /**
  * The paths resolve() probes for a bare specifier, in every tsconfig scope: alias targets, the workspace
  * package it names (the whole folder: entries fall back to src/index and index), and baseUrl. A file
@@ -49,12 +56,8 @@ export function bareSpecifierBases(layout: ProjectLayout, spec: string): string[
   const bases: string[] = [];
   for (const scope of layout.scopes.values()) {
     for (const a of scope.aliases) {
-      if (!a.wildcard) {
-        if (spec === a.pattern) bases.push(...a.targets);
-      } else if (spec.startsWith(a.prefix) && spec.endsWith(a.suffix) && spec.length >= a.prefix.length + a.suffix.length) {
-        const captured = spec.slice(a.prefix.length, spec.length - a.suffix.length);
-        bases.push(...a.targets.map((t) => t.replace("*", captured)));
-      }
+      const captured = aliasCapture(a, spec);
+      if (captured !== null) bases.push(...a.targets.map((t) => (a.wildcard ? t.replace("*", captured) : t)));
     }
     if (scope.baseUrl !== null) bases.push(posix.join(scope.baseUrl, spec));
   }
@@ -189,14 +192,8 @@ export class ImportResolver {
 
   private viaAliases(scope: TsconfigScope, spec: string): string | null {
     for (const a of scope.aliases) {
-      let captured: string;
-      if (a.wildcard) {
-        if (!spec.startsWith(a.prefix) || !spec.endsWith(a.suffix) || spec.length < a.prefix.length + a.suffix.length) continue;
-        captured = spec.slice(a.prefix.length, spec.length - a.suffix.length);
-      } else {
-        if (spec !== a.pattern) continue;
-        captured = "";
-      }
+      const captured = aliasCapture(a, spec);
+      if (captured === null) continue;
       for (const t of a.targets) {
         const hit = this.probeLinks(a.wildcard ? t.replace("*", captured) : t);
         if (hit) return hit;
