@@ -119,29 +119,20 @@ export function symbolDelta(a: GraphFacts | undefined, b: GraphFacts | undefined
 
 /**
  * What a barrel whose re-exports now resolve elsewhere may route differently: the symbols of the files
- * it gained or lost, the names it re-exports by name, and every name no star target declares itself
- * (a barrel further down may forward it). "all" when a gained or lost file is itself a barrel (what it
- * forwards is not in its own symbols).
+ * it gained or lost and the names it re-exports by name. A name no gained or lost file declares keeps its
+ * route: a star is taken only for a name found below it, so the first star that has it is the same
+ * before and after. "all" when a gained or lost file is itself a barrel (what it forwards is not in its
+ * own symbols).
  */
-export function movedBarrelScope(p: string, facts: GraphFacts, gainedOrLost: (GraphFacts | undefined)[], files: Map<string, GraphInput>, resolver: ImportResolver): NameScope {
+export function movedBarrelScope(facts: GraphFacts, gainedOrLost: (GraphFacts | undefined)[]): NameScope {
   const changedSymbols = new Set<string>();
   for (const f of gainedOrLost) {
     if (!f || hasReExports(f)) return "all";
     for (const s of f.symbols) changedSymbols.add(s.name);
   }
   const named = new Set<string>();
-  const starTargets: GraphFacts[] = [];
-  for (const i of facts.imports) {
-    if (!i.isReExport) continue;
-    if (exportedName(i) !== "*") named.add(exportedName(i));
-    else {
-      const t = resolver.resolve(p, i.from);
-      const tf = t ? files.get(t)?.facts : undefined;
-      if (tf) starTargets.push(tf);
-    }
-  }
-  const declaredNames = new Set(starTargets.flatMap((f) => f.symbols.map((s) => s.name)));
-  return { has: (n: string) => changedSymbols.has(n) || named.has(headOf(n)) || !declaredNames.has(n) };
+  for (const i of facts.imports) if (i.isReExport && exportedName(i) !== "*") named.add(exportedName(i));
+  return { has: (n: string) => changedSymbols.has(n) || named.has(headOf(n)) };
 }
 
 /** Files whose call targets may change, given seeds (files whose routing changed for some names). */

@@ -379,7 +379,7 @@ export class GraphState {
       const movedFacts = gainedOrLost.map(factsOf);
       // The names the files it gained or lost declare: barrels above may have routed them through it.
       const symbols = new Set(movedFacts.flatMap((f) => f?.symbols.map((s) => s.name) ?? []));
-      seeds.push({ file: p, names: movedBarrelScope(p, facts, movedFacts, this.nodes, this.resolver), direct: true, symbolDelta: symbols });
+      seeds.push({ file: p, names: movedBarrelScope(facts, movedFacts), direct: true, symbolDelta: symbols });
     }
     return seeds;
   }

@@ -124,6 +124,27 @@ describe("live index: the graph", () => {
     expect(await storedGraph(project)).toEqual(await rebuiltGraph(project));
   });
 
+  it("a file that goes from under a star hands its names to a later star that has them; other names keep their route", async () => {
+    const first = "packages/core/src/pick/first.ts";
+    const second = "packages/core/src/pick/second.ts";
+    const callers = { "apps/api/src/use-pick.ts": "pick", "apps/api/src/use-only.ts": "onlySecond" };
+    const targets = () => callTargets(callers);
+    const firstText = "export function pick(): number {\n  return 1;\n}\n";
+    w.write(first, firstText);
+    w.write(second, "export function pick(): number {\n  return 2;\n}\nexport function onlySecond(): number {\n  return 3;\n}\n");
+    w.write("packages/core/src/pick/index.ts", 'export * from "./first";\nexport * from "./second";\n');
+    w.write("packages/core/src/pick-top.ts", 'export * from "./pick";\n');
+    w.write("apps/api/src/use-pick.ts", 'import { pick } from "@core/pick-top";\nexport const v = () => pick();\n');
+    w.write("apps/api/src/use-only.ts", 'import { onlySecond } from "@core/pick-top";\nexport const v = () => onlySecond();\n');
+    await waitFor("pick to reach first.ts", async () => JSON.stringify(await targets()) === JSON.stringify([`${first}#pick`, `${second}#onlySecond`]));
+    w.remove(first);
+    await waitFor("pick to fall through to second.ts", async () => JSON.stringify(await targets()) === JSON.stringify([`${second}#pick`, `${second}#onlySecond`]));
+    w.write(first, firstText);
+    await waitFor("pick to come back to first.ts", async () => JSON.stringify(await targets()) === JSON.stringify([`${first}#pick`, `${second}#onlySecond`]));
+    await w.watcher.idle();
+    expect(await storedGraph(project)).toEqual(await rebuiltGraph(project));
+  });
+
   it("a call through nested barrels follows a function that moves between files (symbols change, no file comes or goes)", async () => {
     const caller = "apps/api/src/use-moving.ts";
     const first = "packages/core/src/moving/first.ts";

@@ -5,8 +5,9 @@ import type { GraphInput } from "../../../src/pipeline/graph/graph-builder.js";
 import { ImportResolver } from "../../../src/pipeline/graph/import-resolver.js";
 import { loadProjectLayout } from "../../../src/pipeline/graph/project-layout.js";
 import { ReExportRoutes } from "../../../src/pipeline/graph/re-export-routes.js";
-import { callersThrough } from "../../../src/pipeline/watch/call-targets.js";
+import { callersThrough, movedBarrelScope } from "../../../src/pipeline/watch/call-targets.js";
 import type { GraphFacts } from "../../../src/workers/protocol.js";
+import type { NameScope } from "../../../src/pipeline/watch/call-targets.js";
 
 const input = (facts: Partial<GraphFacts>): GraphInput => ({
   facts: { imports: [], exports: [], symbols: [], calls: [], ...facts },
@@ -33,7 +34,7 @@ const FILES: Record<string, GraphInput> = {
 };
 const IMPORTERS = ["src/app/uses-pay.ts", "src/app/renamed.ts", "src/app/namespace.ts", "src/app/elsewhere.ts"];
 
-function callers(names: "all" | Set<string>): string[] {
+function callers(names: NameScope): string[] {
   const files = new Map(Object.entries(FILES));
   const resolver = new ImportResolver(new Set(files.keys()), loadProjectLayout("/nowhere", files.keys()));
   const dependentsOf = (p: string) => (p === BARREL ? IMPORTERS : []);
@@ -49,5 +50,16 @@ describe("callersThrough", () => {
   it("with a name filter, only the calls of names in it", () => {
     expect(callers(new Set(["charge"]))).toEqual(["src/app/namespace.ts"]);
     expect(callers(new Set(["pay"]))).toEqual(["src/app/renamed.ts", "src/app/uses-pay.ts"]);
+  });
+
+  it("a barrel that gained or lost a file moves only the names that file declares (and what it re-exports by name)", () => {
+    const lostLeaf = movedBarrelScope((FILES[BARREL] as GraphInput).facts, [(FILES["src/lib/a.ts"] as GraphInput).facts]);
+    // a.ts went: `charge` may now come from a later star or nowhere; `pay` still comes from b.ts.
+    expect(callers(lostLeaf)).toEqual(["src/app/namespace.ts"]);
+    const named = movedBarrelScope(input({ imports: [{ name: "*", from: "./a", isReExport: true }, { name: "pay", as: "settle", from: "./b", isReExport: true }] }).facts, [(FILES["src/lib/a.ts"] as GraphInput).facts]);
+    expect([named !== "all" && named.has("settle"), named !== "all" && named.has("format")]).toEqual([true, false]);
+    // A barrel gained or lost: what it forwards is not in its own symbols.
+    expect(movedBarrelScope((FILES[BARREL] as GraphInput).facts, [(FILES[BARREL] as GraphInput).facts])).toBe("all");
+    expect(movedBarrelScope((FILES[BARREL] as GraphInput).facts, [undefined])).toBe("all");
   });
 });
