@@ -118,21 +118,78 @@ export function symbolDelta(a: GraphFacts | undefined, b: GraphFacts | undefined
 }
 
 /**
- * What a barrel whose re-exports now resolve elsewhere may route differently: the symbols of the files
- * it gained or lost and the names it re-exports by name. A name no gained or lost file declares keeps its
- * route: a star is taken only for a name found below it, so the first star that has it is the same
- * before and after. "all" when a gained or lost file is itself a barrel (what it forwards is not in its
- * own symbols).
+ * What a barrel whose re-exports now resolve elsewhere may route differently: the names the files it
+ * gained or lost export (namesExported) and the names it re-exports by name. Any other name keeps its
+ * route: a star is taken only for a name found below it, so the first star that has it is the same before
+ * and after. "all" when what they export is not known.
  */
-export function movedBarrelScope(facts: GraphFacts, gainedOrLost: (GraphFacts | undefined)[]): NameScope {
-  const changedSymbols = new Set<string>();
-  for (const f of gainedOrLost) {
-    if (!f || hasReExports(f)) return "all";
-    for (const s of f.symbols) changedSymbols.add(s.name);
-  }
+export function movedBarrelScope(facts: GraphFacts, movedExports: ReadonlySet<string> | null): NameScope {
+  if (!movedExports) return "all";
   const named = new Set<string>();
   for (const i of facts.imports) if (i.isReExport && exportedName(i) !== "*") named.add(exportedName(i));
-  return { has: (n: string) => changedSymbols.has(n) || named.has(headOf(n)) };
+  return { has: (n: string) => movedExports.has(n) || named.has(headOf(n)) };
+}
+
+/** A module as a batch found and left it: its facts before and after, and its dependencies before and after. */
+export interface ModuleStates {
+  facts(p: string): (GraphFacts | undefined)[];
+  deps(p: string): Iterable<string>;
+}
+
+/**
+ * The names `paths` export, before or after the batch: their symbols and names re-exported by name, and,
+ * through a file that re-exports, what every module it depends on exports (its dependencies stand in for
+ * its star targets: an over-match only adds names). Null when a module on the way is not known.
+ */
+export function namesExported(paths: Iterable<string>, modules: ModuleStates): Set<string> | null {
+  const out = new Set<string>();
+  const seen = new Set<string>();
+  const pending = [...paths];
+  for (let p = pending.pop(); p !== undefined; p = pending.pop()) {
+    if (seen.has(p)) continue;
+    seen.add(p);
+    const states = modules.facts(p).filter((f): f is GraphFacts => f !== undefined);
+    if (!states.length) return null;
+    for (const facts of states) {
+      for (const s of facts.symbols) out.add(s.name);
+      for (const i of facts.imports) if (i.isReExport && exportedName(i) !== "*") out.add(exportedName(i));
+    }
+    if (states.some(hasReExports)) for (const d of modules.deps(p)) pending.push(d);
+  }
+  return out;
+}
+
+/**
+ * The names whose route through `p` its changed re-exports can move: those re-exported by name on lines
+ * that came or went, what the modules on star lines that came or went export, and what the files it now
+ * resolves elsewhere (`movedDeps`) export. Everything it exports, before or after, when the lines it kept
+ * changed order (the first star that has a name wins) or a star line that came or went does not resolve
+ * now. Null when a module on the way is not known.
+ */
+export function reroutedNames(p: string, before: GraphFacts | undefined, after: GraphFacts | undefined, movedDeps: readonly string[], modules: ModuleStates, resolver: ImportResolver): Set<string> | null {
+  const lines = (f: GraphFacts | undefined) => (f?.imports ?? []).filter((i) => i.isReExport).map((i) => ({ key: `${exportedName(i)}\0${i.name}\0${i.from}`, i }));
+  const was = lines(before);
+  const is = lines(after);
+  const wasKeys = new Set(was.map((l) => l.key));
+  const isKeys = new Set(is.map((l) => l.key));
+  const kept = (from: typeof was, other: Set<string>) => from.filter((l) => other.has(l.key)).map((l) => l.key).join("\n");
+  if (kept(was, isKeys) !== kept(is, wasKeys)) return namesExported([p], modules);
+  const out = new Set<string>();
+  const below = [...movedDeps];
+  for (const { i } of [...was.filter((l) => !isKeys.has(l.key)), ...is.filter((l) => !wasKeys.has(l.key))]) {
+    const name = exportedName(i);
+    if (name !== "*") {
+      out.add(name);
+      continue;
+    }
+    const target = resolver.resolve(p, i.from);
+    if (target === null) return namesExported([p], modules);
+    below.push(target);
+  }
+  const exported = namesExported(below, modules);
+  if (!exported) return null;
+  for (const n of exported) out.add(n);
+  return out;
 }
 
 /** Files whose call targets may change, given seeds (files whose routing changed for some names). */

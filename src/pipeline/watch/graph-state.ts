@@ -10,7 +10,7 @@ import { ImportResolver } from "../graph/import-resolver.js";
 import type { ProjectLayout } from "../graph/project-layout.js";
 import type { ProjectLinks } from "../graph/project-links.js";
 import { exportedName, ReExportRoutes } from "../graph/re-export-routes.js";
-import { callersThrough, movedNames, fileCalls, hasReExports, movedBarrelScope, reExportSignature, symbolDelta, type CallSeed } from "./call-targets.js";
+import { callersThrough, movedNames, fileCalls, hasReExports, movedBarrelScope, namesExported, reExportSignature, reroutedNames, symbolDelta, type CallSeed, type ModuleStates } from "./call-targets.js";
 import { TimeSlicer } from "../graph/time-slicer.js";
 import { ImporterIndex } from "./import-keys.js";
 import { addTo, removeFrom } from "./multimap.js";
@@ -223,6 +223,8 @@ export class GraphState {
     const deleted: string[] = [];
     /** Facts before this batch of the changed and deleted files. */
     const previous = new Map<string, GraphFacts>();
+    /** Dependencies the deleted files had. */
+    const formerDeps = new Map<string, string[]>();
     let membership = false;
 
     for (const { path: p, record } of changes) {
@@ -243,6 +245,7 @@ export class GraphState {
         reresolve.add(p);
       } else if (old) {
         deleted.push(p);
+        formerDeps.set(p, old.deps);
         this.nodes.delete(p);
         this.files.delete(p);
         membership = true;
@@ -299,7 +302,7 @@ export class GraphState {
     }
 
     const routes = this.routesAfter(changed, previous, membership ? [...moved.keys(), ...deleted] : []);
-    const callsDirty = callersThrough(this.callSeeds(changed, moved, previous), (p) => this.dependents.get(p) ?? [], this.nodes, this.resolver, routes);
+    const callsDirty = callersThrough(this.callSeeds(changed, moved, previous, formerDeps), (p) => this.dependents.get(p) ?? [], this.nodes, this.resolver, routes);
     for (const p of changed) callsDirty.add(p);
     for (const p of moved.keys()) callsDirty.add(p);
     for (const p of callsDirty) this.refreshCalls(p, delta, routes);
@@ -359,9 +362,14 @@ export class GraphState {
    * when its re-exports changed), a barrel whose re-exports now resolve elsewhere for the names of the
    * files it gained or lost.
    */
-  private callSeeds(changed: Set<string>, moved: Map<string, string[]>, previous: Map<string, GraphFacts>): CallSeed[] {
+  private callSeeds(changed: Set<string>, moved: Map<string, string[]>, previous: Map<string, GraphFacts>, formerDeps: Map<string, string[]>): CallSeed[] {
     const seeds: CallSeed[] = [];
     const factsOf = (p: string) => this.nodes.get(p)?.facts ?? previous.get(p);
+    // Before and after: `moved` holds the dependencies a file gained or lost, its node those it has now.
+    const modules: ModuleStates = {
+      facts: (p) => [this.nodes.get(p)?.facts, previous.get(p)],
+      deps: (p) => [...(this.nodes.get(p)?.deps ?? []), ...(formerDeps.get(p) ?? []), ...(moved.get(p) ?? [])],
+    };
     for (const p of changed) {
       const before = previous.get(p);
       const after = factsOf(p);
@@ -370,16 +378,22 @@ export class GraphState {
       // Calls to its default export (or its module object) name the declaration it points to: they move when that does.
       const renamed = movedNames(before, after);
       for (const n of renamed) delta.add(n);
-      const rerouted = forwards && (moved.has(p) || reExportSignature(before) !== reExportSignature(after));
-      seeds.push({ file: p, names: rerouted ? "all" : delta, direct: forwards || renamed.length > 0, symbolDelta: delta });
+      if (forwards && (moved.has(p) || reExportSignature(before) !== reExportSignature(after))) {
+        // Names it may forward differently now: barrels above may have routed them to it before, too.
+        const rerouted = reroutedNames(p, before, after, moved.get(p) ?? [], modules, this.resolver);
+        if (rerouted) for (const n of delta) rerouted.add(n);
+        seeds.push({ file: p, names: rerouted ?? "all", direct: true, symbolDelta: rerouted ?? delta });
+        continue;
+      }
+      seeds.push({ file: p, names: delta, direct: forwards || renamed.length > 0, symbolDelta: delta });
     }
     for (const [p, gainedOrLost] of moved) {
       const facts = factsOf(p);
       if (changed.has(p) || !facts || !hasReExports(facts)) continue;
-      const movedFacts = gainedOrLost.map(factsOf);
-      // The names the files it gained or lost declare: barrels above may have routed them through it.
-      const symbols = new Set(movedFacts.flatMap((f) => f?.symbols.map((s) => s.name) ?? []));
-      seeds.push({ file: p, names: movedBarrelScope(facts, movedFacts), direct: true, symbolDelta: symbols });
+      // What the files it gained or lost export: barrels above may have routed those names through it.
+      const exported = namesExported(gainedOrLost, modules);
+      const symbols = exported ?? new Set(gainedOrLost.flatMap((f) => factsOf(f)?.symbols.map((s) => s.name) ?? []));
+      seeds.push({ file: p, names: movedBarrelScope(facts, exported), direct: true, symbolDelta: symbols });
     }
     return seeds;
   }

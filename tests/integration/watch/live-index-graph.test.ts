@@ -145,6 +145,54 @@ describe("live index: the graph", () => {
     expect(await storedGraph(project)).toEqual(await rebuiltGraph(project));
   });
 
+  it("a barrel that goes from under a star hands what it forwarded to a later star, alone or with its folder", async () => {
+    const impl = "packages/core/src/route/lead/impl.ts";
+    const fallback = "packages/core/src/route/fallback.ts";
+    const implText = "export function route(): number {\n  return 1;\n}\n";
+    const leadText = 'export * from "./impl";\n';
+    const callers = { "apps/api/src/use-route.ts": "route", "apps/api/src/use-spare.ts": "spare" };
+    const targets = () => callTargets(callers);
+    const through = (routeTo: string) => JSON.stringify([`${routeTo}#route`, `${fallback}#spare`]);
+    w.write(impl, implText);
+    w.write("packages/core/src/route/lead/index.ts", leadText);
+    w.write(fallback, "export function route(): number {\n  return 2;\n}\nexport function spare(): number {\n  return 3;\n}\n");
+    w.write("packages/core/src/route/index.ts", 'export * from "./lead";\nexport * from "./fallback";\n');
+    w.write("packages/core/src/route-top.ts", 'export * from "./route";\n');
+    w.write("apps/api/src/use-route.ts", 'import { route } from "@core/route-top";\nexport const v = () => route();\n');
+    w.write("apps/api/src/use-spare.ts", 'import { spare } from "@core/route-top";\nexport const v = () => spare();\n');
+    await waitFor("route to reach impl.ts", async () => JSON.stringify(await targets()) === through(impl));
+    w.remove("packages/core/src/route/lead/index.ts");
+    await waitFor("route to fall through to fallback.ts", async () => JSON.stringify(await targets()) === through(fallback));
+    w.write("packages/core/src/route/lead/index.ts", leadText);
+    await waitFor("route to come back to impl.ts", async () => JSON.stringify(await targets()) === through(impl));
+    // The barrel and the file it forwarded go in one batch.
+    w.remove("packages/core/src/route/lead");
+    await waitFor("route to fall through again", async () => JSON.stringify(await targets()) === through(fallback));
+    await w.watcher.idle();
+    expect(await storedGraph(project)).toEqual(await rebuiltGraph(project));
+  });
+
+  it("a star line written ahead of another takes the names its module has, and gives them back when it goes", async () => {
+    const low = "packages/core/src/tone/low.ts";
+    const high = "packages/core/src/tone/high.ts";
+    const barrel = "packages/core/src/tone/index.ts";
+    const callers = { "apps/api/src/use-tone.ts": "tone", "apps/api/src/use-bass.ts": "bass" };
+    const targets = () => callTargets(callers);
+    w.write(low, "export function tone(): number {\n  return 1;\n}\nexport function bass(): number {\n  return 2;\n}\n");
+    w.write(high, "export function tone(): number {\n  return 3;\n}\n");
+    w.write(barrel, 'export * from "./low";\n');
+    w.write("packages/core/src/tone-top.ts", 'export * from "./tone";\n');
+    w.write("apps/api/src/use-tone.ts", 'import { tone } from "@core/tone-top";\nexport const v = () => tone();\n');
+    w.write("apps/api/src/use-bass.ts", 'import { bass } from "@core/tone-top";\nexport const v = () => bass();\n');
+    await waitFor("both calls to reach low.ts", async () => JSON.stringify(await targets()) === JSON.stringify([`${low}#tone`, `${low}#bass`]));
+    w.write(barrel, 'export * from "./high";\nexport * from "./low";\n');
+    await waitFor("tone to move to high.ts", async () => JSON.stringify(await targets()) === JSON.stringify([`${high}#tone`, `${low}#bass`]));
+    w.write(barrel, 'export * from "./low";\n');
+    await waitFor("tone to come back to low.ts", async () => JSON.stringify(await targets()) === JSON.stringify([`${low}#tone`, `${low}#bass`]));
+    await w.watcher.idle();
+    expect(await storedGraph(project)).toEqual(await rebuiltGraph(project));
+  });
+
   it("a call through nested barrels follows a function that moves between files (symbols change, no file comes or goes)", async () => {
     const caller = "apps/api/src/use-moving.ts";
     const first = "packages/core/src/moving/first.ts";

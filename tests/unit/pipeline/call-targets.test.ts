@@ -5,7 +5,7 @@ import type { GraphInput } from "../../../src/pipeline/graph/graph-builder.js";
 import { ImportResolver } from "../../../src/pipeline/graph/import-resolver.js";
 import { loadProjectLayout } from "../../../src/pipeline/graph/project-layout.js";
 import { ReExportRoutes } from "../../../src/pipeline/graph/re-export-routes.js";
-import { callersThrough, movedBarrelScope } from "../../../src/pipeline/watch/call-targets.js";
+import { callersThrough, movedBarrelScope, namesExported, reroutedNames, type ModuleStates } from "../../../src/pipeline/watch/call-targets.js";
 import type { GraphFacts } from "../../../src/workers/protocol.js";
 import type { NameScope } from "../../../src/pipeline/watch/call-targets.js";
 
@@ -52,14 +52,43 @@ describe("callersThrough", () => {
     expect(callers(new Set(["pay"]))).toEqual(["src/app/renamed.ts", "src/app/uses-pay.ts"]);
   });
 
-  it("a barrel that gained or lost a file moves only the names that file declares (and what it re-exports by name)", () => {
-    const lostLeaf = movedBarrelScope((FILES[BARREL] as GraphInput).facts, [(FILES["src/lib/a.ts"] as GraphInput).facts]);
+  it("a barrel that gained or lost a file moves only the names that file exports (and what the barrel re-exports by name)", () => {
+    // Deleted in the batch: a barrel that forwarded the names of a file deleted with it.
+    const gone: Record<string, GraphFacts> = {
+      "src/lib/old/index.ts": input({ imports: [{ name: "*", from: "./refund", isReExport: true }] }).facts,
+      "src/lib/old/refund.ts": input({ symbols: [fn("refund")] }).facts,
+    };
+    const deps: Record<string, string[]> = { [BARREL]: ["src/lib/a.ts", "src/lib/b.ts"], "src/lib/old/index.ts": ["src/lib/old/refund.ts"] };
+    const modules: ModuleStates = { facts: (p) => [FILES[p]?.facts, gone[p]], deps: (p) => deps[p] ?? [] };
+    const barrelFacts = (FILES[BARREL] as GraphInput).facts;
+
+    const lostLeaf = movedBarrelScope(barrelFacts, namesExported(["src/lib/a.ts"], modules));
     // a.ts went: `charge` may now come from a later star or nowhere; `pay` still comes from b.ts.
     expect(callers(lostLeaf)).toEqual(["src/app/namespace.ts"]);
-    const named = movedBarrelScope(input({ imports: [{ name: "*", from: "./a", isReExport: true }, { name: "pay", as: "settle", from: "./b", isReExport: true }] }).facts, [(FILES["src/lib/a.ts"] as GraphInput).facts]);
+    // A barrel: the names it forwards, from the files below it as they were.
+    expect([...(namesExported(["src/lib/old/index.ts"], modules) ?? [])]).toEqual(["refund"]);
+    expect([...(namesExported([BARREL], modules) ?? [])].sort()).toEqual(["charge", "pay"]);
+    const named = movedBarrelScope(input({ imports: [{ name: "*", from: "./a", isReExport: true }, { name: "pay", as: "settle", from: "./b", isReExport: true }] }).facts, new Set(["charge"]));
     expect([named !== "all" && named.has("settle"), named !== "all" && named.has("format")]).toEqual([true, false]);
-    // A barrel gained or lost: what it forwards is not in its own symbols.
-    expect(movedBarrelScope((FILES[BARREL] as GraphInput).facts, [(FILES[BARREL] as GraphInput).facts])).toBe("all");
-    expect(movedBarrelScope((FILES[BARREL] as GraphInput).facts, [undefined])).toBe("all");
+    // A module on the way is not known: any name may have moved.
+    expect(namesExported(["src/lib/nowhere.ts"], modules)).toBeNull();
+    expect(movedBarrelScope(barrelFacts, null)).toBe("all");
+  });
+
+  it("a barrel whose re-export lines changed moves the names on the lines that came or went, all of them when kept lines changed order", () => {
+    const files = new Map(Object.entries(FILES));
+    const resolver = new ImportResolver(new Set(files.keys()), loadProjectLayout("/nowhere", files.keys()));
+    const modules: ModuleStates = { facts: (p) => [files.get(p)?.facts], deps: (p) => (p === BARREL ? ["src/lib/a.ts", "src/lib/b.ts"] : []) };
+    const star = (from: string) => ({ name: "*", from, isReExport: true });
+    const barrel = (...imports: GraphFacts["imports"]) => input({ imports }).facts;
+    const names = (before: GraphFacts, after: GraphFacts) => [...(reroutedNames(BARREL, before, after, [], modules, resolver) ?? ["(unknown)"])].sort();
+    // A star line came: what the module on it exports.
+    expect(names(barrel(star("./a")), barrel(star("./a"), star("./b")))).toEqual(["pay"]);
+    // A line by name went: its name.
+    expect(names(barrel(star("./a"), { name: "pay", as: "settle", from: "./b", isReExport: true }), barrel(star("./a")))).toEqual(["settle"]);
+    // The kept lines changed order: the first star with a name wins, so any name the barrel exports.
+    expect(names(barrel(star("./a"), star("./b")), barrel(star("./b"), star("./a")))).toEqual(["charge", "pay"]);
+    // A star line that does not resolve now: everything the barrel exports, before or after.
+    expect(names(barrel(star("./a"), star("./b")), barrel(star("./a"), star("./b"), star("./gone")))).toEqual(["charge", "pay"]);
   });
 });
