@@ -36,18 +36,17 @@ const inScope = (names: NameScope, name: string) => names === "all" || names.has
 const isEmpty = (names: NameScope) => names instanceof Set && names.size === 0;
 
 /**
- * How `y`'s names for what it takes from `x` read in `x`: its imports' local names (`useCallback`,
- * `import { a as b }` → a, `ns.fn` → fn) and its re-exports' exported names. A name `y` does not take
- * from `x` under another name reads the same (a harmless over-match: it only adds a caller to recompute).
+ * How the names `y` re-exports from `x` read in `x`: `export { a as b }` → a, `export * as ns` → ns.fn is
+ * fn. A name `y` does not take from `x` under another name reads the same (a harmless over-match: it only
+ * adds a caller to recompute).
  */
-function namesBelow(facts: GraphFacts, y: string, x: string, resolver: ImportResolver, reExports: boolean): (name: string) => string | null {
+function namesBelow(facts: GraphFacts, y: string, x: string, resolver: ImportResolver): (name: string) => string | null {
   const renamed = new Map<string, string>();
   for (const i of facts.imports) {
-    if (!!i.isReExport !== reExports) continue;
-    const own = reExports ? exportedName(i) : i.name;
-    const source = reExports ? i.name : i.imported || i.name;
-    // The rename test first: most imports keep their name, and need no resolving here.
-    if (own !== source && own !== "*" && resolver.resolve(y, i.from) === x) renamed.set(own, source);
+    if (!i.isReExport) continue;
+    const own = exportedName(i);
+    // The rename test first: most re-exports keep their name, and need no resolving here.
+    if (own !== i.name && own !== "*" && resolver.resolve(y, i.from) === x) renamed.set(own, i.name);
   }
   if (!renamed.size) return (name) => name;
   return (name) => {
@@ -192,46 +191,102 @@ export function reroutedNames(p: string, before: GraphFacts | undefined, after: 
   return out;
 }
 
+/** An import a file's calls go through: its local name and the callees whose head it binds. */
+interface CalledImport {
+  from: string;
+  local: string;
+  /** The name the module itself gives it, when the import renames (`import { a as b }`, `import * as ns`). */
+  source: string | null;
+  callees: string[];
+}
+
+/** Per facts object (a changed file gets new facts): the imports each file calls through. */
+const calledImportsCache = new WeakMap<GraphFacts, CalledImport[]>();
+
+function calledImports(facts: GraphFacts): CalledImport[] {
+  let known = calledImportsCache.get(facts);
+  if (known) return known;
+  const byHead = new Map<string, string[]>();
+  for (const c of facts.calls) {
+    const head = headOf(c.callee);
+    const list = byHead.get(head);
+    if (list) list.push(c.callee);
+    else byHead.set(head, [c.callee]);
+  }
+  known = [];
+  for (const i of facts.imports) {
+    const callees = i.isReExport ? undefined : byHead.get(i.name);
+    if (!callees) continue;
+    const source = i.imported || i.name;
+    known.push({ from: i.from, local: i.name, source: source === i.name ? null : source, callees });
+  }
+  calledImportsCache.set(facts, known);
+  return known;
+}
+
+/**
+ * Whether one of y's calls goes through x for a name in scope: a call whose head y imports from x
+ * (resolveCalls), read under the name x gives it. The names first: the import is resolved only for a
+ * call that can matter (resolving every import of thousands of importers was half of this search).
+ */
+function callsThrough(y: string, facts: GraphFacts, x: string, names: NameScope, resolver: ImportResolver): boolean {
+  for (const i of calledImports(facts)) {
+    const matters =
+      names === "all" ||
+      i.callees.some((callee) => inScope(names, i.source === null ? callee : (forwardedName(i.source, i.local, callee) ?? callee)));
+    if (matters && resolver.resolve(y, i.from) === x) return true;
+  }
+  return false;
+}
+
+const unionScope = (scopes: NameScope[]): NameScope =>
+  scopes.includes("all") ? "all" : scopes.length === 1 ? (scopes[0] as NameSet) : { has: (n: string) => scopes.some((s) => (s as NameSet).has(n)) };
+
 /** Files whose call targets may change, given seeds (files whose routing changed for some names). */
 export function callersThrough(seeds: CallSeed[], dependentsOf: (p: string) => Iterable<string>, files: Map<string, GraphInput>, resolver: ImportResolver, routes: ReExportRoutes): Set<string> {
-  const out = new Set<string>();
+  // The routes first: which files answer differently, for which names. A file reached along several
+  // routes (a barrel that lost a file, and the barrel above it) has its importers' calls read once.
+  const callScopes = new Map<string, NameScope[]>();
   let frontier = seeds.filter((s) => !isEmpty(s.names));
   for (let depth = 0; depth < UPSTREAM_DEPTH && frontier.length; depth++) {
     const next: CallSeed[] = [];
     for (const { file: x, names, direct, symbolDelta: delta } of frontier) {
+      // x's importers' calls reach it directly; x answers differently only when it routes names itself.
+      if (depth > 0 || direct) {
+        const list = callScopes.get(x);
+        if (list) list.push(names);
+        else callScopes.set(x, [names]);
+      }
       for (const y of dependentsOf(x)) {
         const facts = files.get(y)?.facts;
-        if (!facts) continue;
         // y routes a name to x now, or (for a name x gained or lost) may have before.
-        const reExportsX = facts.imports.some((i) => i.isReExport && resolver.resolve(y, i.from) === x);
-        const exportedBelow = reExportsX && names !== "all" ? namesBelow(facts, y, x, resolver, true) : null;
-        // With every name in play (x's re-exports changed), y may have routed any of them to x before.
-        const via: NameScope | null = !reExportsX
-          ? null
-          : names === "all"
-            ? "all"
-            : {
-                // The name filter first: it is a set lookup, and rules out nearly every name.
-                has: (n: string) => {
-                  const m = (exportedBelow as (name: string) => string | null)(n);
-                  return m !== null && inScope(names, m) && (!!delta?.has(m) || routes.hop(y, n)?.file === x);
-                },
-              };
-        // y's own calls reach x directly; x answers differently only when it routes names itself. Only a
-        // call whose head y imports from x can (resolveCalls): a barrel's importers call many other names.
-        // The names first, then only the imports bound to a call's head are resolved (resolving every
-        // import of thousands of importers against a fresh resolver was half of this search).
-        if (depth > 0 || direct) {
-          const calledBelow = names === "all" ? null : namesBelow(facts, y, x, resolver, false);
-          const heads = new Set<string>();
-          for (const c of facts.calls) if (names === "all" || inScope(names, (calledBelow as (name: string) => string | null)(c.callee) ?? c.callee)) heads.add(headOf(c.callee));
-          if (heads.size && facts.imports.some((i) => !i.isReExport && heads.has(i.name) && resolver.resolve(y, i.from) === x)) out.add(y);
+        if (!facts || !facts.imports.some((i) => i.isReExport && resolver.resolve(y, i.from) === x)) continue;
+        if (names === "all") {
+          next.push({ file: y, names: "all", direct: true, ...(delta ? { symbolDelta: delta } : {}) });
+          continue;
         }
+        const exportedBelow = namesBelow(facts, y, x, resolver);
+        const via: NameSet = {
+          // The name filter first: it is a set lookup, and rules out nearly every name.
+          has: (n: string) => {
+            const m = exportedBelow(n);
+            return m !== null && inScope(names, m) && (!!delta?.has(m) || routes.hop(y, n)?.file === x);
+          },
+        };
         // A name x gained or lost may have been routed through y before, at every level up.
-        if (via) next.push({ file: y, names: via, direct: true, ...(delta ? { symbolDelta: exportedBelow ? readAbove(delta, exportedBelow) : delta } : {}) });
+        next.push({ file: y, names: via, direct: true, ...(delta ? { symbolDelta: readAbove(delta, exportedBelow) } : {}) });
       }
     }
     frontier = next;
+  }
+  const out = new Set<string>();
+  for (const [x, scopes] of callScopes) {
+    const names = unionScope(scopes);
+    for (const y of dependentsOf(x)) {
+      if (out.has(y)) continue;
+      const facts = files.get(y)?.facts;
+      if (facts && callsThrough(y, facts, x, names, resolver)) out.add(y);
+    }
   }
   return out;
 }
