@@ -242,8 +242,15 @@ function callsThrough(y: string, facts: GraphFacts, x: string, names: NameScope,
 const unionScope = (scopes: NameScope[]): NameScope =>
   scopes.includes("all") ? "all" : scopes.length === 1 ? (scopes[0] as NameSet) : { has: (n: string) => scopes.some((s) => (s as NameSet).has(n)) };
 
+/** A file's importers: all of them, and those with re-export lines (a subset, which may over-match). */
+export interface DependentsView {
+  dependentsOf(p: string): Iterable<string>;
+  reExportersOf(p: string): Iterable<string>;
+}
+
 /** Files whose call targets may change, given seeds (files whose routing changed for some names). */
-export function callersThrough(seeds: CallSeed[], dependentsOf: (p: string) => Iterable<string>, files: Map<string, GraphInput>, resolver: ImportResolver, routes: ReExportRoutes): Set<string> {
+export function callersThrough(seeds: CallSeed[], graph: DependentsView, files: Map<string, GraphInput>, resolver: ImportResolver, routes: ReExportRoutes): Set<string> {
+  const { dependentsOf, reExportersOf } = graph;
   // The routes first: which files answer differently, for which names. A file reached along several
   // routes (a barrel that lost a file, and the barrel above it) has its importers' calls read once.
   const callScopes = new Map<string, NameScope[]>();
@@ -257,7 +264,7 @@ export function callersThrough(seeds: CallSeed[], dependentsOf: (p: string) => I
         if (list) list.push(names);
         else callScopes.set(x, [names]);
       }
-      for (const y of dependentsOf(x)) {
+      for (const y of reExportersOf(x)) {
         const facts = files.get(y)?.facts;
         // y routes a name to x now, or (for a name x gained or lost) may have before.
         if (!facts || !facts.imports.some((i) => i.isReExport && resolver.resolve(y, i.from) === x)) continue;

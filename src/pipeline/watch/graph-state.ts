@@ -58,6 +58,12 @@ export class GraphState {
   /** The project's symlinks and the project paths they point to (null: outside). */
   private readonly links = new Map<string, string | null>();
   private dependents = new Map<string, Set<string>>();
+  /**
+   * Per file, its dependents that have re-export lines (by their facts): the only ones that can route a
+   * name through it. A package barrel has thousands of dependents and a handful of these; kept until its
+   * dependents or the re-exporting of one of them change.
+   */
+  private readonly reExporting = new Map<string, string[]>();
   private readonly symbols = new Map<string, SymbolLocation[]>();
   private importers!: ImporterIndex;
   private layout!: ProjectLayout;
@@ -131,6 +137,7 @@ export class GraphState {
       if (slicer.due()) await slicer.yield();
     }
     this.dependents = dependents;
+    this.reExporting.clear();
     this.symbols.clear();
     for (const [name, locs] of graph.symbols) this.symbols.set(name, locs);
     this.importers = importers;
@@ -183,7 +190,7 @@ export class GraphState {
     // A module's re-exporters, by the resolution before this batch or after it (a file that went keeps
     // its importers in `dependents` until they are resolved again).
     const reExporters = function* (this: GraphState, x: string) {
-      for (const y of this.dependents.get(x) ?? []) {
+      for (const y of this.reExportersOf(x)) {
         const facts = factsOf(y) ?? previous.get(y);
         const via = facts?.imports.filter((i) => i.isReExport && this.resolver.resolve(y, i.from) === x) ?? [];
         if (!via.length) continue;
@@ -212,6 +219,26 @@ export class GraphState {
     return this.routes;
   }
 
+  private linkDependent(d: string, p: string): void {
+    addTo(this.dependents, d, p);
+    this.reExporting.delete(d);
+  }
+
+  private unlinkDependent(d: string, p: string): void {
+    removeFrom(this.dependents, d, p);
+    this.reExporting.delete(d);
+  }
+
+  private reExportersOf(x: string): string[] {
+    let known = this.reExporting.get(x);
+    if (!known) {
+      known = [];
+      for (const y of this.dependents.get(x) ?? []) if (hasReExports(this.nodes.get(y)?.facts)) known.push(y);
+      this.reExporting.set(x, known);
+    }
+    return known;
+  }
+
   /** Applies one batch of changed files (and symlinks, by path) and returns the Redis fields to write. */
   apply(changes: GraphChange[], links: ReadonlyMap<string, LinkChange> = new Map()): GraphDelta {
     const delta: GraphDelta = { meta: [], setFields: [], deleteFields: [], resolved: 0 };
@@ -234,6 +261,7 @@ export class GraphState {
         previous.set(p, old.facts);
       }
       this.setSymbols(p, record?.facts ?? null, old?.facts ?? null, touchedSymbols);
+      if (old && record && hasReExports(old.facts) !== hasReExports(record.facts)) for (const d of old.deps) this.reExporting.delete(d);
       if (record) {
         this.nodes.set(p, { ...record, deps: old?.deps ?? [], callsJson: old?.callsJson ?? null });
         if (!old) {
@@ -250,7 +278,7 @@ export class GraphState {
         this.files.delete(p);
         membership = true;
         for (const d of old.deps) {
-          removeFrom(this.dependents, d, p);
+          this.unlinkDependent(d, p);
           metaDirty.add(d);
         }
         for (const importer of this.dependents.get(p) ?? []) reresolve.add(importer);
@@ -286,13 +314,13 @@ export class GraphState {
       const after = new Set(deps);
       for (const d of node.deps) {
         if (after.has(d)) continue;
-        removeFrom(this.dependents, d, p);
+        this.unlinkDependent(d, p);
         metaDirty.add(d);
       }
       const before = new Set(node.deps);
       for (const d of deps) {
         if (before.has(d)) continue;
-        addTo(this.dependents, d, p);
+        this.linkDependent(d, p);
         metaDirty.add(d);
       }
       if (deps.length) delta.setFields.push([INDEX_FIELD.deps(p), JSON.stringify(deps)]);
@@ -302,7 +330,7 @@ export class GraphState {
     }
 
     const routes = this.routesAfter(changed, previous, membership ? [...moved.keys(), ...deleted] : []);
-    const callsDirty = callersThrough(this.callSeeds(changed, moved, previous, formerDeps), (p) => this.dependents.get(p) ?? [], this.nodes, this.resolver, routes);
+    const callsDirty = callersThrough(this.callSeeds(changed, moved, previous, formerDeps), { dependentsOf: (p) => this.dependents.get(p) ?? [], reExportersOf: (p) => this.reExportersOf(p) }, this.nodes, this.resolver, routes);
     for (const p of changed) callsDirty.add(p);
     for (const p of moved.keys()) callsDirty.add(p);
     for (const p of callsDirty) this.refreshCalls(p, delta, routes);

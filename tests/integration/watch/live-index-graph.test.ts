@@ -193,6 +193,27 @@ describe("live index: the graph", () => {
     expect(await storedGraph(project)).toEqual(await rebuiltGraph(project));
   });
 
+  it("a file that starts re-exporting a module it already imported routes the names that module gains later", async () => {
+    const x = "packages/core/src/relay/source.ts";
+    const y = "packages/core/src/relay/relay.ts";
+    const callers = { "apps/api/src/use-relay-second.ts": "second", "apps/api/src/use-relay-later.ts": "later" };
+    const targets = () => callTargets(callers);
+    w.write(x, "export function first(): number {\n  return 1;\n}\n");
+    w.write(y, 'import { first } from "./source";\nexport const relayed = () => first();\n');
+    for (const [caller, name] of Object.entries(callers)) w.write(caller, `import { ${name} } from "@core/relay/relay";\nexport const v = () => ${name}();\n`);
+    await waitFor("the calls to stop at relay.ts", async () => JSON.stringify(await targets()) === JSON.stringify([`${y}#second`, `${y}#later`]));
+    // A symbol change to source.ts has the graph look for the files that re-export it (none yet).
+    w.write(x, "export function first(): number {\n  return 1;\n}\nexport function second(): number {\n  return 2;\n}\n");
+    await waitFor("second in the symbol index", async () => (await w.json("indexes", "sym:second")) !== null);
+    // relay.ts re-exports it now, with the same dependencies.
+    w.write(y, 'import { first } from "./source";\nexport * from "./source";\nexport const relayed = () => first();\n');
+    await waitFor("second to reach source.ts through relay.ts", async () => (await targets())[0] === `${x}#second`);
+    w.write(x, "export function first(): number {\n  return 1;\n}\nexport function second(): number {\n  return 2;\n}\nexport function later(): number {\n  return 3;\n}\n");
+    await waitFor("later to reach source.ts through relay.ts", async () => (await targets())[1] === `${x}#later`);
+    await w.watcher.idle();
+    expect(await storedGraph(project)).toEqual(await rebuiltGraph(project));
+  });
+
   it("a call through nested barrels follows a function that moves between files (symbols change, no file comes or goes)", async () => {
     const caller = "apps/api/src/use-moving.ts";
     const first = "packages/core/src/moving/first.ts";

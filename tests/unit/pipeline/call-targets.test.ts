@@ -39,7 +39,7 @@ function callers(names: NameScope): string[] {
   const resolver = new ImportResolver(new Set(files.keys()), loadProjectLayout("/nowhere", files.keys()));
   const dependentsOf = (p: string) => (p === BARREL ? IMPORTERS : []);
   const seed = { file: BARREL, names, direct: true };
-  return [...callersThrough([seed], dependentsOf, files, resolver, new ReExportRoutes(files, resolver))].sort();
+  return [...callersThrough([seed], { dependentsOf, reExportersOf: dependentsOf }, files, resolver, new ReExportRoutes(files, resolver))].sort();
 }
 
 describe("callersThrough", () => {
