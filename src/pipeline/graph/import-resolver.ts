@@ -48,9 +48,10 @@ function aliasCapture(a: PathAlias, spec: string): string | null {
 
 /**
  * The paths resolve() probes for a bare specifier, in every tsconfig scope: alias targets, the workspace
- * package it names (the whole folder: entries fall back to src/index and index), and baseUrl. A file
- * that is one of them, has one as its stem or lies under one can change where the specifier resolves;
- * no other file can, except through a folder link. Null when every file can (a package at the root).
+ * package it names (its entries, their sources, src/index and index for the root; the subpath export,
+ * the subpath and src/subpath for the rest), and baseUrl. A file that is one of them, has one as its
+ * stem or lies under one can change where the specifier resolves; no other file can, except through a
+ * folder link. Null when every file can (a package at the root).
  */
 export function bareSpecifierBases(layout: ProjectLayout, spec: string): string[] | null {
   const bases: string[] = [];
@@ -63,8 +64,11 @@ export function bareSpecifierBases(layout: ProjectLayout, spec: string): string[
   }
   const ws = workspacePackageOf(layout, spec);
   if (ws) {
-    if (!ws.pkg.dir) return null;
-    bases.push(ws.pkg.dir, ...ws.pkg.entries, ...ws.pkg.entries.map(sourceOfBuiltEntry), ...Object.values(ws.pkg.subpaths));
+    const { pkg, sub } = ws;
+    if (!pkg.dir) return null;
+    // As viaWorkspace probes them.
+    if (!sub) bases.push(...pkg.entries, ...pkg.entries.map(sourceOfBuiltEntry), posix.join(pkg.dir, "src/index"), posix.join(pkg.dir, "index"));
+    else bases.push(...(pkg.subpaths[`./${sub}`] ? [pkg.subpaths[`./${sub}`] as string] : []), posix.join(pkg.dir, sub), posix.join(pkg.dir, "src", sub));
   }
   return bases;
 }

@@ -120,8 +120,7 @@ export class ImporterIndex {
   private readonly byGroup = new Map<string, Set<string>>();
   private readonly groupOf: (spec: string) => string | null;
   private readonly scopeCache = new Map<string, string>();
-  /** Per exact alias, the paths whose files can move it (bareSpecifierBases); null: any file can. */
-  private readonly aliasBases = new Map<string, { bases: string[]; prefixes: string[] } | null>();
+  private readonly groupBases = new Map<string, { bases: string[]; prefixes: string[] } | null>();
 
   constructor(private readonly layout: ProjectLayout) {
     this.groupOf = layoutBoundMatcher(layout);
@@ -176,14 +175,12 @@ export class ImporterIndex {
       for (const k of filePathKeys(x)) for (const f of this.byPath.get(k) ?? []) out.add(f);
       for (const k of fileKeys(x)) for (const f of this.byName.get(k) ?? []) out.add(f);
     }
-    // Packages the new files belong to (a root import resolves inside its package), and the aliases they
-    // can move: one of whose probed paths they are or lie under, or, for a link, lies under them.
+    // The packages and aliases they can move: one of whose probed paths they are or lie under, or, for a
+    // link, lies under them. (A file created beside a package's entry moves nothing.)
     const groups = new Set<string>();
-    for (const [name, pkg] of this.layout.packages) if (reach.some((x) => !pkg.dir || x.startsWith(`${pkg.dir}/`))) groups.add(name);
     const linkFolders = relinked.flatMap((l) => pathsThroughLinks(l, links)).map((l) => `${l}/`);
     for (const g of this.byGroup.keys()) {
-      if (!g.startsWith("alias:")) continue;
-      const b = this.basesOf(g.slice("alias:".length));
+      const b = this.basesOf(g);
       if (b === null || reach.some((x) => underAnyBase(x, b.bases, b.prefixes)) || b.bases.some((base) => linkFolders.some((l) => base.startsWith(l)))) groups.add(g);
     }
     // A bare specifier resolves the same from every folder under one tsconfig: one resolve per scope.
@@ -215,11 +212,16 @@ export class ImporterIndex {
     for (const [k, importers] of this.byPath) if (under.some((u) => k.startsWith(u))) for (const f of importers) out.add(f);
   }
 
-  private basesOf(alias: string): { bases: string[]; prefixes: string[] } | null {
-    let cached = this.aliasBases.get(alias);
+  /** The paths whose files can move a group's specifiers (bareSpecifierBases); null: any file can. */
+  private basesOf(group: string): { bases: string[]; prefixes: string[] } | null {
+    let cached = this.groupBases.get(group);
     if (cached === undefined) {
-      const bases = bareSpecifierBases(this.layout, alias);
-      this.aliasBases.set(alias, (cached = bases && { bases, prefixes: basePrefixes(bases) }));
+      // A package's group: its root and its exact subpath exports (layoutBoundMatcher).
+      const pkg = group.startsWith("alias:") ? undefined : this.layout.packages.get(group);
+      const specs = pkg ? [group, ...Object.keys(pkg.subpaths).map((k) => `${group}/${k.slice(2)}`)] : [group.slice("alias:".length)];
+      const each = specs.map((spec) => bareSpecifierBases(this.layout, spec));
+      const bases = each.includes(null) ? null : (each as string[][]).flat();
+      this.groupBases.set(group, (cached = bases && { bases, prefixes: basePrefixes(bases) }));
     }
     return cached;
   }
